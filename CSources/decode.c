@@ -1,0 +1,263 @@
+/* Decode entry points: options, limits, output geometry and dispatch to the codecs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+void magpie_decode_options_init(magpie_decode_options *o) {
+    if (!o) return;
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+    o->fit = MAGPIE_FIT_NONE;
+    o->filter = MAGPIE_FILTER_LANCZOS3;
+}
+
+int magpie__charge(magpie__job *job, uint64_t bytes) {
+    if (bytes > job->opt.limits.max_bytes || job->used > job->opt.limits.max_bytes - bytes) {
+        magpie__detail(job, "needs more than the %llu-byte memory limit",
+                       (unsigned long long)job->opt.limits.max_bytes);
+        return MAGPIE_ELIMIT_MEMORY;
+    }
+    job->used += bytes;
+    return MAGPIE_OK;
+}
+
+void magpie__uncharge(magpie__job *job, uint64_t bytes) { job->used = bytes > job->used ? 0 : job->used - bytes; }
+
+void magpie__detail(magpie__job *job, const char *fmt, ...) {
+    if (!job->opt.error_detail || job->opt.error_detail_size == 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(job->opt.error_detail, job->opt.error_detail_size, fmt, ap);
+    va_end(ap);
+}
+
+static uint32_t magpie__round_dim(double v) {
+    if (v < 1.0) return 1;
+    if (v > 4294967295.0) return 0xffffffffu;
+    return (uint32_t)(v + 0.5);
+}
+
+/* Resolves options and the output geometry from the header. */
+static int magpie__prepare(magpie__job *job, const void *data, size_t size,
+                           const magpie_decode_options *options) {
+    memset(job, 0, sizeof *job);
+    magpie_decode_options_init(&job->opt);
+    if (options) {
+        if (options->struct_size < offsetof(magpie_decode_options, error_detail_size) + sizeof(size_t))
+            return MAGPIE_EINVAL;
+        job->opt = *options;
+    }
+    magpie_limits *l = &job->opt.limits;
+    if (!l->max_pixels) l->max_pixels = MAGPIE_DEFAULT_MAX_PIXELS;
+    if (!l->max_bytes) l->max_bytes = MAGPIE_DEFAULT_MAX_BYTES;
+    if (!l->max_frames) l->max_frames = MAGPIE_DEFAULT_MAX_FRAMES;
+    if (job->opt.error_detail && job->opt.error_detail_size) job->opt.error_detail[0] = 0;
+    if (!data || size == 0) return MAGPIE_EINVAL;
+    if ((unsigned)job->opt.fit > MAGPIE_FIT_MAX_PIXELS || (unsigned)job->opt.filter > MAGPIE_FILTER_BILINEAR)
+        return MAGPIE_EINVAL;
+    job->data = data;
+    job->size = size;
+    int rc = magpie_probe(data, size, &job->info);
+    if (rc) return rc;
+    magpie_info *in = &job->info;
+    if (in->format != MAGPIE_FORMAT_JPEG && in->format != MAGPIE_FORMAT_PNG && in->format != MAGPIE_FORMAT_GIF) {
+        magpie__detail(job, "%s images are recognised but not decoded", magpie_format_name(in->format));
+        return MAGPIE_EUNSUPPORTED;
+    }
+    if ((uint64_t)in->width * in->height > l->max_pixels) {
+        magpie__detail(job, "%ux%u is over the %llu-pixel limit", in->width, in->height,
+                       (unsigned long long)l->max_pixels);
+        return MAGPIE_ELIMIT_PIXELS;
+    }
+    if (in->frames > l->max_frames) {
+        magpie__detail(job, "%u frames is over the limit of %u", in->frames, l->max_frames);
+        return MAGPIE_ELIMIT_FRAMES;
+    }
+    job->orientation = (job->opt.flags & MAGPIE_DECODE_KEEP_ORIENTATION) ? 1 : in->orientation;
+    if (job->orientation < 1 || job->orientation > 8) job->orientation = 1;
+    int swap = job->orientation >= 5;
+    double uw = swap ? in->height : in->width, uh = swap ? in->width : in->height;
+    double wx = 0, wy = 0, ww = uw, wh = uh;
+    uint32_t ow = (uint32_t)uw, oh = (uint32_t)uh;
+    int up = (job->opt.flags & MAGPIE_DECODE_ALLOW_UPSCALE) != 0;
+    double tw = job->opt.width, th = job->opt.height;
+    switch (job->opt.fit) {
+    case MAGPIE_FIT_NONE: break;
+    case MAGPIE_FIT_INSIDE: {
+        if (!tw || !th) return MAGPIE_EINVAL;
+        double s = fmin(tw / uw, th / uh);
+        if (s >= 1.0 && !up) break;
+        if (tw / uw <= th / uh) {
+            ow = (uint32_t)tw;
+            oh = magpie__round_dim(uh * s);
+            if (oh > th) oh = (uint32_t)th;
+        } else {
+            oh = (uint32_t)th;
+            ow = magpie__round_dim(uw * s);
+            if (ow > tw) ow = (uint32_t)tw;
+        }
+        break;
+    }
+    case MAGPIE_FIT_FILL: {
+        if (!tw || !th) return MAGPIE_EINVAL;
+        double s = fmax(tw / uw, th / uh);
+        if (s > 1.0 && !up) {
+            s = 1.0;
+            ow = (uint32_t)fmin(tw, uw);
+            oh = (uint32_t)fmin(th, uh);
+        } else {
+            ow = (uint32_t)tw;
+            oh = (uint32_t)th;
+        }
+        ww = fmin(uw, ow / s);
+        wh = fmin(uh, oh / s);
+        wx = (uw - ww) / 2;
+        wy = (uh - wh) / 2;
+        break;
+    }
+    case MAGPIE_FIT_EXACT:
+        if (!tw || !th) return MAGPIE_EINVAL;
+        ow = (uint32_t)tw;
+        oh = (uint32_t)th;
+        break;
+    case MAGPIE_FIT_MAX_PIXELS: {
+        uint64_t target = job->opt.max_output_pixels;
+        if (!target) return MAGPIE_EINVAL;
+        if (uw * uh <= (double)target && !up) break;
+        double s = sqrt((double)target / (uw * uh));
+        ow = (uint32_t)fmax(1.0, floor(uw * s));
+        oh = (uint32_t)fmax(1.0, floor(uh * s));
+        break;
+    }
+    }
+    if ((uint64_t)ow * oh > l->max_pixels || ow > 0x3fffffffu) {
+        magpie__detail(job, "output %ux%u is over the pixel limit", ow, oh);
+        return MAGPIE_ELIMIT_PIXELS;
+    }
+    job->out_w = ow;
+    job->out_h = oh;
+    job->st_w = swap ? oh : ow;
+    job->st_h = swap ? ow : oh;
+    job->win_x = swap ? wy : wx;
+    job->win_y = swap ? wx : wy;
+    job->win_w = swap ? wh : ww;
+    job->win_h = swap ? ww : wh;
+    return MAGPIE_OK;
+}
+
+void magpie__job_geometry(const magpie__job *job, uint32_t in_w, uint32_t in_h, magpie__geometry *g) {
+    double sx = (double)in_w / job->info.width, sy = (double)in_h / job->info.height;
+    g->in_w = in_w;
+    g->in_h = in_h;
+    g->win_x = job->win_x * sx;
+    g->win_y = job->win_y * sy;
+    g->win_w = job->win_w * sx;
+    g->win_h = job->win_h * sy;
+    if (g->win_w > in_w) g->win_w = in_w;
+    if (g->win_h > in_h) g->win_h = in_h;
+    g->out_w = job->st_w;
+    g->out_h = job->st_h;
+    g->orientation = job->orientation;
+    g->filter = job->opt.filter;
+}
+
+static int magpie__run(magpie__job *job) {
+    switch (job->info.format) {
+    case MAGPIE_FORMAT_JPEG: return magpie__decode_jpeg(job);
+    case MAGPIE_FORMAT_PNG: return magpie__decode_png(job);
+    case MAGPIE_FORMAT_GIF: return magpie__decode_gif(job);
+    default: return MAGPIE_EUNSUPPORTED;
+    }
+}
+
+int magpie_output_size(const void *data, size_t size, const magpie_decode_options *options,
+                       uint32_t *width, uint32_t *height) {
+    if (!width || !height) return MAGPIE_EINVAL;
+    *width = *height = 0;
+    magpie__job job;
+    int rc = magpie__prepare(&job, data, size, options);
+    if (rc) return rc;
+    *width = job.out_w;
+    *height = job.out_h;
+    return MAGPIE_OK;
+}
+
+int magpie_decode_into(const void *data, size_t size, const magpie_decode_options *options,
+                       uint8_t *pixels, size_t stride, size_t buffer_size) {
+    magpie__job job;
+    int rc = magpie__prepare(&job, data, size, options);
+    if (rc) return rc;
+    if (!pixels) return MAGPIE_EINVAL;
+    size_t need;
+    if (stride < (size_t)job.out_w * 4 || magpie__mul(stride, job.out_h - 1, &need) ||
+        magpie__add(need, (size_t)job.out_w * 4, &need) || need > buffer_size)
+        return MAGPIE_EBUFFER;
+    job.dst = pixels;
+    job.dst_stride = stride;
+    job.frame_bytes = 0;
+    job.frames_wanted = 1;
+    job.first_frame = (job.opt.flags & MAGPIE_DECODE_ONE_FRAME) ? job.opt.frame_index : 0;
+    if (job.first_frame >= job.info.frames) return MAGPIE_ERANGE;
+    return magpie__run(&job);
+}
+
+int magpie_decode(const void *data, size_t size, const magpie_decode_options *options, magpie_image **out) {
+    if (!out) return MAGPIE_EINVAL;
+    *out = NULL;
+    magpie__job job;
+    int rc = magpie__prepare(&job, data, size, options);
+    if (rc) return rc;
+    int one = (job.opt.flags & MAGPIE_DECODE_ONE_FRAME) != 0;
+    job.first_frame = one ? job.opt.frame_index : 0;
+    /* APNG: only the default image decodes. */
+    uint32_t frames = job.info.format == MAGPIE_FORMAT_GIF ? job.info.frames : 1;
+    if (job.first_frame >= (job.info.format == MAGPIE_FORMAT_GIF ? job.info.frames : 1)) {
+        magpie__detail(&job, "frame %u requested of %u", job.first_frame, frames);
+        return MAGPIE_ERANGE;
+    }
+    job.frames_wanted = one ? 1 : frames;
+    size_t stride = (size_t)job.out_w * 4, frame_bytes, total;
+    if (magpie__mul(stride, job.out_h, &frame_bytes) || magpie__mul(frame_bytes, job.frames_wanted, &total))
+        return MAGPIE_ELIMIT_MEMORY;
+    if ((rc = magpie__charge(&job, total))) return rc;
+    magpie_image *img = calloc(1, sizeof *img);
+    if (!img) return MAGPIE_ENOMEM;
+    img->pixels = malloc(total);
+    img->delays_ms = calloc(job.frames_wanted, sizeof *img->delays_ms);
+    if (!img->pixels || !img->delays_ms) {
+        magpie_image_free(img);
+        return MAGPIE_ENOMEM;
+    }
+    job.dst = img->pixels;
+    job.dst_stride = stride;
+    job.frame_bytes = frame_bytes;
+    job.delays_ms = img->delays_ms;
+    job.loop_count = job.info.loop_count;
+    rc = magpie__run(&job);
+    if (rc) {
+        magpie_image_free(img);
+        return rc;
+    }
+    img->struct_size = sizeof *img;
+    img->width = job.out_w;
+    img->height = job.out_h;
+    img->stride = (uint32_t)stride;
+    img->frame_count = job.frames_wanted;
+    img->loop_count = job.loop_count;
+    img->format = job.info.format;
+    img->orientation = job.info.orientation;
+    img->source_width = job.info.width;
+    img->source_height = job.info.height;
+    *out = img;
+    return MAGPIE_OK;
+}
+
+void magpie_image_free(magpie_image *image) {
+    if (!image) return;
+    free(image->pixels);
+    free(image->delays_ms);
+    free(image);
+}

@@ -1,0 +1,249 @@
+/* GIF probing (block walk, no LZW) and decoding through giflib with full compositing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <gif_lib.h>
+
+#include "internal.h"
+
+/* Skips GIF data sub-blocks starting at *at; returns 0 when the terminator was found. */
+static int magpie__gif_skip_blocks(const uint8_t *d, size_t n, size_t *at) {
+    while (*at < n) {
+        uint8_t len = d[(*at)++];
+        if (len == 0) return 0;
+        if (len > n - *at) {
+            *at = n;
+            return 1;
+        }
+        *at += len;
+    }
+    return 1;
+}
+
+int magpie__probe_gif(const uint8_t *d, size_t n, magpie_info *info) {
+    if (n < 13) return MAGPIE_ETRUNCATED;
+    info->width = magpie__le16(d + 6);
+    info->height = magpie__le16(d + 8);
+    info->bit_depth = 8;
+    info->components = 1;
+    info->frames = 0;
+    uint8_t flags = d[10];
+    size_t at = 13;
+    if (flags & 0x80) at += 3u * (2u << (flags & 7));
+    int truncated = 0;
+    while (!truncated) {
+        if (at >= n) {
+            truncated = 1;
+            break;
+        }
+        uint8_t b = d[at++];
+        if (b == 0x3B) break;
+        if (b == 0x21) {
+            if (at >= n) {
+                truncated = 1;
+                break;
+            }
+            uint8_t label = d[at++];
+            if (label == 0xFF && at + 12 <= n && d[at] == 11 &&
+                (memcmp(d + at + 1, "NETSCAPE2.0", 11) == 0 || memcmp(d + at + 1, "ANIMEXTS1.0", 11) == 0)) {
+                size_t sub = at + 12;
+                if (sub + 4 <= n && d[sub] >= 3 && d[sub + 1] == 1) info->loop_count = (int32_t)magpie__le16(d + sub + 2);
+            }
+            if (label == 0xF9 && at + 2 <= n && d[at] >= 4 && (d[at + 1] & 1)) info->flags |= MAGPIE_INFO_HAS_ALPHA;
+            truncated = magpie__gif_skip_blocks(d, n, &at);
+        } else if (b == 0x2C) {
+            if (n - at < 9) {
+                truncated = 1;
+                break;
+            }
+            const uint8_t *id = d + at;
+            uint32_t fx = magpie__le16(id), fy = magpie__le16(id + 2), fw = magpie__le16(id + 4),
+                     fh = magpie__le16(id + 6);
+            uint8_t f = id[8];
+            at += 9;
+            if (f & 0x80) at += 3u * (2u << (f & 7));
+            if (f & 0x40) info->flags |= MAGPIE_INFO_INTERLACED;
+            if (fx != 0 || fy != 0 || fw < info->width || fh < info->height) info->flags |= MAGPIE_INFO_HAS_ALPHA;
+            info->frames++;
+            if (at >= n) {
+                truncated = 1;
+                break;
+            }
+            at++; /* LZW minimum code size */
+            truncated = magpie__gif_skip_blocks(d, n, &at);
+        } else {
+            break; /* not a block: the stream ends here for our purposes */
+        }
+    }
+    (void)truncated;
+    if (info->frames > 1) info->flags |= MAGPIE_INFO_ANIMATED;
+    if (info->width == 0 || info->height == 0) return MAGPIE_ECORRUPT;
+    if (info->frames == 0) return truncated ? MAGPIE_ETRUNCATED : MAGPIE_ECORRUPT;
+    return MAGPIE_OK;
+}
+
+typedef struct {
+    const uint8_t *data;
+    size_t size, pos;
+    int eof;
+} magpie__gif_src;
+
+static int magpie__gif_read(GifFileType *gif, GifByteType *buf, int len) {
+    magpie__gif_src *s = gif->UserData;
+    if (len < 0) return 0;
+    size_t left = s->size - s->pos, n = (size_t)len < left ? (size_t)len : left;
+    if (n < (size_t)len) s->eof = 1;
+    memcpy(buf, s->data + s->pos, n);
+    s->pos += n;
+    return (int)n;
+}
+
+static int magpie__gif_status(GifFileType *gif, const magpie__gif_src *src, magpie__job *job) {
+    int e = gif ? gif->Error : 0;
+    const char *msg = GifErrorString(e);
+    magpie__detail(job, "%s", msg ? msg : "giflib error");
+    if (e == D_GIF_ERR_NOT_ENOUGH_MEM) return MAGPIE_ENOMEM;
+    return src->eof || e == D_GIF_ERR_READ_FAILED ? MAGPIE_ETRUNCATED : MAGPIE_ECORRUPT;
+}
+
+int magpie__decode_gif(magpie__job *job) {
+    magpie__gif_src src = {job->data, job->size, 0, 0};
+    int err = 0, rc = MAGPIE_OK;
+    GifFileType *gif = DGifOpen(&src, magpie__gif_read, &err);
+    if (!gif) {
+        magpie__detail(job, "%s", GifErrorString(err) ? GifErrorString(err) : "giflib open failed");
+        return err == D_GIF_ERR_NOT_ENOUGH_MEM ? MAGPIE_ENOMEM : MAGPIE_ECORRUPT;
+    }
+    const uint32_t W = job->info.width, H = job->info.height;
+    size_t canvas_bytes = (size_t)W * H * 4; /* bounded by the pixel limit */
+    magpie__geometry g;
+    magpie__job_geometry(job, W, H, &g);
+    uint64_t need = 2 * (uint64_t)canvas_bytes + magpie__sink_bytes(&g) + 65536;
+    uint8_t *canvas = NULL, *saved = NULL, *line = NULL;
+    uint64_t charged = 0;
+    if ((rc = magpie__charge(job, need))) goto out;
+    charged = need;
+    canvas = calloc(canvas_bytes, 1);
+    line = malloc(65536);
+    if (!canvas || !line) {
+        rc = MAGPIE_ENOMEM;
+        goto out;
+    }
+    uint32_t frame = 0, last = job->first_frame + job->frames_wanted;
+    GraphicsControlBlock gcb = {DISPOSAL_UNSPECIFIED, false, 0, NO_TRANSPARENT_COLOR};
+    int prev_disposal = DISPOSAL_UNSPECIFIED;
+    uint32_t px = 0, py = 0, pw = 0, ph = 0; /* previous frame's rectangle, clipped */
+    while (frame < last && frame < job->info.frames) {
+        GifRecordType type;
+        if (DGifGetRecordType(gif, &type) == GIF_ERROR) {
+            rc = magpie__gif_status(gif, &src, job);
+            goto out;
+        }
+        if (type == TERMINATE_RECORD_TYPE) break;
+        if (type == EXTENSION_RECORD_TYPE) {
+            int code;
+            GifByteType *ext;
+            if (DGifGetExtension(gif, &code, &ext) == GIF_ERROR) {
+                rc = magpie__gif_status(gif, &src, job);
+                goto out;
+            }
+            if (code == GRAPHICS_EXT_FUNC_CODE && ext && ext[0] >= 4) DGifExtensionToGCB(ext[0], ext + 1, &gcb);
+            while (ext) {
+                if (DGifGetExtensionNext(gif, &ext) == GIF_ERROR) {
+                    rc = magpie__gif_status(gif, &src, job);
+                    goto out;
+                }
+            }
+            continue;
+        }
+        if (type != IMAGE_DESC_RECORD_TYPE) continue;
+        if (DGifGetImageDesc(gif) == GIF_ERROR) {
+            rc = magpie__gif_status(gif, &src, job);
+            goto out;
+        }
+        GifImageDesc *d = &gif->Image;
+        ColorMapObject *cmap = d->ColorMap ? d->ColorMap : gif->SColorMap;
+        /* Extents beyond the screen are clipped, but a frame whose extents are a bomb is refused. */
+        if ((uint64_t)(d->Left + d->Width) * (uint64_t)(d->Top + d->Height) > job->opt.limits.max_pixels) {
+            magpie__detail(job, "frame %u is %dx%d, over the pixel limit", frame, d->Width, d->Height);
+            rc = MAGPIE_ELIMIT_PIXELS;
+            goto out;
+        }
+        if (d->Width <= 0 || d->Height <= 0 || d->Width > 65535 || d->Height > 65535) {
+            magpie__detail(job, "frame %u has an empty or invalid size", frame);
+            rc = MAGPIE_ECORRUPT;
+            goto out;
+        }
+        /* Dispose of the previous frame. */
+        if (prev_disposal == DISPOSE_BACKGROUND) {
+            for (uint32_t y = py; y < py + ph; y++) memset(canvas + ((size_t)y * W + px) * 4, 0, (size_t)pw * 4);
+        } else if (prev_disposal == DISPOSE_PREVIOUS && saved) {
+            memcpy(canvas, saved, canvas_bytes);
+        }
+        if (gcb.DisposalMode == DISPOSE_PREVIOUS) {
+            if (!saved && !(saved = malloc(canvas_bytes))) {
+                rc = MAGPIE_ENOMEM;
+                goto out;
+            }
+            memcpy(saved, canvas, canvas_bytes);
+        }
+        uint32_t fx = (uint32_t)d->Left, fy = (uint32_t)d->Top, fw = (uint32_t)d->Width, fh = (uint32_t)d->Height;
+        /* Rows in file order; interlaced frames come in four passes. */
+        static const uint32_t start[4] = {0, 4, 2, 1}, step[4] = {8, 8, 4, 2};
+        uint32_t passes = d->Interlace ? 4 : 1;
+        for (uint32_t p = 0; p < passes; p++) {
+            for (uint32_t r = d->Interlace ? start[p] : 0; r < fh; r += d->Interlace ? step[p] : 1) {
+                if (DGifGetLine(gif, line, (int)fw) == GIF_ERROR) {
+                    rc = magpie__gif_status(gif, &src, job);
+                    goto out;
+                }
+                uint32_t y = fy + r;
+                if (y >= H) continue;
+                uint8_t *dst = canvas + (size_t)y * W * 4;
+                for (uint32_t c = 0; c < fw && fx + c < W; c++) {
+                    int idx = line[c];
+                    if (idx == gcb.TransparentColor) continue;
+                    uint8_t *o = dst + (size_t)(fx + c) * 4;
+                    if (cmap && idx < cmap->ColorCount) {
+                        o[0] = cmap->Colors[idx].Red;
+                        o[1] = cmap->Colors[idx].Green;
+                        o[2] = cmap->Colors[idx].Blue;
+                        o[3] = 255;
+                    } else if (!cmap) { /* no palette at all: grey ramp, as other decoders do */
+                        o[0] = o[1] = o[2] = (uint8_t)idx;
+                        o[3] = 255;
+                    }
+                }
+            }
+        }
+        if (frame >= job->first_frame) {
+            uint32_t i = frame - job->first_frame;
+            magpie__sink *sink = NULL;
+            if ((rc = magpie__sink_create(&g, job->dst + (size_t)i * job->frame_bytes, job->dst_stride, &sink)))
+                goto out;
+            for (uint32_t y = 0; y < H; y++) magpie__sink_push(sink, canvas + (size_t)y * W * 4);
+            rc = magpie__sink_finish(sink);
+            magpie__sink_destroy(sink);
+            if (rc) goto out;
+            if (job->delays_ms) job->delays_ms[i] = (uint32_t)gcb.DelayTime * 10u;
+        }
+        prev_disposal = gcb.DisposalMode;
+        px = fx < W ? fx : W;
+        py = fy < H ? fy : H;
+        pw = fx + fw <= W ? fw : W - px;
+        ph = fy + fh <= H ? fh : H - py;
+        gcb = (GraphicsControlBlock){DISPOSAL_UNSPECIFIED, false, 0, NO_TRANSPARENT_COLOR};
+        frame++;
+    }
+    if (frame < last) {
+        magpie__detail(job, "only %u of %u frames present", frame, last);
+        rc = frame <= job->first_frame ? MAGPIE_ERANGE : MAGPIE_ETRUNCATED;
+    }
+out:
+    DGifCloseFile(gif, &err);
+    free(canvas);
+    free(saved);
+    free(line);
+    magpie__uncharge(job, charged);
+    return rc;
+}

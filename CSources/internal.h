@@ -1,0 +1,102 @@
+/* Internal declarations shared by the C core. Not installed; not part of the API. */
+#ifndef MAGPIE_INTERNAL_H
+#define MAGPIE_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "magpie.h"
+
+#define MAGPIE_HIDDEN __attribute__((visibility("hidden")))
+
+/* Overflow-checked size arithmetic: return 0 on success, 1 on overflow. */
+static inline int magpie__mul(size_t a, size_t b, size_t *out) { return __builtin_mul_overflow(a, b, out); }
+static inline int magpie__add(size_t a, size_t b, size_t *out) { return __builtin_add_overflow(a, b, out); }
+static inline int magpie__mul3(size_t a, size_t b, size_t c, size_t *out) {
+    size_t t;
+    return magpie__mul(a, b, &t) || magpie__mul(t, c, out);
+}
+
+/* Big-endian and little-endian readers over bounded input. */
+static inline uint32_t magpie__be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
+static inline uint32_t magpie__be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static inline uint32_t magpie__le16(const uint8_t *p) { return (uint32_t)p[1] << 8 | p[0]; }
+static inline uint32_t magpie__le32(const uint8_t *p) {
+    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+/* ---- probing, per format (probe.c, gif.c) ---- */
+MAGPIE_HIDDEN int magpie__probe_jpeg(const uint8_t *d, size_t n, magpie_info *info);
+MAGPIE_HIDDEN int magpie__probe_png(const uint8_t *d, size_t n, magpie_info *info);
+MAGPIE_HIDDEN int magpie__probe_gif(const uint8_t *d, size_t n, magpie_info *info);
+
+/* ---- resampling sink (resize.c) ----
+ * A decoder pushes rows of straight RGBA8, top to bottom, in stored orientation. The sink either
+ * copies them (no resize) or box-reduces by an integer factor and filters horizontally as rows
+ * arrive, then filters vertically in `finish`. Every output row goes through the orientation
+ * writer into the destination, so no second full-size buffer is needed to rotate. */
+typedef struct magpie__geometry {
+    uint32_t in_w, in_h;            /* rows the decoder delivers */
+    double win_x, win_y, win_w, win_h; /* source window in input coordinates (crop for FIT_FILL) */
+    uint32_t out_w, out_h;          /* stored-orientation output size */
+    uint32_t orientation;           /* 1..8, applied when writing */
+    magpie_filter filter;
+} magpie__geometry;
+
+typedef struct magpie__sink magpie__sink;
+
+/* Bytes the sink will allocate for this geometry (for the memory budget). */
+MAGPIE_HIDDEN size_t magpie__sink_bytes(const magpie__geometry *g);
+/* dst is the upright destination: (orientation >= 5 ? out_h : out_w) wide. */
+MAGPIE_HIDDEN int magpie__sink_create(const magpie__geometry *g, uint8_t *dst, size_t dst_stride,
+                                      magpie__sink **out);
+MAGPIE_HIDDEN void magpie__sink_push(magpie__sink *s, const uint8_t *row);
+MAGPIE_HIDDEN int magpie__sink_finish(magpie__sink *s);
+MAGPIE_HIDDEN void magpie__sink_destroy(magpie__sink *s);
+/* Copies a stored-orientation row y (w pixels of a w x h image) into the upright destination. */
+MAGPIE_HIDDEN void magpie__orient_row(uint8_t *dst, size_t dst_stride, uint32_t w, uint32_t h,
+                                      uint32_t orientation, uint32_t y, const uint8_t *row);
+
+/* ---- a decode in progress (decode.c) ---- */
+typedef struct magpie__job {
+    const uint8_t *data;
+    size_t size;
+    magpie_decode_options opt; /* resolved: limits filled with defaults */
+    magpie_info info;
+    uint32_t orientation;      /* orientation to apply (1 when kept raw) */
+    uint32_t out_w, out_h;     /* upright output size */
+    uint32_t st_w, st_h;       /* stored-orientation output size */
+    double win_x, win_y, win_w, win_h; /* window in stored full-resolution source coordinates */
+    uint64_t used;             /* bytes charged against opt.limits.max_bytes */
+    /* output */
+    uint8_t *dst;              /* frame 0 */
+    size_t dst_stride;
+    size_t frame_bytes;        /* distance between frames in dst */
+    uint32_t frames_wanted;    /* frames to deliver */
+    uint32_t first_frame;      /* index of the first frame delivered */
+    uint32_t *delays_ms;       /* frames_wanted entries or NULL */
+    int32_t loop_count;
+} magpie__job;
+
+/* Charges `bytes` to the job's budget; returns MAGPIE_ELIMIT_MEMORY when it would overflow. */
+MAGPIE_HIDDEN int magpie__charge(magpie__job *job, uint64_t bytes);
+MAGPIE_HIDDEN void magpie__uncharge(magpie__job *job, uint64_t bytes);
+MAGPIE_HIDDEN void magpie__detail(magpie__job *job, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Geometry for rows delivered at in_w x in_h (a scaled version of the stored source). */
+MAGPIE_HIDDEN void magpie__job_geometry(const magpie__job *job, uint32_t in_w, uint32_t in_h,
+                                        magpie__geometry *g);
+
+MAGPIE_HIDDEN int magpie__decode_jpeg(magpie__job *job);
+MAGPIE_HIDDEN int magpie__decode_png(magpie__job *job);
+MAGPIE_HIDDEN int magpie__decode_gif(magpie__job *job);
+
+MAGPIE_HIDDEN int magpie__encode_png(const uint8_t *px, uint32_t w, uint32_t h, size_t stride,
+                                     const magpie_encode_options *o, uint8_t **out, size_t *n);
+MAGPIE_HIDDEN int magpie__encode_jpeg(const uint8_t *px, uint32_t w, uint32_t h, size_t stride,
+                                      const magpie_encode_options *o, uint8_t **out, size_t *n);
+
+#endif

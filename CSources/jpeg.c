@@ -1,0 +1,186 @@
+/* JPEG decoding through libjpeg-turbo's libjpeg API: shrink-on-load (DCT scaling), streamed rows,
+ * CMYK/YCCK conversion, truncation detection and contained errors. */
+#include <limits.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jerror.h>
+#include <jpeglib.h>
+
+#include "internal.h"
+
+#define MAGPIE_JPEG_MAX_SCANS 1000    /* progressive scans; hostile files use millions */
+#define MAGPIE_JPEG_MAX_WARNINGS 100000
+
+typedef struct {
+    struct jpeg_error_mgr pub;
+    struct jpeg_progress_mgr progress;
+    jmp_buf jump;
+    int truncated;  /* the decoder ran out of data (libjpeg only warns) */
+    int finishing;  /* rows are complete: running out of data now loses no pixels */
+    int status;     /* status chosen when jumping */
+    long warnings;
+    char message[JMSG_LENGTH_MAX];
+} magpie__jpeg_err;
+
+static void magpie__jpeg_error_exit(j_common_ptr c) {
+    magpie__jpeg_err *e = (magpie__jpeg_err *)c->err;
+    (*c->err->format_message)(c, e->message);
+    switch (c->err->msg_code) {
+    case JERR_BAD_PRECISION:
+    case JERR_SOF_UNSUPPORTED:
+    case JERR_NOT_COMPILED:
+    case JERR_ARITH_NOTIMPL:
+    case JERR_CONVERSION_NOTIMPL: e->status = MAGPIE_EUNSUPPORTED; break;
+    case JERR_NO_BACKING_STORE:
+    case JERR_OUT_OF_MEMORY: e->status = MAGPIE_ELIMIT_MEMORY; break;
+    case JERR_IMAGE_TOO_BIG: e->status = MAGPIE_ELIMIT_PIXELS; break;
+    default: e->status = e->truncated && !e->finishing ? MAGPIE_ETRUNCATED : MAGPIE_ECORRUPT;
+    }
+    longjmp(e->jump, 1);
+}
+
+static void magpie__jpeg_emit(j_common_ptr c, int level) {
+    magpie__jpeg_err *e = (magpie__jpeg_err *)c->err;
+    if (level >= 0) return; /* trace messages */
+    if (c->err->msg_code == JWRN_JPEG_EOF && !e->finishing) e->truncated = 1;
+    if (e->message[0] == 0) (*c->err->format_message)(c, e->message);
+    if (++e->warnings > MAGPIE_JPEG_MAX_WARNINGS) {
+        snprintf(e->message, sizeof e->message, "more than %d corrupt-data warnings", MAGPIE_JPEG_MAX_WARNINGS);
+        e->status = MAGPIE_ECORRUPT;
+        longjmp(e->jump, 1);
+    }
+}
+
+static void magpie__jpeg_output(j_common_ptr c) { (void)c; /* never print to stderr */ }
+
+static void magpie__jpeg_progress(j_common_ptr c) {
+    j_decompress_ptr d = (j_decompress_ptr)c;
+    if (d->input_scan_number > MAGPIE_JPEG_MAX_SCANS) {
+        magpie__jpeg_err *e = (magpie__jpeg_err *)c->err;
+        snprintf(e->message, sizeof e->message, "more than %d scans", MAGPIE_JPEG_MAX_SCANS);
+        e->status = MAGPIE_ECORRUPT;
+        longjmp(e->jump, 1);
+    }
+}
+
+/* Adobe CMYK JPEGs store inverted values (Photoshop's convention); others store plain CMYK. */
+static void magpie__cmyk_to_rgba(uint8_t *row, uint32_t w, int inverted) {
+    for (uint32_t x = 0; x < w; x++) {
+        uint8_t *p = row + (size_t)x * 4;
+        uint32_t c = p[0], m = p[1], y = p[2], k = p[3];
+        if (!inverted) {
+            c = 255 - c;
+            m = 255 - m;
+            y = 255 - y;
+            k = 255 - k;
+        }
+        p[0] = (uint8_t)((c * k + 127) / 255);
+        p[1] = (uint8_t)((m * k + 127) / 255);
+        p[2] = (uint8_t)((y * k + 127) / 255);
+        p[3] = 255;
+    }
+}
+
+typedef struct {
+    struct jpeg_decompress_struct cinfo;
+    magpie__jpeg_err err;
+    magpie__sink *sink;
+    uint8_t *row;
+    uint64_t charged;
+} magpie__jpeg_state;
+
+int magpie__decode_jpeg(magpie__job *job) {
+    if (job->first_frame != 0) return MAGPIE_ERANGE;
+    magpie__jpeg_state *st = calloc(1, sizeof *st);
+    if (!st) return MAGPIE_ENOMEM;
+    struct jpeg_decompress_struct *ci = &st->cinfo;
+    int rc = MAGPIE_OK;
+    ci->err = jpeg_std_error(&st->err.pub);
+    st->err.pub.error_exit = magpie__jpeg_error_exit;
+    st->err.pub.emit_message = magpie__jpeg_emit;
+    st->err.pub.output_message = magpie__jpeg_output;
+    if (setjmp(st->err.jump)) {
+        rc = st->err.status ? st->err.status : MAGPIE_ECORRUPT;
+        magpie__detail(job, "%s", st->err.message);
+        goto done;
+    }
+    jpeg_create_decompress(ci);
+    st->err.progress.progress_monitor = magpie__jpeg_progress;
+    ci->progress = &st->err.progress;
+    jpeg_mem_src(ci, job->data, (unsigned long)job->size);
+    if (jpeg_read_header(ci, TRUE) != JPEG_HEADER_OK) {
+        rc = st->err.truncated ? MAGPIE_ETRUNCATED : MAGPIE_ECORRUPT;
+        magpie__detail(job, "no image in the JPEG stream");
+        goto done;
+    }
+    if (ci->image_width != job->info.width || ci->image_height != job->info.height) {
+        rc = MAGPIE_ECORRUPT;
+        magpie__detail(job, "frame header disagrees with the probe");
+        goto done;
+    }
+    int cmyk = ci->jpeg_color_space == JCS_CMYK || ci->jpeg_color_space == JCS_YCCK;
+    ci->out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    ci->dct_method = JDCT_ISLOW;
+    /* Shrink-on-load: the largest reduction whose window still covers the output size. */
+    static const unsigned denoms[] = {8, 4, 2, 1};
+    for (size_t i = 0; i < sizeof denoms / sizeof *denoms; i++) {
+        ci->scale_num = 1;
+        ci->scale_denom = denoms[i];
+        jpeg_calc_output_dimensions(ci);
+        double ww = job->win_w * ci->output_width / ci->image_width;
+        double wh = job->win_h * ci->output_height / ci->image_height;
+        if (denoms[i] == 1 || (ww >= job->st_w && wh >= job->st_h)) break;
+    }
+    magpie__geometry g;
+    magpie__job_geometry(job, ci->output_width, ci->output_height, &g);
+    uint64_t need = magpie__sink_bytes(&g) + (uint64_t)ci->output_width * 4;
+    if ((rc = magpie__charge(job, need))) goto done;
+    st->charged = need;
+    uint64_t left = job->opt.limits.max_bytes - job->used;
+    ci->mem->max_memory_to_use = left > (uint64_t)LONG_MAX ? LONG_MAX : (long)left;
+    if (ci->mem->max_memory_to_use < 1) ci->mem->max_memory_to_use = 1;
+    st->row = malloc((size_t)ci->output_width * 4);
+    if (!st->row) {
+        rc = MAGPIE_ENOMEM;
+        goto done;
+    }
+    if ((rc = magpie__sink_create(&g, job->dst, job->dst_stride, &st->sink))) goto done;
+    jpeg_start_decompress(ci);
+    if (ci->output_width != g.in_w || ci->output_height != g.in_h || ci->output_components != 4) {
+        rc = MAGPIE_EINTERNAL;
+        goto done;
+    }
+    int inverted = ci->saw_Adobe_marker;
+    while (ci->output_scanline < ci->output_height) {
+        JSAMPROW rows[1] = {st->row};
+        if (jpeg_read_scanlines(ci, rows, 1) != 1) {
+            rc = MAGPIE_ETRUNCATED;
+            goto done;
+        }
+        if (cmyk) magpie__cmyk_to_rgba(st->row, ci->output_width, inverted);
+        magpie__sink_push(st->sink, st->row);
+    }
+    /* Rows complete: running out of data from here on (a missing EOI) loses no pixels, but
+     * malformed markers after the image are still errors. */
+    if (!st->err.truncated) {
+        st->err.finishing = 1;
+        jpeg_finish_decompress(ci);
+    }
+    if (st->err.truncated) {
+        rc = MAGPIE_ETRUNCATED;
+        magpie__detail(job, "premature end of JPEG data");
+        goto done;
+    }
+    rc = magpie__sink_finish(st->sink);
+    if (job->delays_ms) job->delays_ms[0] = 0;
+done:
+    jpeg_destroy_decompress(ci);
+    magpie__sink_destroy(st->sink);
+    free(st->row);
+    magpie__uncharge(job, st->charged);
+    free(st);
+    return rc;
+}

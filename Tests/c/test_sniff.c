@@ -1,0 +1,76 @@
+/* Sniffing: a table of signatures and near misses, then every corpus file against MANIFEST.tsv. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "magpie.h"
+#include "testutil.h"
+
+typedef struct {
+    const char *name;
+    const char *bytes;
+    size_t len;
+    magpie_format want;
+} sniff_case;
+
+#define B(s) s, sizeof(s) - 1
+
+int main(int argc, char **argv) {
+    static const sniff_case cases[] = {
+        {"jpeg", B("\xFF\xD8\xFF\xE0\0\x10JFIF"), MAGPIE_FORMAT_JPEG},
+        {"jpeg soi only", B("\xFF\xD8"), MAGPIE_FORMAT_JPEG},
+        {"jpeg soi then junk", B("\xFF\xD9\xFF"), MAGPIE_FORMAT_UNKNOWN},
+        {"png", B("\x89PNG\r\n\x1a\n\0\0\0\rIHDR"), MAGPIE_FORMAT_PNG},
+        {"png with broken crlf", B("\x89PNG\n\n\x1a\n\0\0\0\rIHDR"), MAGPIE_FORMAT_UNKNOWN},
+        {"gif87a", B("GIF87a\x01\0\x01\0"), MAGPIE_FORMAT_GIF},
+        {"gif89a", B("GIF89a\x01\0\x01\0"), MAGPIE_FORMAT_GIF},
+        {"gif88a", B("GIF88a\x01\0\x01\0"), MAGPIE_FORMAT_UNKNOWN},
+        {"webp", B("RIFF\x24\0\0\0WEBPVP8 "), MAGPIE_FORMAT_WEBP},
+        {"riff wave", B("RIFF\x24\0\0\0WAVEfmt "), MAGPIE_FORMAT_UNKNOWN},
+        {"tiff le", B("II*\0\x08\0\0\0"), MAGPIE_FORMAT_TIFF},
+        {"tiff be", B("MM\0*\0\0\0\x08"), MAGPIE_FORMAT_TIFF},
+        {"pdf", B("%PDF-1.7\n"), MAGPIE_FORMAT_PDF},
+        {"bmp", B("BM\x3a\0\0\0\0\0\0\0\x36\0\0\0\x28\0\0\0\x01\0\0\0\x01\0\0\0"), MAGPIE_FORMAT_BMP},
+        {"BM text", B("BMW is a car maker, not a bitmap"), MAGPIE_FORMAT_UNKNOWN},
+        {"ico", B("\0\0\x01\0\x01\0\x10\x10\0\0\x01\0\x20\0\x68\x04\0\0\x16\0\0\0"), MAGPIE_FORMAT_ICO},
+        {"heic", B("\0\0\0\x18" "ftypheic\0\0\0\0mif1heic"), MAGPIE_FORMAT_HEIC},
+        {"avif", B("\0\0\0\x1c" "ftypavif\0\0\0\0avifmif1miaf"), MAGPIE_FORMAT_AVIF},
+        {"avif via mif1", B("\0\0\0\x18" "ftypmif1\0\0\0\0mif1avif"), MAGPIE_FORMAT_AVIF},
+        {"mp4", B("\0\0\0\x18" "ftypisom\0\0\0\0isomiso2"), MAGPIE_FORMAT_UNKNOWN},
+        {"svg", B("<svg xmlns=\"http://www.w3.org/2000/svg\"/>"), MAGPIE_FORMAT_SVG},
+        {"svg with xml decl", B("\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<!-- c -->\n<svg width=\"1\">"), MAGPIE_FORMAT_SVG},
+        {"html", B("<!doctype html><html><body>svgs</body></html>"), MAGPIE_FORMAT_UNKNOWN},
+        {"empty", "", 0, MAGPIE_FORMAT_UNKNOWN},
+        {"one byte", B("\xFF"), MAGPIE_FORMAT_UNKNOWN},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        magpie_format got = magpie_sniff(cases[i].bytes, cases[i].len);
+        CHECK(got == cases[i].want, "%s: got %s, want %s", cases[i].name, magpie_format_name(got),
+              magpie_format_name(cases[i].want));
+    }
+    CHECK(magpie_sniff(NULL, 10) == MAGPIE_FORMAT_UNKNOWN, "NULL data");
+    CHECK(strcmp(magpie_format_name(MAGPIE_FORMAT_AVIF), "avif") == 0, "format names");
+    CHECK(strcmp(magpie_format_name((magpie_format)99), "unknown") == 0, "bad format name");
+
+    const char *dir = argc > 1 ? argv[1] : NULL;
+    tu_require_corpus(dir);
+    tu_row *rows;
+    int n = tu_manifest(dir, &rows);
+    CHECK(n > 700, "manifest rows: %d", n);
+    for (int i = 0; i < n; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, rows[i].path);
+        size_t size;
+        uint8_t *data = tu_read_file(path, &size);
+        CHECK(data != NULL, "cannot read %s", path);
+        if (!data) continue;
+        magpie_format f = magpie_sniff(data, size);
+        CHECK(strcmp(magpie_format_name(f), rows[i].format) == 0, "%s: sniffed %s, manifest says %s", rows[i].path,
+              magpie_format_name(f), rows[i].format);
+        /* A 32-byte prefix identifies every binary format the same way. */
+        if (f != MAGPIE_FORMAT_SVG && size > 32)
+            CHECK(magpie_sniff(data, 32) == f, "%s: prefix sniff differs", rows[i].path);
+        free(data);
+    }
+    free(rows);
+    return tu_finish("sniff");
+}

@@ -1,0 +1,77 @@
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int tu_failures = 0;
+int tu_checks = 0;
+
+uint8_t *tu_read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = malloc(n > 0 ? (size_t)n : 1);
+    if (buf && n > 0 && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    *size = n > 0 ? (size_t)n : 0;
+    return buf;
+}
+
+void tu_require_corpus(const char *dir) {
+    struct stat st;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/MANIFEST.tsv", dir ? dir : "");
+    if (!dir || stat(path, &st) != 0) {
+        printf("SKIPPED: corpus not found at %s (clone ../shared beside the project to run it)\n", dir ? dir : "(none)");
+        exit(77);
+    }
+}
+
+static int tu_int(const char *s) { return *s ? atoi(s) : -1; }
+
+int tu_manifest(const char *dir, tu_row **rows) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/MANIFEST.tsv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    size_t cap = 1024, n = 0;
+    tu_row *r = calloc(cap, sizeof *r);
+    static char line[65536];
+    int first = 1;
+    while (fgets(line, sizeof line, f)) {
+        if (first) { first = 0; continue; }
+        line[strcspn(line, "\n")] = 0;
+        char *cols[9] = {0};
+        char *p = line;
+        for (int i = 0; i < 9 && p; i++) {
+            cols[i] = p;
+            p = strchr(p, '\t');
+            if (p) *p++ = 0;
+        }
+        if (!cols[5]) continue;
+        if (n == cap) r = realloc(r, (cap *= 2) * sizeof *r);
+        tu_row *row = &r[n++];
+        memset(row, 0, sizeof *row);
+        snprintf(row->path, sizeof row->path, "%s", cols[0]);
+        snprintf(row->format, sizeof row->format, "%s", cols[1]);
+        row->width = tu_int(cols[2]);
+        row->height = tu_int(cols[3]);
+        row->frames = tu_int(cols[4]);
+        snprintf(row->expected, sizeof row->expected, "%s", cols[5]);
+        snprintf(row->notes, sizeof row->notes, "%.500s", cols[8] ? cols[8] : "");
+    }
+    fclose(f);
+    *rows = r;
+    return (int)n;
+}
+
+int tu_finish(const char *name) {
+    printf("%s: %d passed, %d failed\n", name, tu_checks - tu_failures, tu_failures);
+    return tu_failures ? 1 : 0;
+}

@@ -1,0 +1,38 @@
+/* Small helpers for the C tests: file reading, the corpus manifest and checks that count. */
+#ifndef MAGPIE_TESTUTIL_H
+#define MAGPIE_TESTUTIL_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+extern int tu_failures;
+extern int tu_checks;
+
+#define CHECK(cond, ...)                                                      \
+    do {                                                                      \
+        tu_checks++;                                                          \
+        if (!(cond)) {                                                        \
+            tu_failures++;                                                    \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);  \
+            fprintf(stderr, __VA_ARGS__);                                     \
+            fprintf(stderr, "\n");                                            \
+        }                                                                     \
+    } while (0)
+
+uint8_t *tu_read_file(const char *path, size_t *size);
+/* Exits 77 (ctest's skip) with a visible message when the corpus directory is missing. */
+void tu_require_corpus(const char *dir);
+
+typedef struct {
+    char path[512];
+    char format[16];
+    int width, height, frames; /* -1 when empty */
+    char expected[16];
+    char notes[512];
+} tu_row;
+
+/* Reads MANIFEST.tsv; returns the number of rows (malloc'd array in *rows). */
+int tu_manifest(const char *dir, tu_row **rows);
+/* Prints "N passed, N failed" and returns the exit code. */
+int tu_finish(const char *name);
+#endif

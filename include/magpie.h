@@ -1,0 +1,309 @@
+/*
+ * magpie.h — the public, stable C API of Magpie's image core.
+ *
+ * Sniff, probe, decode (JPEG, PNG, GIF), downscale with shrink-on-load, apply EXIF orientation,
+ * encode (PNG, JPEG) and hash (MD5) images held in memory.
+ *
+ * Conventions
+ *  - Every function that can fail returns an `int` status: 0 (MAGPIE_OK) on success, a positive
+ *    `magpie_status` value otherwise. Values are stable and never renumbered.
+ *  - Pixels are 8-bit RGBA in memory order R, G, B, A, with *straight* (not premultiplied) alpha.
+ *    Opaque sources get A = 255. Rows are `stride` bytes apart, stride >= width * 4.
+ *  - Input bytes are borrowed for the duration of the call only; the library never keeps them.
+ *  - Thread-safety: the library has no global mutable state. Any function may be called from any
+ *    thread at any time; distinct calls never share data. A `magpie_image` must not be freed while
+ *    another thread reads it.
+ *  - Public structs start with `struct_size`: set it with the matching `*_init` function (or to
+ *    sizeof(the struct)) so the library can grow the struct without breaking callers.
+ *  - Hostile input is normal input: truncated, corrupt, unsupported or over-limit data returns an
+ *    error. Limits are checked from the header before any pixel memory is allocated.
+ */
+#ifndef MAGPIE_H
+#define MAGPIE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(MAGPIE_SHARED_BUILD)
+#define MAGPIE_API __declspec(dllexport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define MAGPIE_API __attribute__((visibility("default")))
+#else
+#define MAGPIE_API
+#endif
+
+#define MAGPIE_VERSION_MAJOR 0
+#define MAGPIE_VERSION_MINOR 1
+#define MAGPIE_VERSION_PATCH 0
+/** The version as one number: MAJOR * 10000 + MINOR * 100 + PATCH. */
+#define MAGPIE_VERSION_NUMBER \
+    (MAGPIE_VERSION_MAJOR * 10000 + MAGPIE_VERSION_MINOR * 100 + MAGPIE_VERSION_PATCH)
+
+/* ------------------------------------------------------------------------------------------ */
+/* Status codes                                                                               */
+
+/** Status codes returned by every fallible function. Values are stable. */
+typedef enum magpie_status {
+    MAGPIE_OK = 0,
+    MAGPIE_EINVAL = 1,         /**< Invalid argument (NULL pointer, zero size, bad option). */
+    MAGPIE_EUNKNOWN = 2,       /**< The bytes are not in any format Magpie recognises. */
+    MAGPIE_EUNSUPPORTED = 3,   /**< Recognised format or feature Magpie does not decode. */
+    MAGPIE_ETRUNCATED = 4,     /**< The data ends before the image is complete. */
+    MAGPIE_ECORRUPT = 5,       /**< The data is malformed. */
+    MAGPIE_ELIMIT_PIXELS = 6,  /**< Source pixels exceed `magpie_limits.max_pixels`. */
+    MAGPIE_ELIMIT_MEMORY = 7,  /**< Decoding would allocate more than `magpie_limits.max_bytes`. */
+    MAGPIE_ELIMIT_FRAMES = 8,  /**< Frame count exceeds `magpie_limits.max_frames`. */
+    MAGPIE_ENOMEM = 9,         /**< The system allocator failed. */
+    MAGPIE_EBUFFER = 10,       /**< A caller-provided buffer is too small. */
+    MAGPIE_EENCODE = 11,       /**< The encoder failed. */
+    MAGPIE_ERANGE = 12,        /**< A requested frame index does not exist. */
+    MAGPIE_EINTERNAL = 13      /**< A bug in Magpie or a codec library; please report it. */
+} magpie_status;
+
+/** A static, human-readable English description of `status`. Never NULL; thread-safe. */
+MAGPIE_API const char *magpie_strerror(int status);
+
+/** The runtime version, `MAGPIE_VERSION_NUMBER` of the library actually loaded. */
+MAGPIE_API unsigned magpie_version(void);
+/** The runtime version as a static "MAJOR.MINOR.PATCH" string. */
+MAGPIE_API const char *magpie_version_string(void);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Formats and sniffing                                                                       */
+
+/** Image formats. Only JPEG, PNG and GIF decode; the others are recognised only. */
+typedef enum magpie_format {
+    MAGPIE_FORMAT_UNKNOWN = 0,
+    MAGPIE_FORMAT_JPEG = 1,
+    MAGPIE_FORMAT_PNG = 2,
+    MAGPIE_FORMAT_GIF = 3,
+    MAGPIE_FORMAT_WEBP = 4,
+    MAGPIE_FORMAT_BMP = 5,
+    MAGPIE_FORMAT_TIFF = 6,
+    MAGPIE_FORMAT_HEIC = 7,
+    MAGPIE_FORMAT_AVIF = 8,
+    MAGPIE_FORMAT_ICO = 9,
+    MAGPIE_FORMAT_SVG = 10,
+    MAGPIE_FORMAT_PDF = 11
+} magpie_format;
+
+/**
+ * The format of `data` from its first bytes, by full signature only (never by guess or extension).
+ * Works on a prefix: 16 bytes identify every binary format, SVG needs the text up to its `<svg`
+ * tag (looked for in the first 4 KiB). Returns MAGPIE_FORMAT_UNKNOWN for NULL or unrecognised data.
+ */
+MAGPIE_API magpie_format magpie_sniff(const void *data, size_t size);
+
+/** Lowercase name of a format: "jpeg", "png", "gif", …, "unknown". Static; never NULL. */
+MAGPIE_API const char *magpie_format_name(magpie_format format);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Probing                                                                                    */
+
+#define MAGPIE_INFO_HAS_ALPHA 0x1u   /**< The source has an alpha channel or transparency. */
+#define MAGPIE_INFO_PROGRESSIVE 0x2u /**< Progressive JPEG. */
+#define MAGPIE_INFO_INTERLACED 0x4u  /**< Interlaced PNG (Adam7) or a GIF with interlaced frames. */
+#define MAGPIE_INFO_ANIMATED 0x8u    /**< More than one frame. */
+
+/** What a probe reads from the header. Fill `struct_size` with `magpie_info_init`. */
+typedef struct magpie_info {
+    uint32_t struct_size;
+    magpie_format format;
+    uint32_t width;       /**< Stored width, before EXIF orientation. 0 when not known. */
+    uint32_t height;      /**< Stored height, before EXIF orientation. 0 when not known. */
+    uint32_t frames;      /**< Frames declared (GIF: image count; APNG: acTL count); 1 for stills. */
+    uint32_t orientation; /**< EXIF orientation 1–8 (JPEG APP1); 1 when absent or invalid. */
+    uint32_t bit_depth;   /**< Bits per sample as stored (JPEG precision, PNG bit depth, GIF 8). */
+    uint32_t components;  /**< Stored channels (JPEG components, PNG channels); 0 when not known. */
+    uint32_t flags;       /**< MAGPIE_INFO_* bits. */
+    int32_t loop_count;   /**< GIF: NETSCAPE loop count (0 = forever); -1 when absent. */
+} magpie_info;
+
+/** Sets `info` to zeros with `struct_size` filled in. */
+MAGPIE_API void magpie_info_init(magpie_info *info);
+
+/**
+ * Reads the format and header facts of `data` without decoding pixels and without allocating.
+ * For GIF it walks the block structure to count frames (no LZW decoding).
+ * Recognised-but-not-decoded formats probe successfully with their format (and size where the
+ * header makes it cheap: WebP, BMP, ICO, TIFF).
+ * - Returns: MAGPIE_OK; MAGPIE_EINVAL for NULL pointers; MAGPIE_EUNKNOWN when nothing is
+ *   recognised; MAGPIE_ETRUNCATED when the header is cut short; MAGPIE_ECORRUPT when it is
+ *   malformed (zero width, say). On error, `info->format` still holds the sniffed format.
+ */
+MAGPIE_API int magpie_probe(const void *data, size_t size, magpie_info *info);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Decoding                                                                                   */
+
+/** Default limits (see magpie_limits). */
+#define MAGPIE_DEFAULT_MAX_PIXELS 300000000ull
+#define MAGPIE_DEFAULT_MAX_BYTES (1ull << 30)
+#define MAGPIE_DEFAULT_MAX_FRAMES 5000u
+
+/**
+ * Resource limits enforced on every decode. A field left 0 takes its default.
+ * - max_pixels: stored width × height of the source (default 300 million).
+ * - max_bytes: everything the decode allocates: output frames, intermediate buffers and codec
+ *   state such as a progressive JPEG's coefficients (default 1 GiB). A shrink-on-load thumbnail of
+ *   a huge JPEG fits where its full decode does not.
+ * - max_frames: frames of an animation (default 5000).
+ */
+typedef struct magpie_limits {
+    uint64_t max_pixels;
+    uint64_t max_bytes;
+    uint32_t max_frames;
+} magpie_limits;
+
+/** How the output size is chosen. All sizes are of the *upright* image (after orientation). */
+typedef enum magpie_fit {
+    MAGPIE_FIT_NONE = 0,      /**< Full size. */
+    MAGPIE_FIT_INSIDE = 1,    /**< Largest size that fits inside width × height, aspect kept. */
+    MAGPIE_FIT_FILL = 2,      /**< Cover width × height with aspect kept, centre-cropped to it. */
+    MAGPIE_FIT_EXACT = 3,     /**< Exactly width × height; aspect not kept. */
+    MAGPIE_FIT_MAX_PIXELS = 4 /**< Aspect kept, at most `max_output_pixels` pixels. */
+} magpie_fit;
+
+/**
+ * Resampling filters for the final resize (after shrink-on-load). Magpie never uses nearest
+ * neighbour. Lanczos3 (a = 3, windowed sinc) is the default; Mitchell is softer; bilinear (triangle)
+ * is the fastest. Filtering runs on premultiplied alpha, so transparent edges get no dark fringe.
+ */
+typedef enum magpie_filter {
+    MAGPIE_FILTER_LANCZOS3 = 0,
+    MAGPIE_FILTER_MITCHELL = 1,
+    MAGPIE_FILTER_BILINEAR = 2
+} magpie_filter;
+
+#define MAGPIE_DECODE_KEEP_ORIENTATION 0x1u /**< Do not apply EXIF orientation. */
+#define MAGPIE_DECODE_ONE_FRAME 0x2u        /**< Only frame `frame_index` (GIF: composited). */
+#define MAGPIE_DECODE_ALLOW_UPSCALE 0x4u    /**< Let FIT_* targets enlarge the image. */
+
+/** Options of a decode. Initialise with `magpie_decode_options_init`, then change fields. */
+typedef struct magpie_decode_options {
+    uint32_t struct_size;
+    uint32_t flags;             /**< MAGPIE_DECODE_* bits. */
+    magpie_limits limits;       /**< 0 fields take defaults. */
+    magpie_fit fit;             /**< Default MAGPIE_FIT_NONE. */
+    uint32_t width;             /**< Target width for FIT_INSIDE, FIT_FILL, FIT_EXACT. */
+    uint32_t height;            /**< Target height for FIT_INSIDE, FIT_FILL, FIT_EXACT. */
+    uint64_t max_output_pixels; /**< Target for FIT_MAX_PIXELS. */
+    magpie_filter filter;       /**< Default MAGPIE_FILTER_LANCZOS3. */
+    uint32_t frame_index;       /**< With MAGPIE_DECODE_ONE_FRAME: which frame (0 = first). */
+    char *error_detail;         /**< Optional: receives the codec's own message on failure. */
+    size_t error_detail_size;   /**< Size of `error_detail` in bytes. */
+} magpie_decode_options;
+
+/** Sets defaults: no resize, Lanczos3, orientation applied, all frames, default limits. */
+MAGPIE_API void magpie_decode_options_init(magpie_decode_options *options);
+
+/** A decoded image owned by the library; release with `magpie_image_free`. */
+typedef struct magpie_image {
+    uint32_t struct_size;
+    uint32_t width;           /**< Output width (upright unless KEEP_ORIENTATION). */
+    uint32_t height;          /**< Output height. */
+    uint32_t stride;          /**< Bytes per row: width * 4. */
+    uint32_t frame_count;     /**< Frames in `pixels`; 1 for stills. */
+    int32_t loop_count;       /**< GIF loop count (0 = forever), -1 when not given. */
+    magpie_format format;     /**< Source format. */
+    uint32_t orientation;     /**< Source EXIF orientation (1–8), applied unless asked not to. */
+    uint32_t source_width;    /**< Stored source width. */
+    uint32_t source_height;   /**< Stored source height. */
+    uint8_t *pixels;          /**< frame_count * height * stride bytes; frame i at i*height*stride. */
+    uint32_t *delays_ms;      /**< frame_count delays in milliseconds (0 for stills). */
+} magpie_image;
+
+/**
+ * The width and height `magpie_decode`/`magpie_decode_into` would produce for these options,
+ * computed from the header alone. `options` may be NULL (defaults).
+ * - Returns the probe's errors, MAGPIE_EUNSUPPORTED for formats that do not decode, limit errors.
+ */
+MAGPIE_API int magpie_output_size(const void *data, size_t size,
+                                  const magpie_decode_options *options, uint32_t *width,
+                                  uint32_t *height);
+
+/**
+ * Decodes `data` into a new image. `options` may be NULL (defaults). On success `*out` owns a
+ * library allocation: free it with `magpie_image_free`. On failure `*out` is NULL.
+ * JPEG uses shrink-on-load (DCT scaling 1/2…1/8) when a target allows it; PNG streams rows
+ * through the resampler (interlaced PNGs need the whole image); GIF composites each frame
+ * (disposal 0–3, transparency, local palettes, interlace) and scales it.
+ * Missing image data is an error (a truncated JPEG fails although libjpeg only warns); benign
+ * damage that does not lose pixels (extraneous bytes between markers) is not.
+ * PNG: gAMA, cHRM, iCCP and sRGB are ignored: samples are delivered as stored (as browsers without
+ * colour management, Pillow and libvips do); 16-bit samples are scaled to 8 bits with rounding.
+ * - Returns MAGPIE_OK or an error; the message of the codec goes to `options->error_detail`.
+ */
+MAGPIE_API int magpie_decode(const void *data, size_t size, const magpie_decode_options *options,
+                             magpie_image **out);
+
+/**
+ * Decodes one frame (`options->frame_index` when MAGPIE_DECODE_ONE_FRAME is set, else the first)
+ * into the caller's buffer of `buffer_size` bytes with rows `stride` bytes apart. Ask the size
+ * first with `magpie_output_size`. Returns MAGPIE_EBUFFER when the buffer is too small (nothing is
+ * written then). On any error the buffer's contents are unspecified.
+ */
+MAGPIE_API int magpie_decode_into(const void *data, size_t size,
+                                  const magpie_decode_options *options, uint8_t *pixels,
+                                  size_t stride, size_t buffer_size);
+
+/** Frees an image from `magpie_decode`. NULL is allowed. */
+MAGPIE_API void magpie_image_free(magpie_image *image);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Encoding                                                                                   */
+
+typedef enum magpie_subsampling {
+    MAGPIE_SUBSAMPLING_420 = 0, /**< Default: chroma halved both ways. */
+    MAGPIE_SUBSAMPLING_444 = 1  /**< Full chroma. */
+} magpie_subsampling;
+
+/** Options of `magpie_encode`. Initialise with `magpie_encode_options_init`. */
+typedef struct magpie_encode_options {
+    uint32_t struct_size;
+    magpie_format format;           /**< MAGPIE_FORMAT_PNG (default) or MAGPIE_FORMAT_JPEG. */
+    int quality;                    /**< JPEG quality 1–100; default 85. */
+    magpie_subsampling subsampling; /**< JPEG chroma subsampling. */
+    int compression_level;          /**< PNG zlib level 0–9; default 6. */
+    uint32_t background;            /**< JPEG has no alpha: pixels are composited over this
+                                         0xRRGGBB colour (default white, 0xFFFFFF). */
+} magpie_encode_options;
+
+/** Sets defaults: PNG, level 6; JPEG quality 85, 4:2:0, white background. */
+MAGPIE_API void magpie_encode_options_init(magpie_encode_options *options);
+
+/**
+ * Encodes RGBA pixels (straight alpha). PNG keeps alpha and writes RGB when every pixel is opaque;
+ * JPEG composites over `background`. Output is deterministic: the same input and options give the
+ * same bytes (no timestamps). On success `*out` is a library allocation of `*out_size` bytes, to
+ * be freed with `magpie_free`.
+ * - Returns MAGPIE_EINVAL for bad arguments (zero size, stride < width * 4, quality out of range),
+ *   MAGPIE_ENOMEM, MAGPIE_EENCODE.
+ */
+MAGPIE_API int magpie_encode(const uint8_t *pixels, uint32_t width, uint32_t height,
+                             size_t stride, const magpie_encode_options *options, uint8_t **out,
+                             size_t *out_size);
+
+/** Frees a buffer returned by `magpie_encode`. NULL is allowed. */
+MAGPIE_API void magpie_free(void *buffer);
+
+/* ------------------------------------------------------------------------------------------ */
+/* MD5 (RFC 1321)                                                                              */
+
+/** MD5 digest of `size` bytes into `digest`. `data` may be NULL when `size` is 0. */
+MAGPIE_API void magpie_md5(const void *data, size_t size, uint8_t digest[16]);
+
+/**
+ * MD5 as 32 lowercase hex digits plus NUL into `hex` (33 bytes): the cache file name of a key.
+ */
+MAGPIE_API void magpie_md5_hex(const void *data, size_t size, char hex[33]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MAGPIE_H */

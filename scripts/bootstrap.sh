@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Magpie needs to build and test. Idempotent: quiet when all are present.
+# Usage: scripts/bootstrap.sh [--bench]   (--bench adds the benchmark baselines: libvips-tools, libjpeg-turbo-progs)
+set -euo pipefail
+
+packages=(libturbojpeg0-dev libpng-dev libgif-dev zlib1g-dev cmake pkg-config python3)
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(libvips-tools libjpeg-turbo-progs time python3-pil)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "bootstrap: installing ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >/dev/null
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
