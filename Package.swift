@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Magpie",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Magpie", targets: ["Magpie"]),
+        .executable(name: "magpie", targets: ["magpie"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        // The C core: CSources/ with its public header in include/. System libraries from Debian's
+        // libturbojpeg0-dev, libjpeg62-turbo-dev, libpng-dev, libgif-dev and zlib1g-dev.
+        .target(
+            name: "CMagpie",
+            path: ".",
+            sources: ["CSources"],
+            publicHeadersPath: "include",
+            cSettings: [.define("_DEFAULT_SOURCE")],
+            linkerSettings: [
+                .linkedLibrary("turbojpeg"), .linkedLibrary("jpeg"), .linkedLibrary("png16"),
+                .linkedLibrary("gif"), .linkedLibrary("z"), .linkedLibrary("m"),
+            ]
+        ),
+        .target(name: "Magpie", dependencies: ["CMagpie"], path: "Sources/Magpie"),
+        .executableTarget(
+            name: "magpie",
+            dependencies: ["Magpie", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/magpie"
+        ),
+        .testTarget(name: "MagpieTests", dependencies: ["Magpie"], path: "Tests/MagpieTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,52 @@
+internal import CMagpie
+
+/// Turns C status codes into thrown errors (the one place that does).
+enum CoreBridge {
+    static func failure(_ status: Int32, detail: String? = nil) -> CoreFailure {
+        let message = String(cString: magpie_strerror(status))
+        let trimmed = detail.flatMap { $0.isEmpty ? nil : $0 }
+        return CoreFailure(
+            code: CoreFailure.Code(rawValue: status), rawCode: status, message: message, detail: trimmed)
+    }
+
+    static func checkDecoding(_ status: Int32, detail: String? = nil) throws(MagpieError) {
+        if status != 0 { throw .decodingFailed(failure(status, detail: detail)) }
+    }
+
+    static func checkEncoding(_ status: Int32) throws(MagpieError) {
+        if status != 0 { throw .encodingFailed(failure(status)) }
+    }
+
+    static func format(_ f: magpie_format) -> ImageFormat {
+        switch f {
+        case MAGPIE_FORMAT_JPEG: return .jpeg
+        case MAGPIE_FORMAT_PNG: return .png
+        case MAGPIE_FORMAT_GIF: return .gif
+        case MAGPIE_FORMAT_WEBP: return .webp
+        case MAGPIE_FORMAT_BMP: return .bmp
+        case MAGPIE_FORMAT_TIFF: return .tiff
+        case MAGPIE_FORMAT_HEIC: return .heic
+        case MAGPIE_FORMAT_AVIF: return .avif
+        case MAGPIE_FORMAT_ICO: return .ico
+        case MAGPIE_FORMAT_SVG: return .svg
+        case MAGPIE_FORMAT_PDF: return .pdf
+        default: return .unknown
+        }
+    }
+
+    /// A Swift string from a NUL-terminated C character buffer.
+    static func string(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The C core's version string.
+    static var version: String { String(cString: magpie_version_string()) }
+}
+
+extension Magpie {
+    /// The version of the C core linked into this build.
+    public static var coreVersion: String { CoreBridge.version }
+}
+
+/// Namespace for library-wide facts.
+public enum Magpie {}

@@ -1,0 +1,73 @@
+/// How to decode: output size, filter, orientation, frames and limits.
+public struct DecodingOptions: Sendable, Hashable {
+    /// How the output size is chosen. Sizes are of the upright image.
+    public enum Resize: Sendable, Hashable {
+        /// Largest size that fits inside `width × height`, aspect ratio kept.
+        case fit(width: Int, height: Int)
+        /// Covers `width × height` with the aspect ratio kept, centre-cropped to it.
+        case fill(width: Int, height: Int)
+        /// Exactly `width × height`; the aspect ratio is not kept.
+        case exact(width: Int, height: Int)
+        /// Aspect ratio kept, at most this many pixels.
+        case maxPixels(Int)
+    }
+
+    /// Resampling filter for the final resize (after shrink-on-load). Never nearest-neighbour.
+    public enum Filter: Sendable, Hashable {
+        /// Windowed sinc, a = 3: sharp, the default.
+        case lanczos3
+        /// Mitchell–Netravali (B = C = 1/3): softer, less ringing.
+        case mitchell
+        /// Triangle filter: fastest.
+        case bilinear
+    }
+
+    /// Which frames of an animation to decode.
+    public enum Frames: Sendable, Hashable {
+        /// Every frame.
+        case all
+        /// One composited frame (0 is the first).
+        case single(Int)
+    }
+
+    /// Resource limits; `nil` fields take the C core's defaults (300 Mpx, 1 GiB, 5000 frames).
+    public struct Limits: Sendable, Hashable {
+        public var maxPixels: Int?
+        public var maxBytes: Int?
+        public var maxFrames: Int?
+        public init(maxPixels: Int? = nil, maxBytes: Int? = nil, maxFrames: Int? = nil) {
+            self.maxPixels = maxPixels
+            self.maxBytes = maxBytes
+            self.maxFrames = maxFrames
+        }
+    }
+
+    public var resize: Resize?
+    public var filter: Filter
+    /// Apply EXIF orientation (default `true`).
+    public var appliesOrientation: Bool
+    /// Let `resize` enlarge the image (default `false`; `.exact` always honours its size).
+    public var allowsUpscaling: Bool
+    public var frames: Frames
+    public var limits: Limits
+
+    public init(
+        resize: Resize? = nil, filter: Filter = .lanczos3, appliesOrientation: Bool = true,
+        allowsUpscaling: Bool = false, frames: Frames = .all, limits: Limits = Limits()
+    ) {
+        self.resize = resize
+        self.filter = filter
+        self.appliesOrientation = appliesOrientation
+        self.allowsUpscaling = allowsUpscaling
+        self.frames = frames
+        self.limits = limits
+    }
+
+    /// Full size, orientation applied, every frame.
+    public static let `default` = DecodingOptions()
+
+    /// A thumbnail that fits inside `size × size`.
+    public static func thumbnail(_ size: Int) -> DecodingOptions {
+        DecodingOptions(resize: .fit(width: size, height: size))
+    }
+}

@@ -1,0 +1,40 @@
+internal import CMagpie
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An image format, identified by content (never by file name).
+///
+/// An open set of static members, so later versions can add formats without breaking a `switch`.
+public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The lowercase name: "jpeg", "png", "gif", …, "unknown".
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let jpeg = ImageFormat(rawValue: "jpeg")
+    public static let png = ImageFormat(rawValue: "png")
+    public static let gif = ImageFormat(rawValue: "gif")
+    public static let webp = ImageFormat(rawValue: "webp")
+    public static let bmp = ImageFormat(rawValue: "bmp")
+    public static let tiff = ImageFormat(rawValue: "tiff")
+    public static let heic = ImageFormat(rawValue: "heic")
+    public static let avif = ImageFormat(rawValue: "avif")
+    public static let ico = ImageFormat(rawValue: "ico")
+    public static let svg = ImageFormat(rawValue: "svg")
+    public static let pdf = ImageFormat(rawValue: "pdf")
+    public static let unknown = ImageFormat(rawValue: "unknown")
+
+    /// Whether Magpie decodes this format (JPEG, PNG and GIF); others are recognised only.
+    public var isDecodable: Bool { self == .jpeg || self == .png || self == .gif }
+
+    public var description: String { rawValue }
+
+    /// Sniffs the format from the first bytes (a short prefix is enough).
+    public init<Bytes: ContiguousBytes>(sniffing bytes: Bytes) {
+        self = bytes.withUnsafeBytes { raw in CoreBridge.format(magpie_sniff(raw.baseAddress, raw.count)) }
+    }
+}
+

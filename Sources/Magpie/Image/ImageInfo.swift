@@ -1,0 +1,68 @@
+internal import CMagpie
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a probe reads from an image header, without decoding pixels.
+public struct ImageInfo: Sendable, Hashable {
+    /// The format sniffed from the bytes.
+    public var format: ImageFormat
+    /// Stored width, before EXIF orientation (0 when the header does not say).
+    public var width: Int
+    /// Stored height, before EXIF orientation (0 when the header does not say).
+    public var height: Int
+    /// Frames the file declares: GIF image count, APNG frame count, else 1.
+    public var frameCount: Int
+    /// EXIF orientation 1–8 (1 when absent).
+    public var orientation: Int
+    /// Bits per sample as stored.
+    public var bitDepth: Int
+    /// Whether the image has an alpha channel or transparency.
+    public var hasAlpha: Bool
+    /// Progressive JPEG.
+    public var isProgressive: Bool
+    /// Interlaced PNG or GIF.
+    public var isInterlaced: Bool
+    /// GIF loop count (0 = forever), `nil` when the file gives none.
+    public var loopCount: Int?
+
+    /// Width and height as displayed, after EXIF orientation.
+    public var uprightSize: (width: Int, height: Int) {
+        orientation >= 5 ? (height, width) : (width, height)
+    }
+
+    /// Probes `bytes`.
+    /// - Throws: ``MagpieError/decodingFailed(_:)`` for unknown, truncated or malformed headers.
+    public init<Bytes: ContiguousBytes>(probing bytes: Bytes) throws(MagpieError) {
+        var info = magpie_info()
+        let status = bytes.withUnsafeBytes { raw in magpie_probe(raw.baseAddress, raw.count, &info) }
+        try CoreBridge.checkDecoding(status)
+        format = CoreBridge.format(info.format)
+        width = Int(info.width)
+        height = Int(info.height)
+        frameCount = Int(info.frames)
+        orientation = Int(info.orientation)
+        bitDepth = Int(info.bit_depth)
+        hasAlpha = info.flags & UInt32(MAGPIE_INFO_HAS_ALPHA) != 0
+        isProgressive = info.flags & UInt32(MAGPIE_INFO_PROGRESSIVE) != 0
+        isInterlaced = info.flags & UInt32(MAGPIE_INFO_INTERLACED) != 0
+        loopCount = info.loop_count >= 0 ? Int(info.loop_count) : nil
+    }
+
+    public static func == (a: ImageInfo, b: ImageInfo) -> Bool {
+        a.format == b.format && a.width == b.width && a.height == b.height && a.frameCount == b.frameCount
+            && a.orientation == b.orientation && a.bitDepth == b.bitDepth && a.hasAlpha == b.hasAlpha
+            && a.isProgressive == b.isProgressive && a.isInterlaced == b.isInterlaced && a.loopCount == b.loopCount
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(format)
+        hasher.combine(width)
+        hasher.combine(height)
+        hasher.combine(frameCount)
+        hasher.combine(orientation)
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Magpie
+
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decode at full size, upright, and encode to OUT's format (png, jpg).")
+
+    @Argument(help: "Input image.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "Output file (.png, .jpg).")
+    var output: String
+
+    @Option(name: .long, help: "GIF frame to write, composited (0 = first).")
+    var frame = 0
+
+    @Option(name: .long, help: "JPEG quality 1–100.")
+    var quality = 85
+
+    func validate() throws {
+        guard frame >= 0 else { throw ValidationError("--frame must be 0 or more") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100") }
+    }
+
+    func run() throws {
+        do {
+            let format = try CLI.encodingFormat(forPath: output, quality: quality)
+            let image = try Image(decoding: try CLI.readFile(input), options: DecodingOptions(frames: .single(frame)))
+            try CLI.writeFile(try image.encoded(as: format), to: output)
+        } catch {
+            throw CLI.fail(input, error)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Magpie
+
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print format, size, frames and orientation of image files.",
+        discussion: """
+            One line per file. With --json, one object per line: \
+            {"path","format","width","height","frames","orientation"} (stored size, before \
+            orientation) or {"path","error":{"code","message"}}. Exits 1 if any file failed.
+            """)
+
+    @Flag(name: .long, help: "One JSON object per line.")
+    var json = false
+
+    @Argument(help: "Image files.")
+    var files: [String]
+
+    func run() throws {
+        var failed = false
+        for path in files {
+            do {
+                let info = try ImageInfo(probing: try CLI.readFile(path))
+                if json {
+                    print(
+                        "{\"path\":\(JSONText.string(path)),\"format\":\(JSONText.string(info.format.rawValue)),"
+                            + "\"width\":\(info.width),\"height\":\(info.height),\"frames\":\(info.frameCount),"
+                            + "\"orientation\":\(info.orientation)}")
+                } else {
+                    let frames = info.frameCount == 1 ? "1 frame" : "\(info.frameCount) frames"
+                    print("\(path): \(info.format) \(info.width)x\(info.height), \(frames), orientation \(info.orientation)")
+                }
+            } catch {
+                failed = true
+                if json {
+                    let code = (error as? MagpieError)?.coreFailure?.rawCode ?? 0
+                    print(
+                        "{\"path\":\(JSONText.string(path)),\"error\":{\"code\":\(code),"
+                            + "\"message\":\(JSONText.string(CLI.describe(error)))}}")
+                }
+                _ = CLI.fail(path, error)
+            }
+        }
+        if failed { throw ExitCode.failure }
+    }
+}
+
+enum JSONText {
+    /// A JSON string literal with the escapes RFC 8259 requires.
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Magpie
+
+struct Thumb: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Make an upright thumbnail that fits SIZE×SIZE (or W×H), like vipsthumbnail -s.",
+        discussion: "The output format follows OUT's extension (png, jpg). Default OUT: tn_<name>.jpg beside IN.")
+
+    @Argument(help: "Input image.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "Box to fit: SIZE or WxH.")
+    var size: String
+
+    @Option(name: .shortAndLong, help: "Output file (.png, .jpg).")
+    var output: String?
+
+    @Flag(name: .long, help: "Fill the box exactly, centre-cropping what overflows.")
+    var fill = false
+
+    @Option(name: .long, help: "JPEG quality 1–100.")
+    var quality = 85
+
+    func validate() throws {
+        guard Self.parseSize(size) != nil else { throw ValidationError("--size must be N or WxH with positive numbers") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100") }
+    }
+
+    static func parseSize(_ text: String) -> (Int, Int)? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        let numbers = parts.compactMap { Int($0) }
+        guard numbers.count == parts.count, numbers.allSatisfy({ $0 > 0 && $0 <= 65535 }) else { return nil }
+        switch numbers.count {
+        case 1: return (numbers[0], numbers[0])
+        case 2: return (numbers[0], numbers[1])
+        default: return nil
+        }
+    }
+
+    func run() throws {
+        let (w, h) = Self.parseSize(size)!
+        let out = output ?? Self.defaultOutput(for: input)
+        do {
+            let format = try CLI.encodingFormat(forPath: out, quality: quality)
+            let bytes = try CLI.readFile(input)
+            let options = DecodingOptions(
+                resize: fill ? .fill(width: w, height: h) : .fit(width: w, height: h), frames: .single(0))
+            let image = try Image(decoding: bytes, options: options)
+            try CLI.writeFile(try image.encoded(as: format), to: out)
+        } catch {
+            throw CLI.fail(input, error)
+        }
+    }
+
+    static func defaultOutput(for input: String) -> String {
+        let parts = input.split(separator: "/", omittingEmptySubsequences: false)
+        let name = String(parts.last ?? "")
+        let base = name.split(separator: ".").dropLast().joined(separator: ".")
+        let dir = parts.dropLast().joined(separator: "/")
+        let file = "tn_" + (base.isEmpty ? name : base) + ".jpg"
+        return dir.isEmpty ? file : dir + "/" + file
+    }
+}
+
+extension ReportedFailure: CustomStringConvertible {
+    var description: String { "" }
+}
