@@ -20,7 +20,8 @@ public struct Image: Sendable, Hashable {
     public let height: Int
     /// At least one frame; animations have several, each fully composited.
     public let frames: [ImageFrame]
-    /// GIF loop count (0 = forever), `nil` when not given.
+    /// GIF NETSCAPE loop count: how often the animation repeats after the first play (0 = forever);
+    /// `nil` when the file gives none (play once).
     public let loopCount: Int?
     /// The format the pixels were decoded from (`.unknown` for images made in memory).
     public let sourceFormat: ImageFormat
