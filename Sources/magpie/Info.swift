@@ -28,7 +28,9 @@ struct Info: ParsableCommand {
                             + "\"orientation\":\(info.orientation)}")
                 } else {
                     let frames = info.frameCount == 1 ? "1 frame" : "\(info.frameCount) frames"
-                    print("\(path): \(info.format) \(info.width)x\(info.height), \(frames), orientation \(info.orientation)")
+                    print(
+                        "\(path): \(info.format) \(info.width)x\(info.height), \(frames), orientation \(info.orientation)"
+                    )
                 }
             } catch {
                 failed = true

@@ -22,7 +22,9 @@ struct Thumb: ParsableCommand {
     var quality = 85
 
     func validate() throws {
-        guard Self.parseSize(size) != nil else { throw ValidationError("--size must be N or WxH with positive numbers") }
+        guard Self.parseSize(size) != nil else {
+            throw ValidationError("--size must be N or WxH with positive numbers")
+        }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100") }
     }
 

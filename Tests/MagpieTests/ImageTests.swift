@@ -31,7 +31,8 @@ enum Fixture {
 
     @Test func jpegRoundTripStaysClose() throws {
         let pixels = Fixture.gradient(width: 64, height: 64)
-        let jpeg = try Image(width: 64, height: 64, rgba: pixels).encoded(as: .jpeg(quality: 95, chromaSubsampling: .yuv444))
+        let jpeg = try Image(width: 64, height: 64, rgba: pixels).encoded(
+            as: .jpeg(quality: 95, chromaSubsampling: .yuv444))
         let decoded = try Image(decoding: jpeg)
         let worst = zip(decoded.pixels, pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
         #expect(worst <= 16)
@@ -46,7 +47,8 @@ enum Fixture {
         (.fit(width: 2000, height: 2000), 600, 400),
     ])
     func resizeModesGiveTheirSizes(_ resize: DecodingOptions.Resize, _ width: Int, _ height: Int) throws {
-        let jpeg = try Image(width: 600, height: 400, rgba: Fixture.gradient(width: 600, height: 400)).encoded(as: .jpeg())
+        let jpeg = try Image(width: 600, height: 400, rgba: Fixture.gradient(width: 600, height: 400)).encoded(
+            as: .jpeg())
         let options = DecodingOptions(resize: resize)
         let image = try Image(decoding: jpeg, options: options)
         #expect(image.width == width && image.height == height)
@@ -90,15 +92,18 @@ enum Fixture {
             #expect(error.coreFailure?.code == .unknownFormat)
         }
         // A PNG header that claims 65535 x 65535 is refused from the header.
-        let bomb: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
-                             0, 0, 0xFF, 0xFF, 0, 0, 0xFF, 0xFF, 8, 6, 0, 0, 0, 0, 0, 0, 0]
+        let bomb: [UInt8] = [
+            0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+            0, 0, 0xFF, 0xFF, 0, 0, 0xFF, 0xFF, 8, 6, 0, 0, 0, 0, 0, 0, 0,
+        ]
         do {
             _ = try Image(decoding: bomb)
             Issue.record("decoded the bomb")
         } catch {
             #expect(error.coreFailure?.code == .pixelLimitExceeded)
         }
-        let jpeg = try Image(width: 300, height: 300, rgba: Fixture.gradient(width: 300, height: 300)).encoded(as: .jpeg())
+        let jpeg = try Image(width: 300, height: 300, rgba: Fixture.gradient(width: 300, height: 300)).encoded(
+            as: .jpeg())
         do {
             _ = try Image(decoding: jpeg, options: DecodingOptions(limits: .init(maxBytes: 100_000)))
             Issue.record("memory limit ignored")

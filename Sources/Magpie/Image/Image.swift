@@ -1,9 +1,9 @@
 internal import CMagpie
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// One frame of an image: RGBA8 pixels with straight alpha, rows `width * 4` bytes apart.
@@ -95,7 +95,10 @@ public struct Image: Sendable, Hashable {
             sourceFormat: CoreBridge.format(info.format), sourceOrientation: Int(info.orientation))
     }
 
-    init(width: Int, height: Int, frames: [ImageFrame], loopCount: Int?, sourceFormat: ImageFormat, sourceOrientation: Int) {
+    init(
+        width: Int, height: Int, frames: [ImageFrame], loopCount: Int?, sourceFormat: ImageFormat,
+        sourceOrientation: Int
+    ) {
         self.width = width
         self.height = height
         self.frames = frames

@@ -1,9 +1,9 @@
 internal import CMagpie
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// An image format, identified by content (never by file name).
@@ -37,4 +37,3 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
         self = bytes.withUnsafeBytes { raw in CoreBridge.format(magpie_sniff(raw.baseAddress, raw.count)) }
     }
 }
-

@@ -1,9 +1,9 @@
 internal import CMagpie
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// What a probe reads from an image header, without decoding pixels.

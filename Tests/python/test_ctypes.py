@@ -1,0 +1,130 @@
+"""Magpie's C API from Python through ctypes (standard library only).
+
+Loads the CMake-built shared library (MAGPIE_LIB, default build/libmagpie.so) and sniffs, probes,
+decodes and thumbnails corpus images, checking sizes and error codes against MANIFEST.tsv.
+"""
+import csv
+import ctypes
+import os
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CORPUS = os.environ.get("MAGPIE_CORPUS", os.path.join(os.path.dirname(ROOT), "shared", "corpus"))
+LIB = os.environ.get("MAGPIE_LIB", os.path.join(ROOT, "build", "libmagpie.so"))
+
+FORMATS = ["unknown", "jpeg", "png", "gif", "webp", "bmp", "tiff", "heic", "avif", "ico", "svg", "pdf"]
+E_UNKNOWN, E_UNSUPPORTED, E_TRUNCATED, E_CORRUPT, E_LIMIT_PIXELS = 2, 3, 4, 5, 6
+FIT_INSIDE = 1
+
+
+class Info(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_uint32) for n in
+                ("struct_size", "format", "width", "height", "frames", "orientation", "bit_depth", "components",
+                 "flags")] + [("loop_count", ctypes.c_int32)]
+
+
+class Limits(ctypes.Structure):
+    _fields_ = [("max_pixels", ctypes.c_uint64), ("max_bytes", ctypes.c_uint64), ("max_frames", ctypes.c_uint32)]
+
+
+class DecodeOptions(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("flags", ctypes.c_uint32), ("limits", Limits),
+                ("fit", ctypes.c_int), ("width", ctypes.c_uint32), ("height", ctypes.c_uint32),
+                ("max_output_pixels", ctypes.c_uint64), ("filter", ctypes.c_int), ("frame_index", ctypes.c_uint32),
+                ("error_detail", ctypes.c_char_p), ("error_detail_size", ctypes.c_size_t)]
+
+
+class ImageStruct(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_uint32) for n in ("struct_size", "width", "height", "stride", "frame_count")] + [
+        ("loop_count", ctypes.c_int32), ("format", ctypes.c_int), ("orientation", ctypes.c_uint32),
+        ("source_width", ctypes.c_uint32), ("source_height", ctypes.c_uint32),
+        ("pixels", ctypes.POINTER(ctypes.c_uint8)), ("delays_ms", ctypes.POINTER(ctypes.c_uint32))]
+
+
+def load():
+    lib = ctypes.CDLL(LIB)
+    lib.magpie_sniff.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+    lib.magpie_sniff.restype = ctypes.c_int
+    lib.magpie_probe.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(Info)]
+    lib.magpie_decode_options_init.argtypes = [ctypes.POINTER(DecodeOptions)]
+    lib.magpie_decode.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(DecodeOptions),
+                                  ctypes.POINTER(ctypes.POINTER(ImageStruct))]
+    lib.magpie_image_free.argtypes = [ctypes.POINTER(ImageStruct)]
+    lib.magpie_strerror.restype = ctypes.c_char_p
+    lib.magpie_md5_hex.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p]
+    lib.magpie_version_string.restype = ctypes.c_char_p
+    return lib
+
+
+def rows():
+    with open(os.path.join(CORPUS, "MANIFEST.tsv"), newline="") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+class CTypesTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(LIB):
+            raise unittest.SkipTest(f"SKIPPED: {LIB} not built (cmake -S . -B build && cmake --build build)")
+        cls.lib = load()
+
+    def decode(self, data, fit=0, size=0):
+        opts = DecodeOptions()
+        self.lib.magpie_decode_options_init(ctypes.byref(opts))
+        opts.fit, opts.width, opts.height = fit, size, size
+        out = ctypes.POINTER(ImageStruct)()
+        rc = self.lib.magpie_decode(data, len(data), ctypes.byref(opts), ctypes.byref(out))
+        if rc != 0:
+            self.assertFalse(bool(out))
+            return rc, None
+        img = out.contents
+        result = (img.width, img.height, img.frame_count, bytes(img.pixels[:img.stride * img.height]))
+        self.lib.magpie_image_free(out)
+        return rc, result
+
+    def test_version_strerror_md5(self):
+        self.assertEqual(self.lib.magpie_version_string(), b"0.1.0")
+        self.assertEqual(self.lib.magpie_strerror(E_TRUNCATED), b"truncated image data")
+        hex_out = ctypes.create_string_buffer(33)
+        self.lib.magpie_md5_hex(b"abc", 3, hex_out)
+        self.assertEqual(hex_out.value, b"900150983cd24fb0d6963f7d28e17f72")
+
+    def test_errors_for_non_images(self):
+        rc, _ = self.decode(b"definitely not an image")
+        self.assertEqual(rc, E_UNKNOWN)
+        bomb = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x01\x00\x00\x00\x01\x00\x00\x08\x06\x00\x00\x00"
+                b"\x00\x00\x00\x00")
+        rc, _ = self.decode(bomb)
+        self.assertEqual(rc, E_LIMIT_PIXELS)
+
+    def test_corpus(self):
+        if not os.path.exists(os.path.join(CORPUS, "MANIFEST.tsv")):
+            self.skipTest(f"SKIPPED: corpus not found at {CORPUS}")
+        checked = 0
+        for row in rows():
+            with open(os.path.join(CORPUS, row["path"]), "rb") as f:
+                data = f.read()
+            self.assertEqual(FORMATS[self.lib.magpie_sniff(data, len(data))], row["format"], row["path"])
+            info = Info()
+            prc = self.lib.magpie_probe(data, len(data), ctypes.byref(info))
+            if row["expected"] == "ok":
+                self.assertEqual(prc, 0, row["path"])
+                self.assertEqual((info.width, info.height), (int(row["width"]), int(row["height"])), row["path"])
+                if row["format"] in ("jpeg", "png", "gif"):
+                    rc, thumb = self.decode(data, FIT_INSIDE, 64)
+                    self.assertEqual(rc, 0, row["path"])
+                    self.assertTrue(thumb[0] <= 64 and thumb[1] <= 64, row["path"])
+                    self.assertEqual(len(thumb[3]), thumb[0] * thumb[1] * 4)
+                else:
+                    rc, _ = self.decode(data)
+                    self.assertEqual(rc, E_UNSUPPORTED, row["path"])
+            elif row["expected"] == "error":
+                rc, _ = self.decode(data)
+                self.assertNotEqual(rc, 0, row["path"])
+            checked += 1
+        self.assertGreater(checked, 700)
+        print(f"\nctypes: checked {checked} corpus files")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)

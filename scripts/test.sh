@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian machine and runs every test: C (ctest, plain and under ASan+UBSan), the
+# installed library through pkg-config and CMake, Python ctypes, Swift Testing, swift-format,
+# the example package and the fuzzers. FUZZ_SECONDS (default 45) bounds each fuzzer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+step() { printf '\n== %s\n' "$*"; }
+
+step "system packages"
+scripts/bootstrap.sh
+
+step "C core alone: CMake build and ctest"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)" >/dev/null
+ctest --test-dir build --output-on-failure
+
+step "C core under AddressSanitizer and UndefinedBehaviorSanitizer"
+cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMAGPIE_SANITIZE=address,undefined >/dev/null
+cmake --build build-asan -j"$(nproc)" >/dev/null
+ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure
+
+step "installed library: pkg-config and find_package consumers"
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+cmake --install build --prefix "$prefix" >/dev/null
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+cc -std=c11 -Wall -Wextra Tests/c/consumer/main.c $(pkg-config --cflags --libs magpie) -o "$prefix/consumer-pc"
+LD_LIBRARY_PATH="$prefix/lib" "$prefix/consumer-pc"
+cc -std=c11 Tests/c/consumer/main.c $(pkg-config --cflags magpie) "$prefix/lib/libmagpie.a" $(pkg-config --static --libs-only-l magpie | sed 's/-lmagpie//') -o "$prefix/consumer-static"
+"$prefix/consumer-static"
+cmake -S Tests/c/consumer -B "$prefix/consumer-build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$prefix/consumer-build" >/dev/null
+LD_LIBRARY_PATH="$prefix/lib" "$prefix/consumer-build/consumer"
+
+step "Python through ctypes"
+MAGPIE_LIB="$root/build/libmagpie.so" python3 Tests/python/test_ctypes.py
+
+step "Swift: build, tests, format"
+swift build --build-tests 2>&1 | tail -1
+swift test 2>&1 | tail -4
+swift format lint --strict --recursive Sources Tests Package.swift Examples
+
+step "Swift package that depends on Magpie by path"
+swift run --package-path Examples/thumbnailer thumbnailer 2>&1 | tail -1
+
+step "fuzzers (${FUZZ_SECONDS:-45}s each)"
+FUZZ_SECONDS=${FUZZ_SECONDS:-45} scripts/fuzz.sh
+
+printf '\nall tests passed\n'
