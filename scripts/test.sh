@@ -11,7 +11,7 @@ step "system packages"
 scripts/bootstrap.sh
 
 step "C core alone: CMake build and ctest"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_LIBDIR=lib >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
 ctest --test-dir build --output-on-failure
 

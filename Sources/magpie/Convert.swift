@@ -3,7 +3,7 @@ import Magpie
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Decode at full size, upright, and encode to OUT's format (png, jpg).")
+        abstract: "Decode at full size, upright, and encode to OUT's format (png, jpg, ppm).")
 
     @Argument(help: "Input image.")
     var input: String
@@ -24,9 +24,9 @@ struct Convert: ParsableCommand {
 
     func run() throws {
         do {
-            let format = try CLI.encodingFormat(forPath: output, quality: quality)
+            if !output.lowercased().hasSuffix(".ppm") { _ = try CLI.encodingFormat(forPath: output, quality: quality) }
             let image = try Image(decoding: try CLI.readFile(input), options: DecodingOptions(frames: .single(frame)))
-            try CLI.writeFile(try image.encoded(as: format), to: output)
+            try CLI.writeFile(try CLI.encode(image, forPath: output, quality: quality), to: output)
         } catch {
             throw CLI.fail(input, error)
         }

@@ -66,12 +66,24 @@ enum CLI {
         return ReportedFailure()
     }
 
+    /// Encodes for `path`'s extension: PNG, JPEG, or binary PPM (P6, RGB, for comparisons with djpeg).
+    static func encode(_ image: Image, forPath path: String, quality: Int) throws -> [UInt8] {
+        if path.lowercased().hasSuffix(".ppm") {
+            var out = Array("P6\n\(image.width) \(image.height)\n255\n".utf8)
+            out.reserveCapacity(out.count + image.width * image.height * 3)
+            let pixels = image.pixels
+            for i in stride(from: 0, to: pixels.count, by: 4) { out.append(contentsOf: pixels[i..<i + 3]) }
+            return out
+        }
+        return try image.encoded(as: encodingFormat(forPath: path, quality: quality))
+    }
+
     static func encodingFormat(forPath path: String, quality: Int) throws -> EncodingFormat {
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
         switch ext {
         case "png": return .png()
         case "jpg", "jpeg": return .jpeg(quality: quality)
-        default: throw CLIError("cannot tell the output format from '\(path)': use .png, .jpg or .jpeg")
+        default: throw CLIError("cannot tell the output format from '\(path)': use .png, .jpg, .jpeg or .ppm")
         }
     }
 }
