@@ -57,15 +57,16 @@ def inputs():
 
 
 def run(cmd):
+    # GNU time reports the peak RSS of the command itself (a fork of this Python process would
+    # carry the parent's pages until exec).
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
+    proc = subprocess.run(["/usr/bin/time", "-f", "MAXRSS %M", *cmd], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - start
-    err = proc.stderr.read().decode()
-    proc.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"command failed: {' '.join(cmd)}\n{err}")
-    return wall, usage.ru_maxrss / 1024.0  # MiB
+    if proc.returncode != 0:
+        raise SystemExit(f"command failed: {' '.join(cmd)}\n{proc.stderr}")
+    rss = [line for line in proc.stderr.splitlines() if line.startswith("MAXRSS ")][-1]
+    return wall, int(rss.split()[1]) / 1024.0  # MiB
 
 
 def measure(cmds):

@@ -18,36 +18,42 @@ static const uint32_t magpie__md5_k[64] = {
     0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665,
     0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
     0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391};
-static const uint8_t magpie__md5_r[64] = {7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
-                                          5, 9,  14, 20, 5, 9,  14, 20, 5, 9,  14, 20, 5, 9,  14, 20,
-                                          4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
-                                          6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21};
 
+#define MAGPIE_MD5_F(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
+#define MAGPIE_MD5_G(x, y, z) ((y) ^ ((z) & ((x) ^ (y))))
+#define MAGPIE_MD5_H(x, y, z) ((x) ^ (y) ^ (z))
+#define MAGPIE_MD5_I(x, y, z) ((y) ^ ((x) | ~(z)))
+#define MAGPIE_STEP(f, a, b, c, d, m, k, r) (a) = (b) + MAGPIE_ROTL((a) + f((b), (c), (d)) + (m) + (k), (r))
+
+/* One 64-byte block, the four rounds written out (RFC 1321, section 3.4). */
 static void magpie__md5_block(magpie__md5_state *s, const uint8_t *p) {
     uint32_t m[16];
     for (int i = 0; i < 16; i++) m[i] = magpie__le32(p + 4 * i);
     uint32_t a = s->a, b = s->b, c = s->c, d = s->d;
-    for (int i = 0; i < 64; i++) {
-        uint32_t f;
-        int g;
-        if (i < 16) {
-            f = (b & c) | (~b & d);
-            g = i;
-        } else if (i < 32) {
-            f = (d & b) | (~d & c);
-            g = (5 * i + 1) & 15;
-        } else if (i < 48) {
-            f = b ^ c ^ d;
-            g = (3 * i + 5) & 15;
-        } else {
-            f = c ^ (b | ~d);
-            g = (7 * i) & 15;
-        }
-        uint32_t t = d;
-        d = c;
-        c = b;
-        b = b + MAGPIE_ROTL(a + f + magpie__md5_k[i] + m[g], magpie__md5_r[i]);
-        a = t;
+    const uint32_t *k = magpie__md5_k;
+    for (int i = 0; i < 16; i += 4) {
+        MAGPIE_STEP(MAGPIE_MD5_F, a, b, c, d, m[i], k[i], 7);
+        MAGPIE_STEP(MAGPIE_MD5_F, d, a, b, c, m[i + 1], k[i + 1], 12);
+        MAGPIE_STEP(MAGPIE_MD5_F, c, d, a, b, m[i + 2], k[i + 2], 17);
+        MAGPIE_STEP(MAGPIE_MD5_F, b, c, d, a, m[i + 3], k[i + 3], 22);
+    }
+    for (int i = 16; i < 32; i += 4) {
+        MAGPIE_STEP(MAGPIE_MD5_G, a, b, c, d, m[(5 * i + 1) & 15], k[i], 5);
+        MAGPIE_STEP(MAGPIE_MD5_G, d, a, b, c, m[(5 * i + 6) & 15], k[i + 1], 9);
+        MAGPIE_STEP(MAGPIE_MD5_G, c, d, a, b, m[(5 * i + 11) & 15], k[i + 2], 14);
+        MAGPIE_STEP(MAGPIE_MD5_G, b, c, d, a, m[(5 * i + 16) & 15], k[i + 3], 20);
+    }
+    for (int i = 32; i < 48; i += 4) {
+        MAGPIE_STEP(MAGPIE_MD5_H, a, b, c, d, m[(3 * i + 5) & 15], k[i], 4);
+        MAGPIE_STEP(MAGPIE_MD5_H, d, a, b, c, m[(3 * i + 8) & 15], k[i + 1], 11);
+        MAGPIE_STEP(MAGPIE_MD5_H, c, d, a, b, m[(3 * i + 11) & 15], k[i + 2], 16);
+        MAGPIE_STEP(MAGPIE_MD5_H, b, c, d, a, m[(3 * i + 14) & 15], k[i + 3], 23);
+    }
+    for (int i = 48; i < 64; i += 4) {
+        MAGPIE_STEP(MAGPIE_MD5_I, a, b, c, d, m[(7 * i) & 15], k[i], 6);
+        MAGPIE_STEP(MAGPIE_MD5_I, d, a, b, c, m[(7 * i + 7) & 15], k[i + 1], 10);
+        MAGPIE_STEP(MAGPIE_MD5_I, c, d, a, b, m[(7 * i + 14) & 15], k[i + 2], 15);
+        MAGPIE_STEP(MAGPIE_MD5_I, b, c, d, a, m[(7 * i + 21) & 15], k[i + 3], 21);
     }
     s->a += a;
     s->b += b;

@@ -69,11 +69,22 @@ enum CLI {
     /// Encodes for `path`'s extension: PNG, JPEG, or binary PPM (P6, RGB, for comparisons with djpeg).
     static func encode(_ image: Image, forPath path: String, quality: Int) throws -> [UInt8] {
         if path.lowercased().hasSuffix(".ppm") {
-            var out = Array("P6\n\(image.width) \(image.height)\n255\n".utf8)
-            out.reserveCapacity(out.count + image.width * image.height * 3)
+            let header = Array("P6\n\(image.width) \(image.height)\n255\n".utf8)
+            let count = image.width * image.height
             let pixels = image.pixels
-            for i in stride(from: 0, to: pixels.count, by: 4) { out.append(contentsOf: pixels[i..<i + 3]) }
-            return out
+            return [UInt8](unsafeUninitializedCapacity: header.count + count * 3) { out, initialized in
+                for (i, byte) in header.enumerated() { out[i] = byte }
+                pixels.withUnsafeBufferPointer { src in
+                    var o = header.count
+                    for p in 0..<count {
+                        out[o] = src[4 * p]
+                        out[o + 1] = src[4 * p + 1]
+                        out[o + 2] = src[4 * p + 2]
+                        o += 3
+                    }
+                }
+                initialized = header.count + count * 3
+            }
         }
         return try image.encoded(as: encodingFormat(forPath: path, quality: quality))
     }
