@@ -9,15 +9,6 @@ typedef struct {
 
 #define MAGPIE_ROTL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
 
-static const uint32_t magpie__md5_k[64] = {
-    0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
-    0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821,
-    0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8,
-    0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed, 0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a,
-    0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70,
-    0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665,
-    0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
-    0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391};
 
 #define MAGPIE_MD5_F(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
 #define MAGPIE_MD5_G(x, y, z) ((y) ^ ((z) & ((x) ^ (y))))
@@ -25,36 +16,79 @@ static const uint32_t magpie__md5_k[64] = {
 #define MAGPIE_MD5_I(x, y, z) ((y) ^ ((x) | ~(z)))
 #define MAGPIE_STEP(f, a, b, c, d, m, k, r) (a) = (b) + MAGPIE_ROTL((a) + f((b), (c), (d)) + (m) + (k), (r))
 
-/* One 64-byte block, the four rounds written out (RFC 1321, section 3.4). */
+/* One 64-byte block: the 64 steps of RFC 1321, section 3.4, written out with constant indices. */
 static void magpie__md5_block(magpie__md5_state *s, const uint8_t *p) {
     uint32_t m[16];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(m, p, sizeof m);
+#else
     for (int i = 0; i < 16; i++) m[i] = magpie__le32(p + 4 * i);
+#endif
     uint32_t a = s->a, b = s->b, c = s->c, d = s->d;
-    const uint32_t *k = magpie__md5_k;
-    for (int i = 0; i < 16; i += 4) {
-        MAGPIE_STEP(MAGPIE_MD5_F, a, b, c, d, m[i], k[i], 7);
-        MAGPIE_STEP(MAGPIE_MD5_F, d, a, b, c, m[i + 1], k[i + 1], 12);
-        MAGPIE_STEP(MAGPIE_MD5_F, c, d, a, b, m[i + 2], k[i + 2], 17);
-        MAGPIE_STEP(MAGPIE_MD5_F, b, c, d, a, m[i + 3], k[i + 3], 22);
-    }
-    for (int i = 16; i < 32; i += 4) {
-        MAGPIE_STEP(MAGPIE_MD5_G, a, b, c, d, m[(5 * i + 1) & 15], k[i], 5);
-        MAGPIE_STEP(MAGPIE_MD5_G, d, a, b, c, m[(5 * i + 6) & 15], k[i + 1], 9);
-        MAGPIE_STEP(MAGPIE_MD5_G, c, d, a, b, m[(5 * i + 11) & 15], k[i + 2], 14);
-        MAGPIE_STEP(MAGPIE_MD5_G, b, c, d, a, m[(5 * i + 16) & 15], k[i + 3], 20);
-    }
-    for (int i = 32; i < 48; i += 4) {
-        MAGPIE_STEP(MAGPIE_MD5_H, a, b, c, d, m[(3 * i + 5) & 15], k[i], 4);
-        MAGPIE_STEP(MAGPIE_MD5_H, d, a, b, c, m[(3 * i + 8) & 15], k[i + 1], 11);
-        MAGPIE_STEP(MAGPIE_MD5_H, c, d, a, b, m[(3 * i + 11) & 15], k[i + 2], 16);
-        MAGPIE_STEP(MAGPIE_MD5_H, b, c, d, a, m[(3 * i + 14) & 15], k[i + 3], 23);
-    }
-    for (int i = 48; i < 64; i += 4) {
-        MAGPIE_STEP(MAGPIE_MD5_I, a, b, c, d, m[(7 * i) & 15], k[i], 6);
-        MAGPIE_STEP(MAGPIE_MD5_I, d, a, b, c, m[(7 * i + 7) & 15], k[i + 1], 10);
-        MAGPIE_STEP(MAGPIE_MD5_I, c, d, a, b, m[(7 * i + 14) & 15], k[i + 2], 15);
-        MAGPIE_STEP(MAGPIE_MD5_I, b, c, d, a, m[(7 * i + 21) & 15], k[i + 3], 21);
-    }
+    MAGPIE_STEP(MAGPIE_MD5_F, a, b, c, d, m[0], 0xd76aa478u, 7);
+    MAGPIE_STEP(MAGPIE_MD5_F, d, a, b, c, m[1], 0xe8c7b756u, 12);
+    MAGPIE_STEP(MAGPIE_MD5_F, c, d, a, b, m[2], 0x242070dbu, 17);
+    MAGPIE_STEP(MAGPIE_MD5_F, b, c, d, a, m[3], 0xc1bdceeeu, 22);
+    MAGPIE_STEP(MAGPIE_MD5_F, a, b, c, d, m[4], 0xf57c0fafu, 7);
+    MAGPIE_STEP(MAGPIE_MD5_F, d, a, b, c, m[5], 0x4787c62au, 12);
+    MAGPIE_STEP(MAGPIE_MD5_F, c, d, a, b, m[6], 0xa8304613u, 17);
+    MAGPIE_STEP(MAGPIE_MD5_F, b, c, d, a, m[7], 0xfd469501u, 22);
+    MAGPIE_STEP(MAGPIE_MD5_F, a, b, c, d, m[8], 0x698098d8u, 7);
+    MAGPIE_STEP(MAGPIE_MD5_F, d, a, b, c, m[9], 0x8b44f7afu, 12);
+    MAGPIE_STEP(MAGPIE_MD5_F, c, d, a, b, m[10], 0xffff5bb1u, 17);
+    MAGPIE_STEP(MAGPIE_MD5_F, b, c, d, a, m[11], 0x895cd7beu, 22);
+    MAGPIE_STEP(MAGPIE_MD5_F, a, b, c, d, m[12], 0x6b901122u, 7);
+    MAGPIE_STEP(MAGPIE_MD5_F, d, a, b, c, m[13], 0xfd987193u, 12);
+    MAGPIE_STEP(MAGPIE_MD5_F, c, d, a, b, m[14], 0xa679438eu, 17);
+    MAGPIE_STEP(MAGPIE_MD5_F, b, c, d, a, m[15], 0x49b40821u, 22);
+    MAGPIE_STEP(MAGPIE_MD5_G, a, b, c, d, m[1], 0xf61e2562u, 5);
+    MAGPIE_STEP(MAGPIE_MD5_G, d, a, b, c, m[6], 0xc040b340u, 9);
+    MAGPIE_STEP(MAGPIE_MD5_G, c, d, a, b, m[11], 0x265e5a51u, 14);
+    MAGPIE_STEP(MAGPIE_MD5_G, b, c, d, a, m[0], 0xe9b6c7aau, 20);
+    MAGPIE_STEP(MAGPIE_MD5_G, a, b, c, d, m[5], 0xd62f105du, 5);
+    MAGPIE_STEP(MAGPIE_MD5_G, d, a, b, c, m[10], 0x02441453u, 9);
+    MAGPIE_STEP(MAGPIE_MD5_G, c, d, a, b, m[15], 0xd8a1e681u, 14);
+    MAGPIE_STEP(MAGPIE_MD5_G, b, c, d, a, m[4], 0xe7d3fbc8u, 20);
+    MAGPIE_STEP(MAGPIE_MD5_G, a, b, c, d, m[9], 0x21e1cde6u, 5);
+    MAGPIE_STEP(MAGPIE_MD5_G, d, a, b, c, m[14], 0xc33707d6u, 9);
+    MAGPIE_STEP(MAGPIE_MD5_G, c, d, a, b, m[3], 0xf4d50d87u, 14);
+    MAGPIE_STEP(MAGPIE_MD5_G, b, c, d, a, m[8], 0x455a14edu, 20);
+    MAGPIE_STEP(MAGPIE_MD5_G, a, b, c, d, m[13], 0xa9e3e905u, 5);
+    MAGPIE_STEP(MAGPIE_MD5_G, d, a, b, c, m[2], 0xfcefa3f8u, 9);
+    MAGPIE_STEP(MAGPIE_MD5_G, c, d, a, b, m[7], 0x676f02d9u, 14);
+    MAGPIE_STEP(MAGPIE_MD5_G, b, c, d, a, m[12], 0x8d2a4c8au, 20);
+    MAGPIE_STEP(MAGPIE_MD5_H, a, b, c, d, m[5], 0xfffa3942u, 4);
+    MAGPIE_STEP(MAGPIE_MD5_H, d, a, b, c, m[8], 0x8771f681u, 11);
+    MAGPIE_STEP(MAGPIE_MD5_H, c, d, a, b, m[11], 0x6d9d6122u, 16);
+    MAGPIE_STEP(MAGPIE_MD5_H, b, c, d, a, m[14], 0xfde5380cu, 23);
+    MAGPIE_STEP(MAGPIE_MD5_H, a, b, c, d, m[1], 0xa4beea44u, 4);
+    MAGPIE_STEP(MAGPIE_MD5_H, d, a, b, c, m[4], 0x4bdecfa9u, 11);
+    MAGPIE_STEP(MAGPIE_MD5_H, c, d, a, b, m[7], 0xf6bb4b60u, 16);
+    MAGPIE_STEP(MAGPIE_MD5_H, b, c, d, a, m[10], 0xbebfbc70u, 23);
+    MAGPIE_STEP(MAGPIE_MD5_H, a, b, c, d, m[13], 0x289b7ec6u, 4);
+    MAGPIE_STEP(MAGPIE_MD5_H, d, a, b, c, m[0], 0xeaa127fau, 11);
+    MAGPIE_STEP(MAGPIE_MD5_H, c, d, a, b, m[3], 0xd4ef3085u, 16);
+    MAGPIE_STEP(MAGPIE_MD5_H, b, c, d, a, m[6], 0x04881d05u, 23);
+    MAGPIE_STEP(MAGPIE_MD5_H, a, b, c, d, m[9], 0xd9d4d039u, 4);
+    MAGPIE_STEP(MAGPIE_MD5_H, d, a, b, c, m[12], 0xe6db99e5u, 11);
+    MAGPIE_STEP(MAGPIE_MD5_H, c, d, a, b, m[15], 0x1fa27cf8u, 16);
+    MAGPIE_STEP(MAGPIE_MD5_H, b, c, d, a, m[2], 0xc4ac5665u, 23);
+    MAGPIE_STEP(MAGPIE_MD5_I, a, b, c, d, m[0], 0xf4292244u, 6);
+    MAGPIE_STEP(MAGPIE_MD5_I, d, a, b, c, m[7], 0x432aff97u, 10);
+    MAGPIE_STEP(MAGPIE_MD5_I, c, d, a, b, m[14], 0xab9423a7u, 15);
+    MAGPIE_STEP(MAGPIE_MD5_I, b, c, d, a, m[5], 0xfc93a039u, 21);
+    MAGPIE_STEP(MAGPIE_MD5_I, a, b, c, d, m[12], 0x655b59c3u, 6);
+    MAGPIE_STEP(MAGPIE_MD5_I, d, a, b, c, m[3], 0x8f0ccc92u, 10);
+    MAGPIE_STEP(MAGPIE_MD5_I, c, d, a, b, m[10], 0xffeff47du, 15);
+    MAGPIE_STEP(MAGPIE_MD5_I, b, c, d, a, m[1], 0x85845dd1u, 21);
+    MAGPIE_STEP(MAGPIE_MD5_I, a, b, c, d, m[8], 0x6fa87e4fu, 6);
+    MAGPIE_STEP(MAGPIE_MD5_I, d, a, b, c, m[15], 0xfe2ce6e0u, 10);
+    MAGPIE_STEP(MAGPIE_MD5_I, c, d, a, b, m[6], 0xa3014314u, 15);
+    MAGPIE_STEP(MAGPIE_MD5_I, b, c, d, a, m[13], 0x4e0811a1u, 21);
+    MAGPIE_STEP(MAGPIE_MD5_I, a, b, c, d, m[4], 0xf7537e82u, 6);
+    MAGPIE_STEP(MAGPIE_MD5_I, d, a, b, c, m[11], 0xbd3af235u, 10);
+    MAGPIE_STEP(MAGPIE_MD5_I, c, d, a, b, m[2], 0x2ad7d2bbu, 15);
+    MAGPIE_STEP(MAGPIE_MD5_I, b, c, d, a, m[9], 0xeb86d391u, 21);
     s->a += a;
     s->b += b;
     s->c += c;
@@ -85,12 +119,13 @@ void magpie_md5(const void *data, size_t size, uint8_t digest[16]) {
 
 void magpie_md5_hex(const void *data, size_t size, char hex[33]) {
     if (!hex) return;
-    static const char digits[] = "0123456789abcdef";
     uint8_t d[16];
     magpie_md5(data, size, d);
     for (int i = 0; i < 16; i++) {
-        hex[2 * i] = digits[d[i] >> 4];
-        hex[2 * i + 1] = digits[d[i] & 15];
+        unsigned hi = d[i] >> 4, lo = d[i] & 15u;
+        /* '0'..'9' then 'a'..'f' without a branch or a table load */
+        hex[2 * i] = (char)('0' + hi + (((9u - hi) >> 8) & 39u));
+        hex[2 * i + 1] = (char)('0' + lo + (((9u - lo) >> 8) & 39u));
     }
     hex[32] = 0;
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Magpie needs to build and test. Idempotent: quiet when all are present.
-# Usage: scripts/bootstrap.sh [--bench]   (--bench adds the benchmark baselines: libvips-tools, libjpeg-turbo-progs)
+# Usage: scripts/bootstrap.sh [--bench]   (--bench adds the benchmark baselines: libvips-tools,
+# libjpeg-turbo-progs, GNU time and libssl-dev for OpenSSL's MD5)
 set -euo pipefail
 
-packages=(libturbojpeg0-dev libpng-dev libgif-dev zlib1g-dev cmake pkg-config python3)
+packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libgif-dev zlib1g-dev cmake pkg-config python3)
 if [ "${1:-}" = "--bench" ]; then
-  packages+=(libvips-tools libjpeg-turbo-progs time python3-pil)
+  packages+=(libvips-tools libjpeg-turbo-progs time libssl-dev)
 fi
 
 missing=()
