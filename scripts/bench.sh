@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh --bench
 python3 -c "import PIL, numpy" 2>/dev/null || python3 -m pip install --quiet pillow numpy
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build -j"$(nproc)" >/dev/null
-rm -f .build-bench/release/description.json  # works around a SwiftPM "unknown build description" error
+rm -f .build-bench/*/release/description.json  # a stale one makes SwiftPM fail with "unknown build description"
 swift build -c release --static-swift-stdlib --product magpie --scratch-path .build-bench 2>&1 | tail -1
 bin=.build-bench/release/magpie
 python3 Benchmarks/bench.py "$bin" "${BENCH_DIR:-/tmp/magpie-bench}"
