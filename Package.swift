@@ -31,7 +31,7 @@ let package = Package(
             dependencies: ["Magpie", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/magpie"
         ),
-        .testTarget(name: "MagpieTests", dependencies: ["Magpie"], path: "Tests/MagpieTests"),
+        .testTarget(name: "MagpieTests", dependencies: ["Magpie", "magpie"], path: "Tests/MagpieTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -41,8 +41,7 @@ static uint32_t magpie__round_dim(double v) {
 }
 
 /* Resolves options and the output geometry from the header. */
-static int magpie__prepare(magpie__job *job, const void *data, size_t size,
-                           const magpie_decode_options *options) {
+static int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode_options *options) {
     memset(job, 0, sizeof *job);
     magpie_decode_options_init(&job->opt);
     if (options) {
@@ -55,31 +54,30 @@ static int magpie__prepare(magpie__job *job, const void *data, size_t size,
     if (!l->max_bytes) l->max_bytes = MAGPIE_DEFAULT_MAX_BYTES;
     if (!l->max_frames) l->max_frames = MAGPIE_DEFAULT_MAX_FRAMES;
     if (job->opt.error_detail && job->opt.error_detail_size) job->opt.error_detail[0] = 0;
-    if (!data || size == 0) return MAGPIE_EINVAL;
     if ((unsigned)job->opt.fit > MAGPIE_FIT_MAX_PIXELS || (unsigned)job->opt.filter > MAGPIE_FILTER_BILINEAR)
         return MAGPIE_EINVAL;
-    job->data = data;
-    job->size = size;
-    int rc = magpie_probe(data, size, &job->info);
+    job->in = in;
+    if (in->size == 0) return in->mem || in->fd < 0 ? MAGPIE_EINVAL : MAGPIE_EUNKNOWN;
+    int rc = magpie__probe(in, &job->info);
     if (rc) return rc;
-    magpie_info *in = &job->info;
-    if (in->format != MAGPIE_FORMAT_JPEG && in->format != MAGPIE_FORMAT_PNG && in->format != MAGPIE_FORMAT_GIF) {
-        magpie__detail(job, "%s images are recognised but not decoded", magpie_format_name(in->format));
+    const magpie_info *info = &job->info;
+    if (info->format != MAGPIE_FORMAT_JPEG && info->format != MAGPIE_FORMAT_PNG && info->format != MAGPIE_FORMAT_GIF) {
+        magpie__detail(job, "%s images are recognised but not decoded", magpie_format_name(info->format));
         return MAGPIE_EUNSUPPORTED;
     }
-    if ((uint64_t)in->width * in->height > l->max_pixels) {
-        magpie__detail(job, "%ux%u is over the %llu-pixel limit", in->width, in->height,
+    if ((uint64_t)info->width * info->height > l->max_pixels) {
+        magpie__detail(job, "%ux%u is over the %llu-pixel limit", info->width, info->height,
                        (unsigned long long)l->max_pixels);
         return MAGPIE_ELIMIT_PIXELS;
     }
-    if (in->frames > l->max_frames) {
-        magpie__detail(job, "%u frames is over the limit of %u", in->frames, l->max_frames);
+    if (info->frames > l->max_frames) {
+        magpie__detail(job, "%u frames is over the limit of %u", info->frames, l->max_frames);
         return MAGPIE_ELIMIT_FRAMES;
     }
-    job->orientation = (job->opt.flags & MAGPIE_DECODE_KEEP_ORIENTATION) ? 1 : in->orientation;
+    job->orientation = (job->opt.flags & MAGPIE_DECODE_KEEP_ORIENTATION) ? 1 : job->info.orientation;
     if (job->orientation < 1 || job->orientation > 8) job->orientation = 1;
     int swap = job->orientation >= 5;
-    double uw = swap ? in->height : in->width, uh = swap ? in->width : in->height;
+    double uw = swap ? job->info.height : job->info.width, uh = swap ? job->info.width : job->info.height;
     double wx = 0, wy = 0, ww = uw, wh = uh;
     uint32_t ow = (uint32_t)uw, oh = (uint32_t)uh;
     int up = (job->opt.flags & MAGPIE_DECODE_ALLOW_UPSCALE) != 0;
@@ -173,28 +171,31 @@ static int magpie__run(magpie__job *job) {
     }
 }
 
-int magpie_output_size(const void *data, size_t size, const magpie_decode_options *options,
-                       uint32_t *width, uint32_t *height) {
+static int magpie__output_size_in(magpie__in *in, const magpie_decode_options *options, uint32_t *width,
+                                  uint32_t *height) {
     if (!width || !height) return MAGPIE_EINVAL;
     *width = *height = 0;
     magpie__job job;
-    int rc = magpie__prepare(&job, data, size, options);
+    int rc = magpie__prepare(&job, in, options);
     if (rc) return rc;
     *width = job.out_w;
     *height = job.out_h;
     return MAGPIE_OK;
 }
 
-int magpie_decode_into(const void *data, size_t size, const magpie_decode_options *options,
-                       uint8_t *pixels, size_t stride, size_t buffer_size) {
+static int magpie__decode_into_in(magpie__in *in, const magpie_decode_options *options, uint8_t *pixels,
+                                  size_t stride, size_t buffer_size) {
     magpie__job job;
-    int rc = magpie__prepare(&job, data, size, options);
+    int rc = magpie__prepare(&job, in, options);
     if (rc) return rc;
     if (!pixels) return MAGPIE_EINVAL;
     size_t need;
     if (stride < (size_t)job.out_w * 4 || magpie__mul(stride, job.out_h - 1, &need) ||
         magpie__add(need, (size_t)job.out_w * 4, &need) || need > buffer_size)
         return MAGPIE_EBUFFER;
+    /* The caller's buffer counts against the memory limit too, so a limit means the same thing
+     * whichever entry point decodes. */
+    if ((rc = magpie__charge(&job, (uint64_t)job.out_w * 4 * job.out_h))) return rc;
     job.dst = pixels;
     job.dst_stride = stride;
     job.frame_bytes = 0;
@@ -204,11 +205,11 @@ int magpie_decode_into(const void *data, size_t size, const magpie_decode_option
     return magpie__run(&job);
 }
 
-int magpie_decode(const void *data, size_t size, const magpie_decode_options *options, magpie_image **out) {
+static int magpie__decode_in(magpie__in *in, const magpie_decode_options *options, magpie_image **out) {
     if (!out) return MAGPIE_EINVAL;
     *out = NULL;
     magpie__job job;
-    int rc = magpie__prepare(&job, data, size, options);
+    int rc = magpie__prepare(&job, in, options);
     if (rc) return rc;
     int one = (job.opt.flags & MAGPIE_DECODE_ONE_FRAME) != 0;
     job.first_frame = one ? job.opt.frame_index : 0;
@@ -253,6 +254,73 @@ int magpie_decode(const void *data, size_t size, const magpie_decode_options *op
     img->source_height = job.info.height;
     *out = img;
     return MAGPIE_OK;
+}
+
+/* ---- public entry points: bytes in memory, or a file ---- */
+
+int magpie_output_size(const void *data, size_t size, const magpie_decode_options *options, uint32_t *width,
+                       uint32_t *height) {
+    if (!data || size == 0) {
+        if (width && height) *width = *height = 0;
+        return MAGPIE_EINVAL;
+    }
+    magpie__in in;
+    magpie__in_memory(&in, data, size);
+    return magpie__output_size_in(&in, options, width, height);
+}
+
+int magpie_decode_into(const void *data, size_t size, const magpie_decode_options *options, uint8_t *pixels,
+                       size_t stride, size_t buffer_size) {
+    if (!data || size == 0) return MAGPIE_EINVAL;
+    magpie__in in;
+    magpie__in_memory(&in, data, size);
+    return magpie__decode_into_in(&in, options, pixels, stride, buffer_size);
+}
+
+int magpie_decode(const void *data, size_t size, const magpie_decode_options *options, magpie_image **out) {
+    if (out) *out = NULL;
+    if (!data || size == 0) return MAGPIE_EINVAL;
+    magpie__in in;
+    magpie__in_memory(&in, data, size);
+    return magpie__decode_in(&in, options, out);
+}
+
+/* Opens `path`, writing the reason for a failure into the options' error_detail. */
+static int magpie__open(magpie__in *in, const char *path, const magpie_decode_options *options) {
+    int has_detail = options && options->struct_size >= sizeof *options && options->error_detail;
+    return magpie__in_open(in, path, has_detail ? options->error_detail : NULL,
+                           has_detail ? options->error_detail_size : 0);
+}
+
+int magpie_output_size_file(const char *path, const magpie_decode_options *options, uint32_t *width,
+                            uint32_t *height) {
+    if (width && height) *width = *height = 0;
+    magpie__in in;
+    int rc = magpie__open(&in, path, options);
+    if (rc) return rc;
+    rc = magpie__output_size_in(&in, options, width, height);
+    magpie__in_close(&in);
+    return rc;
+}
+
+int magpie_decode_file(const char *path, const magpie_decode_options *options, magpie_image **out) {
+    if (out) *out = NULL;
+    magpie__in in;
+    int rc = magpie__open(&in, path, options);
+    if (rc) return rc;
+    rc = magpie__decode_in(&in, options, out);
+    magpie__in_close(&in);
+    return rc;
+}
+
+int magpie_decode_file_into(const char *path, const magpie_decode_options *options, uint8_t *pixels,
+                            size_t stride, size_t buffer_size) {
+    magpie__in in;
+    int rc = magpie__open(&in, path, options);
+    if (rc) return rc;
+    rc = magpie__decode_into_in(&in, options, pixels, stride, buffer_size);
+    magpie__in_close(&in);
+    return rc;
 }
 
 void magpie_image_free(magpie_image *image) {

@@ -7,56 +7,58 @@
 #include "internal.h"
 
 /* Skips GIF data sub-blocks starting at *at; returns 0 when the terminator was found. */
-static int magpie__gif_skip_blocks(const uint8_t *d, size_t n, size_t *at) {
-    while (*at < n) {
-        uint8_t len = d[(*at)++];
+static int magpie__gif_skip_blocks(magpie__in *in, uint64_t *at) {
+    const uint8_t *p;
+    while ((p = magpie__peek(in, *at, 1)) != NULL) {
+        uint8_t len = p[0];
+        *at += 1;
         if (len == 0) return 0;
-        if (len > n - *at) {
-            *at = n;
-            return 1;
-        }
         *at += len;
     }
     return 1;
 }
 
-int magpie__probe_gif(const uint8_t *d, size_t n, magpie_info *info) {
-    if (n < 13) return MAGPIE_ETRUNCATED;
-    info->width = magpie__le16(d + 6);
-    info->height = magpie__le16(d + 8);
+int magpie__probe_gif(magpie__in *in, magpie_info *info) {
+    const uint8_t *h = magpie__peek(in, 0, 13);
+    if (!h) return in->io_error ? MAGPIE_EIO : MAGPIE_ETRUNCATED;
+    info->width = magpie__le16(h + 6);
+    info->height = magpie__le16(h + 8);
     info->bit_depth = 8;
     info->components = 1;
     info->frames = 0;
-    uint8_t flags = d[10];
-    size_t at = 13;
+    uint8_t flags = h[10];
+    uint64_t at = 13;
     if (flags & 0x80) at += 3u * (2u << (flags & 7));
     int truncated = 0;
+    const uint8_t *p;
     while (!truncated) {
-        if (at >= n) {
+        if (!(p = magpie__peek(in, at, 1))) {
             truncated = 1;
             break;
         }
-        uint8_t b = d[at++];
+        uint8_t b = p[0];
+        at++;
         if (b == 0x3B) break;
         if (b == 0x21) {
-            if (at >= n) {
+            if (!(p = magpie__peek(in, at, 1))) {
                 truncated = 1;
                 break;
             }
-            uint8_t label = d[at++];
-            if (label == 0xFF && at + 12 <= n && d[at] == 11 &&
-                (memcmp(d + at + 1, "NETSCAPE2.0", 11) == 0 || memcmp(d + at + 1, "ANIMEXTS1.0", 11) == 0)) {
-                size_t sub = at + 12;
-                if (sub + 4 <= n && d[sub] >= 3 && d[sub + 1] == 1) info->loop_count = (int32_t)magpie__le16(d + sub + 2);
-            }
-            if (label == 0xF9 && at + 2 <= n && d[at] >= 4 && (d[at + 1] & 1)) info->flags |= MAGPIE_INFO_HAS_ALPHA;
-            truncated = magpie__gif_skip_blocks(d, n, &at);
+            uint8_t label = p[0];
+            at++;
+            if (label == 0xFF && (p = magpie__peek(in, at, 16)) != NULL && p[0] == 11 &&
+                (memcmp(p + 1, "NETSCAPE2.0", 11) == 0 || memcmp(p + 1, "ANIMEXTS1.0", 11) == 0) && p[12] >= 3 &&
+                p[13] == 1)
+                info->loop_count = (int32_t)magpie__le16(p + 14);
+            if (label == 0xF9 && (p = magpie__peek(in, at, 2)) != NULL && p[0] >= 4 && (p[1] & 1))
+                info->flags |= MAGPIE_INFO_HAS_ALPHA;
+            truncated = magpie__gif_skip_blocks(in, &at);
         } else if (b == 0x2C) {
-            if (n - at < 9) {
+            const uint8_t *id = magpie__peek(in, at, 9);
+            if (!id) {
                 truncated = 1;
                 break;
             }
-            const uint8_t *id = d + at;
             uint32_t fx = magpie__le16(id), fy = magpie__le16(id + 2), fw = magpie__le16(id + 4),
                      fh = magpie__le16(id + 6);
             uint8_t f = id[8];
@@ -65,17 +67,13 @@ int magpie__probe_gif(const uint8_t *d, size_t n, magpie_info *info) {
             if (f & 0x40) info->flags |= MAGPIE_INFO_INTERLACED;
             if (fx != 0 || fy != 0 || fw < info->width || fh < info->height) info->flags |= MAGPIE_INFO_HAS_ALPHA;
             info->frames++;
-            if (at >= n) {
-                truncated = 1;
-                break;
-            }
             at++; /* LZW minimum code size */
-            truncated = magpie__gif_skip_blocks(d, n, &at);
+            truncated = magpie__gif_skip_blocks(in, &at);
         } else {
             break; /* not a block: the stream ends here for our purposes */
         }
     }
-    (void)truncated;
+    if (in->io_error) return MAGPIE_EIO;
     if (info->frames > 1) info->flags |= MAGPIE_INFO_ANIMATED;
     if (info->width == 0 || info->height == 0) return MAGPIE_ECORRUPT;
     if (info->frames == 0) return truncated ? MAGPIE_ETRUNCATED : MAGPIE_ECORRUPT;
@@ -83,17 +81,16 @@ int magpie__probe_gif(const uint8_t *d, size_t n, magpie_info *info) {
 }
 
 typedef struct {
-    const uint8_t *data;
-    size_t size, pos;
+    magpie__in *in;
+    uint64_t pos;
     int eof;
 } magpie__gif_src;
 
 static int magpie__gif_read(GifFileType *gif, GifByteType *buf, int len) {
     magpie__gif_src *s = gif->UserData;
-    if (len < 0) return 0;
-    size_t left = s->size - s->pos, n = (size_t)len < left ? (size_t)len : left;
+    if (len <= 0) return 0;
+    size_t n = magpie__read(s->in, s->pos, buf, (size_t)len);
     if (n < (size_t)len) s->eof = 1;
-    memcpy(buf, s->data + s->pos, n);
     s->pos += n;
     return (int)n;
 }
@@ -103,11 +100,12 @@ static int magpie__gif_status(GifFileType *gif, const magpie__gif_src *src, magp
     const char *msg = GifErrorString(e);
     magpie__detail(job, "%s", msg ? msg : "giflib error");
     if (e == D_GIF_ERR_NOT_ENOUGH_MEM) return MAGPIE_ENOMEM;
+    if (src->in->io_error) return MAGPIE_EIO;
     return src->eof || e == D_GIF_ERR_READ_FAILED ? MAGPIE_ETRUNCATED : MAGPIE_ECORRUPT;
 }
 
 int magpie__decode_gif(magpie__job *job) {
-    magpie__gif_src src = {job->data, job->size, 0, 0};
+    magpie__gif_src src = {job->in, 0, 0};
     int err = 0, rc = MAGPIE_OK;
     GifFileType *gif = DGifOpen(&src, magpie__gif_read, &err);
     if (!gif) {

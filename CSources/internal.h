@@ -28,10 +28,34 @@ static inline uint32_t magpie__le32(const uint8_t *p) {
     return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
+/* ---- input (input.c): memory, or a file read through a window ---- */
+#define MAGPIE__WINDOW (256u << 10)
+typedef struct magpie__in {
+    const uint8_t *mem; /* the whole input in memory, or NULL for a file */
+    uint64_t size;
+    int fd;
+    uint8_t *win;       /* file window, allocated on first use */
+    uint64_t win_off;
+    size_t win_len;
+    int io_error;       /* errno of a failed read */
+} magpie__in;
+
+MAGPIE_HIDDEN void magpie__in_memory(magpie__in *in, const void *data, size_t size);
+MAGPIE_HIDDEN int magpie__in_open(magpie__in *in, const char *path, char *detail, size_t detail_size);
+MAGPIE_HIDDEN void magpie__in_close(magpie__in *in);
+/* Copies up to n bytes at off; returns the count (short at the end or on a read error). */
+MAGPIE_HIDDEN size_t magpie__read(magpie__in *in, uint64_t off, void *dst, size_t n);
+/* Pointer to exactly n bytes at off (n <= MAGPIE__WINDOW), valid until the next peek; NULL past
+ * the end or on a read error. */
+MAGPIE_HIDDEN const uint8_t *magpie__peek(magpie__in *in, uint64_t off, size_t n);
+/* As magpie__peek, but returns what there is up to n bytes, with the count in *got. */
+MAGPIE_HIDDEN const uint8_t *magpie__peek_upto(magpie__in *in, uint64_t off, size_t n, size_t *got);
+
 /* ---- probing, per format (probe.c, gif.c) ---- */
-MAGPIE_HIDDEN int magpie__probe_jpeg(const uint8_t *d, size_t n, magpie_info *info);
-MAGPIE_HIDDEN int magpie__probe_png(const uint8_t *d, size_t n, magpie_info *info);
-MAGPIE_HIDDEN int magpie__probe_gif(const uint8_t *d, size_t n, magpie_info *info);
+MAGPIE_HIDDEN int magpie__probe(magpie__in *in, magpie_info *info);
+MAGPIE_HIDDEN int magpie__probe_jpeg(magpie__in *in, magpie_info *info);
+MAGPIE_HIDDEN int magpie__probe_png(magpie__in *in, magpie_info *info);
+MAGPIE_HIDDEN int magpie__probe_gif(magpie__in *in, magpie_info *info);
 
 /* ---- resampling sink (resize.c) ----
  * A decoder pushes rows of straight RGBA8, top to bottom, in stored orientation. The sink either
@@ -62,8 +86,7 @@ MAGPIE_HIDDEN void magpie__orient_row(uint8_t *dst, size_t dst_stride, uint32_t 
 
 /* ---- a decode in progress (decode.c) ---- */
 typedef struct magpie__job {
-    const uint8_t *data;
-    size_t size;
+    magpie__in *in;
     magpie_decode_options opt; /* resolved: limits filled with defaults */
     magpie_info info;
     uint32_t orientation;      /* orientation to apply (1 when kept raw) */

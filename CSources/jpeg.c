@@ -84,8 +84,48 @@ static void magpie__cmyk_to_rgba(uint8_t *row, uint32_t w, int inverted) {
     }
 }
 
+/* A libjpeg source reading the input through 64 KiB buffers (files); memory uses jpeg_mem_src. */
+typedef struct {
+    struct jpeg_source_mgr pub;
+    magpie__in *in;
+    uint64_t pos;
+    JOCTET buffer[65536];
+} magpie__jpeg_src;
+
+static void magpie__jpeg_src_init(j_decompress_ptr c) { (void)c; }
+static void magpie__jpeg_src_term(j_decompress_ptr c) { (void)c; }
+
+static boolean magpie__jpeg_src_fill(j_decompress_ptr c) {
+    magpie__jpeg_src *s = (magpie__jpeg_src *)c->src;
+    size_t n = magpie__read(s->in, s->pos, s->buffer, sizeof s->buffer);
+    s->pos += n;
+    if (n == 0) { /* as jpeg_mem_src does: warn, then feed a fake end marker */
+        WARNMS(c, JWRN_JPEG_EOF);
+        s->buffer[0] = 0xFF;
+        s->buffer[1] = JPEG_EOI;
+        n = 2;
+    }
+    s->pub.next_input_byte = s->buffer;
+    s->pub.bytes_in_buffer = n;
+    return TRUE;
+}
+
+static void magpie__jpeg_src_skip(j_decompress_ptr c, long count) {
+    magpie__jpeg_src *s = (magpie__jpeg_src *)c->src;
+    if (count <= 0) return;
+    if ((size_t)count <= s->pub.bytes_in_buffer) {
+        s->pub.next_input_byte += count;
+        s->pub.bytes_in_buffer -= (size_t)count;
+        return;
+    }
+    s->pos += (uint64_t)count - s->pub.bytes_in_buffer;
+    s->pub.bytes_in_buffer = 0;
+    s->pub.next_input_byte = s->buffer;
+}
+
 typedef struct {
     struct jpeg_decompress_struct cinfo;
+    magpie__jpeg_src src;
     magpie__jpeg_err err;
     magpie__sink *sink;
     uint8_t *row;
@@ -110,7 +150,17 @@ int magpie__decode_jpeg(magpie__job *job) {
     jpeg_create_decompress(ci);
     st->err.progress.progress_monitor = magpie__jpeg_progress;
     ci->progress = &st->err.progress;
-    jpeg_mem_src(ci, job->data, (unsigned long)job->size);
+    if (job->in->mem) {
+        jpeg_mem_src(ci, job->in->mem, (unsigned long)job->in->size);
+    } else {
+        st->src.in = job->in;
+        st->src.pub.init_source = magpie__jpeg_src_init;
+        st->src.pub.fill_input_buffer = magpie__jpeg_src_fill;
+        st->src.pub.skip_input_data = magpie__jpeg_src_skip;
+        st->src.pub.resync_to_restart = jpeg_resync_to_restart;
+        st->src.pub.term_source = magpie__jpeg_src_term;
+        ci->src = &st->src.pub;
+    }
     if (jpeg_read_header(ci, TRUE) != JPEG_HEADER_OK) {
         rc = st->err.truncated ? MAGPIE_ETRUNCATED : MAGPIE_ECORRUPT;
         magpie__detail(job, "no image in the JPEG stream");
@@ -179,6 +229,7 @@ int magpie__decode_jpeg(magpie__job *job) {
     rc = magpie__sink_finish(st->sink);
     if (job->delays_ms) job->delays_ms[0] = 0;
 done:
+    if (rc != MAGPIE_OK && job->in->io_error) rc = MAGPIE_EIO;
     jpeg_destroy_decompress(ci);
     magpie__sink_destroy(st->sink);
     free(st->row);

@@ -10,7 +10,7 @@
 
 typedef struct {
     magpie__job *job;
-    size_t pos;
+    uint64_t pos;
     int truncated;
     int missing_data; /* libpng warned that image data ran short */
     char message[160];
@@ -22,12 +22,12 @@ typedef struct {
 
 static void magpie__png_read(png_structp png, png_bytep out, size_t len) {
     magpie__png_state *st = png_get_io_ptr(png);
-    if (len > st->job->size - st->pos) {
+    size_t got = magpie__read(st->job->in, st->pos, out, len);
+    st->pos += got;
+    if (got < len) {
         st->truncated = 1;
-        png_error(png, "unexpected end of PNG data");
+        png_error(png, st->job->in->io_error ? "read error" : "unexpected end of PNG data");
     }
-    memcpy(out, st->job->data + st->pos, len);
-    st->pos += len;
 }
 
 static void magpie__png_error(png_structp png, png_const_charp msg) {
@@ -62,7 +62,7 @@ int magpie__decode_png(magpie__job *job) {
     if (setjmp(png_jmpbuf(png))) {
         /* Data cut off even after the image rows (a damaged IEND) is refused, as libpng's own
          * full read refuses it. */
-        rc = st->truncated ? MAGPIE_ETRUNCATED : MAGPIE_ECORRUPT;
+        rc = job->in->io_error ? MAGPIE_EIO : st->truncated ? MAGPIE_ETRUNCATED : MAGPIE_ECORRUPT;
         magpie__detail(job, "%s", st->message);
         goto done;
     }

@@ -44,31 +44,34 @@ static uint32_t magpie__exif_orientation(const uint8_t *p, size_t n) {
 #undef RD32
 }
 
-int magpie__probe_jpeg(const uint8_t *d, size_t n, magpie_info *info) {
-    size_t i = 2;
+int magpie__probe_jpeg(magpie__in *in, magpie_info *info) {
+    uint64_t i = 2, n = in->size;
     int have_sof = 0, have_exif = 0;
+    const uint8_t *p;
     info->orientation = 1;
     info->frames = 1;
     while (i < n) {
-        if (d[i] != 0xFF) { /* extraneous bytes before a marker: tolerated, as libjpeg does */
-            const uint8_t *ff = memchr(d + i, 0xFF, n - i);
-            if (!ff) break;
-            i = (size_t)(ff - d);
+        /* Extraneous bytes before a marker are tolerated, as libjpeg does: find the next 0xFF. */
+        size_t got;
+        while ((p = magpie__peek_upto(in, i, 4096, &got)) != NULL && p[0] != 0xFF) {
+            const uint8_t *ff = memchr(p, 0xFF, got);
+            i += ff ? (uint64_t)(ff - p) : got;
         }
-        while (i < n && d[i] == 0xFF) i++;
-        if (i >= n) break;
-        uint8_t m = d[i++];
+        while ((p = magpie__peek(in, i, 1)) != NULL && p[0] == 0xFF) i++;
+        if (!p) break;
+        uint8_t m = p[0];
+        i++;
         if (m == 0xD8 || m == 0x01 || (m >= 0xD0 && m <= 0xD7) || m == 0x00) continue;
         if (m == 0xD9) break;
-        if (i + 2 > n) break;
-        size_t len = magpie__be16(d + i);
+        if (!(p = magpie__peek(in, i, 2))) break;
+        size_t len = magpie__be16(p);
         if (len < 2) { /* libjpeg skips a bogus length and resynchronises on the next marker */
             i += 2;
             continue;
         }
-        const uint8_t *seg = d + i + 2;
-        size_t avail = n - i - 2, seglen = len - 2;
-        int complete = seglen <= avail;
+        size_t seglen = len - 2;
+        const uint8_t *seg = magpie__peek(in, i + 2, seglen);
+        int complete = seg != NULL;
         if ((m >= 0xC0 && m <= 0xCF) && m != 0xC4 && m != 0xC8 && m != 0xCC) {
             if (!complete || seglen < 6) return have_sof ? MAGPIE_OK : MAGPIE_ETRUNCATED;
             if (!have_sof) {
@@ -76,12 +79,10 @@ int magpie__probe_jpeg(const uint8_t *d, size_t n, magpie_info *info) {
                 info->height = magpie__be16(seg + 1);
                 info->width = magpie__be16(seg + 3);
                 info->components = seg[5];
-                if (m == 0xC2 || m == 0xC6 || m == 0xCA || m == 0xCE)
-                    info->flags |= MAGPIE_INFO_PROGRESSIVE;
+                if (m == 0xC2 || m == 0xC6 || m == 0xCA || m == 0xCE) info->flags |= MAGPIE_INFO_PROGRESSIVE;
                 have_sof = 1;
             }
-        } else if (m == 0xE1 && !have_exif && complete && seglen >= 6 &&
-                   memcmp(seg, "Exif\0\0", 6) == 0) {
+        } else if (m == 0xE1 && !have_exif && complete && seglen >= 6 && memcmp(seg, "Exif\0\0", 6) == 0) {
             info->orientation = magpie__exif_orientation(seg, seglen);
             have_exif = 1;
         } else if (m == 0xDA) {
@@ -90,6 +91,7 @@ int magpie__probe_jpeg(const uint8_t *d, size_t n, magpie_info *info) {
         if (!complete) break;
         i += len;
     }
+    if (in->io_error) return MAGPIE_EIO;
     if (!have_sof) return i >= n ? MAGPIE_ETRUNCATED : MAGPIE_ECORRUPT;
     if (info->width == 0 || info->height == 0) return MAGPIE_ECORRUPT;
     return MAGPIE_OK;
@@ -97,17 +99,18 @@ int magpie__probe_jpeg(const uint8_t *d, size_t n, magpie_info *info) {
 
 /* ---- PNG ---- */
 
-int magpie__probe_png(const uint8_t *d, size_t n, magpie_info *info) {
-    if (n < 8 + 8 + 13) return MAGPIE_ETRUNCATED;
-    if (magpie__be32(d + 8) != 13 || memcmp(d + 12, "IHDR", 4) != 0) return MAGPIE_ECORRUPT;
-    const uint8_t *h = d + 16;
+int magpie__probe_png(magpie__in *in, magpie_info *info) {
+    const uint8_t *h = magpie__peek(in, 8, 8 + 13);
+    if (!h) return in->io_error ? MAGPIE_EIO : MAGPIE_ETRUNCATED;
+    if (magpie__be32(h) != 13 || memcmp(h + 4, "IHDR", 4) != 0) return MAGPIE_ECORRUPT;
+    h += 8;
     info->width = magpie__be32(h);
     info->height = magpie__be32(h + 4);
     info->bit_depth = h[8];
     uint32_t ct = h[9];
+    uint8_t compression = h[10], filter = h[11], interlace = h[12];
     info->frames = 1;
-    if (info->width == 0 || info->height == 0 || info->width > 0x7fffffffu ||
-        info->height > 0x7fffffffu)
+    if (info->width == 0 || info->height == 0 || info->width > 0x7fffffffu || info->height > 0x7fffffffu)
         return MAGPIE_ECORRUPT;
     uint32_t bd = info->bit_depth;
     int ok;
@@ -119,23 +122,23 @@ int magpie__probe_png(const uint8_t *d, size_t n, magpie_info *info) {
     case 6: ok = bd == 8 || bd == 16; info->components = 4; break;
     default: ok = 0;
     }
-    if (!ok || h[10] != 0 || h[11] != 0 || h[12] > 1) return MAGPIE_ECORRUPT;
+    if (!ok || compression != 0 || filter != 0 || interlace > 1) return MAGPIE_ECORRUPT;
     if (ct == 4 || ct == 6) info->flags |= MAGPIE_INFO_HAS_ALPHA;
-    if (h[12] == 1) info->flags |= MAGPIE_INFO_INTERLACED;
+    if (interlace == 1) info->flags |= MAGPIE_INFO_INTERLACED;
     /* Walk the chunks before the image data for tRNS and acTL. */
-    size_t at = 8 + 8 + 13 + 4;
+    uint64_t at = 8 + 8 + 13 + 4;
     uint32_t actl = 0;
     int fctl_before_idat = 0;
-    while (at + 8 <= n) {
-        uint32_t len = magpie__be32(d + at);
-        const uint8_t *type = d + at + 4;
+    const uint8_t *c;
+    while ((c = magpie__peek(in, at, 12)) != NULL) {
+        uint32_t len = magpie__be32(c);
+        const uint8_t *type = c + 4;
         if (len > 0x7fffffffu) break;
         if (memcmp(type, "IDAT", 4) == 0 || memcmp(type, "IEND", 4) == 0) break;
         if (memcmp(type, "tRNS", 4) == 0) info->flags |= MAGPIE_INFO_HAS_ALPHA;
-        if (memcmp(type, "acTL", 4) == 0 && len >= 8 && at + 16 <= n) actl = magpie__be32(d + at + 8);
         if (memcmp(type, "fcTL", 4) == 0) fctl_before_idat = 1;
-        if ((size_t)len + 12 > n - at) break;
-        at += (size_t)len + 12;
+        if (memcmp(type, "acTL", 4) == 0 && len >= 8) actl = magpie__be32(c + 8);
+        at += (uint64_t)len + 12;
     }
     /* APNG: the declared frames, plus the default image when it is not the first frame. A count
      * over 2^31 - 1 is invalid and ignored. */
@@ -266,30 +269,51 @@ static void magpie__probe_svg(const uint8_t *d, size_t n, magpie_info *info) {
     }
 }
 
-int magpie_probe(const void *data, size_t size, magpie_info *info) {
-    if (!info) return MAGPIE_EINVAL;
+int magpie__probe(magpie__in *in, magpie_info *info) {
     magpie_info_init(info);
-    if (!data || size == 0) return MAGPIE_EINVAL;
-    const uint8_t *d = data;
-    info->format = magpie_sniff(d, size);
+    if (in->size == 0) return MAGPIE_EINVAL;
+    size_t n;
+    const uint8_t *d = magpie__peek_upto(in, 0, 65536, &n);
+    if (!d) return in->io_error ? MAGPIE_EIO : MAGPIE_EUNKNOWN;
+    info->format = magpie_sniff(d, n);
     info->frames = 1;
     info->orientation = 1;
     switch (info->format) {
-    case MAGPIE_FORMAT_JPEG: return magpie__probe_jpeg(d, size, info);
-    case MAGPIE_FORMAT_PNG: return magpie__probe_png(d, size, info);
-    case MAGPIE_FORMAT_GIF: return magpie__probe_gif(d, size, info);
-    case MAGPIE_FORMAT_WEBP: magpie__probe_webp(d, size, info); return MAGPIE_OK;
-    case MAGPIE_FORMAT_BMP: magpie__probe_bmp(d, size, info); return MAGPIE_OK;
-    case MAGPIE_FORMAT_TIFF: magpie__probe_tiff(d, size, info); return MAGPIE_OK;
+    case MAGPIE_FORMAT_JPEG: return magpie__probe_jpeg(in, info);
+    case MAGPIE_FORMAT_PNG: return magpie__probe_png(in, info);
+    case MAGPIE_FORMAT_GIF: return magpie__probe_gif(in, info);
+    case MAGPIE_FORMAT_WEBP: magpie__probe_webp(d, n, info); return MAGPIE_OK;
+    case MAGPIE_FORMAT_BMP: magpie__probe_bmp(d, n, info); return MAGPIE_OK;
+    case MAGPIE_FORMAT_TIFF: magpie__probe_tiff(d, n, info); return MAGPIE_OK;
     case MAGPIE_FORMAT_ICO:
         info->width = d[6] ? d[6] : 256;
         info->height = d[7] ? d[7] : 256;
         return MAGPIE_OK;
     case MAGPIE_FORMAT_HEIC:
-    case MAGPIE_FORMAT_AVIF: magpie__probe_heif(d, size, info); return MAGPIE_OK;
-    case MAGPIE_FORMAT_SVG: magpie__probe_svg(d, size, info); return MAGPIE_OK;
+    case MAGPIE_FORMAT_AVIF: magpie__probe_heif(d, n, info); return MAGPIE_OK;
+    case MAGPIE_FORMAT_SVG: magpie__probe_svg(d, n, info); return MAGPIE_OK;
     case MAGPIE_FORMAT_PDF: return MAGPIE_OK;
     case MAGPIE_FORMAT_UNKNOWN:
     default: info->frames = 0; return MAGPIE_EUNKNOWN;
     }
+}
+
+int magpie_probe(const void *data, size_t size, magpie_info *info) {
+    if (!info) return MAGPIE_EINVAL;
+    magpie_info_init(info);
+    if (!data || size == 0) return MAGPIE_EINVAL;
+    magpie__in in;
+    magpie__in_memory(&in, data, size);
+    return magpie__probe(&in, info);
+}
+
+int magpie_probe_file(const char *path, magpie_info *info) {
+    if (!info) return MAGPIE_EINVAL;
+    magpie_info_init(info);
+    magpie__in in;
+    int rc = magpie__in_open(&in, path, NULL, 0);
+    if (rc) return rc;
+    rc = in.size ? magpie__probe(&in, info) : MAGPIE_EUNKNOWN;
+    magpie__in_close(&in);
+    return rc;
 }

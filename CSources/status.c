@@ -17,6 +17,7 @@ const char *magpie_strerror(int status) {
     case MAGPIE_EENCODE: return "encoding failed";
     case MAGPIE_ERANGE: return "frame index out of range";
     case MAGPIE_EINTERNAL: return "internal error";
+    case MAGPIE_EIO: return "cannot read the file";
     default: return "unknown status code";
     }
 }

@@ -61,7 +61,8 @@ typedef enum magpie_status {
     MAGPIE_EBUFFER = 10,       /**< A caller-provided buffer is too small. */
     MAGPIE_EENCODE = 11,       /**< The encoder failed. */
     MAGPIE_ERANGE = 12,        /**< A requested frame index does not exist. */
-    MAGPIE_EINTERNAL = 13      /**< A bug in Magpie or a codec library; please report it. */
+    MAGPIE_EINTERNAL = 13,     /**< A bug in Magpie or a codec library; please report it. */
+    MAGPIE_EIO = 14            /**< A file could not be opened or read (`*_file` functions). */
 } magpie_status;
 
 /** A static, human-readable English description of `status`. Never NULL; thread-safe. */
@@ -137,6 +138,14 @@ MAGPIE_API void magpie_info_init(magpie_info *info);
  */
 MAGPIE_API int magpie_probe(const void *data, size_t size, magpie_info *info);
 
+/**
+ * As `magpie_probe`, reading the file at `path` (only the bytes the header walk needs; a GIF's
+ * block structure is walked through the whole file).
+ * - Returns MAGPIE_EIO when the file cannot be opened or read (missing, a directory, no
+ *   permission), MAGPIE_EUNKNOWN for an empty file, else as `magpie_probe`.
+ */
+MAGPIE_API int magpie_probe_file(const char *path, magpie_info *info);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Decoding                                                                                   */
 
@@ -148,8 +157,9 @@ MAGPIE_API int magpie_probe(const void *data, size_t size, magpie_info *info);
 /**
  * Resource limits enforced on every decode. A field left 0 takes its default.
  * - max_pixels: stored width × height of the source (default 300 million).
- * - max_bytes: everything the decode allocates: output frames, intermediate buffers and codec
- *   state such as a progressive JPEG's coefficients (default 1 GiB). A shrink-on-load thumbnail of
+ * - max_bytes: everything the decode needs: output frames (a caller's buffer for
+ *   `magpie_decode_into` counts too), intermediate buffers and codec state such as a progressive
+ *   JPEG's coefficients (default 1 GiB). A shrink-on-load thumbnail of
  *   a huge JPEG fits where its full decode does not.
  * - max_frames: frames of an animation (default 5000).
  */
@@ -250,6 +260,21 @@ MAGPIE_API int magpie_decode(const void *data, size_t size, const magpie_decode_
 MAGPIE_API int magpie_decode_into(const void *data, size_t size,
                                   const magpie_decode_options *options, uint8_t *pixels,
                                   size_t stride, size_t buffer_size);
+
+/**
+ * File variants of `magpie_output_size`, `magpie_decode` and `magpie_decode_into`: they read the
+ * file at `path` through a small window with positional reads instead of needing its bytes in
+ * memory, so a thumbnail of a large non-interlaced PNG or any JPEG holds only a few rows of it.
+ * The file should not change while it is read; if it shrinks, the decode fails as truncated.
+ * - Returns MAGPIE_EIO when the file cannot be opened or read (`error_detail` says why), else as
+ *   the in-memory functions.
+ */
+MAGPIE_API int magpie_output_size_file(const char *path, const magpie_decode_options *options,
+                                       uint32_t *width, uint32_t *height);
+MAGPIE_API int magpie_decode_file(const char *path, const magpie_decode_options *options,
+                                  magpie_image **out);
+MAGPIE_API int magpie_decode_file_into(const char *path, const magpie_decode_options *options,
+                                       uint8_t *pixels, size_t stride, size_t buffer_size);
 
 /** Frees an image from `magpie_decode`. NULL is allowed. */
 MAGPIE_API void magpie_image_free(magpie_image *image);

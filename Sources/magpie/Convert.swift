@@ -25,7 +25,7 @@ struct Convert: ParsableCommand {
     func run() throws {
         do {
             if !output.lowercased().hasSuffix(".ppm") { _ = try CLI.encodingFormat(forPath: output, quality: quality) }
-            let image = try Image(decoding: try CLI.readFile(input), options: DecodingOptions(frames: .single(frame)))
+            let image = try Image(contentsOfFile: input, options: DecodingOptions(frames: .single(frame)))
             try CLI.writeFile(try CLI.encode(image, forPath: output, quality: quality), to: output)
         } catch {
             throw CLI.fail(input, error)

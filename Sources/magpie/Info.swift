@@ -20,7 +20,7 @@ struct Info: ParsableCommand {
         var failed = false
         for path in files {
             do {
-                let info = try ImageInfo(probing: try CLI.readFile(path))
+                let info = try ImageInfo(contentsOfFile: path)
                 if json {
                     print(
                         "{\"path\":\(JSONText.string(path)),\"format\":\(JSONText.string(info.format.rawValue)),"
@@ -35,7 +35,7 @@ struct Info: ParsableCommand {
             } catch {
                 failed = true
                 if json {
-                    let code = (error as? MagpieError)?.coreFailure?.rawCode ?? 0
+                    let code = error.coreFailure?.rawCode ?? 0
                     print(
                         "{\"path\":\(JSONText.string(path)),\"error\":{\"code\":\(code),"
                             + "\"message\":\(JSONText.string(CLI.describe(error)))}}")

@@ -27,14 +27,6 @@ struct MagpieCommand: ParsableCommand {
 struct ReportedFailure: Error {}
 
 enum CLI {
-    static func readFile(_ path: String) throws -> [UInt8] {
-        do {
-            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw CLIError("cannot read file: \(describe(error))")
-        }
-    }
-
     /// Writes through a temporary file and a rename, so no reader sees a partial file.
     static func writeFile(_ bytes: [UInt8], to path: String) throws {
         do {

@@ -44,10 +44,9 @@ struct Thumb: ParsableCommand {
         let out = output ?? Self.defaultOutput(for: input)
         do {
             if !out.lowercased().hasSuffix(".ppm") { _ = try CLI.encodingFormat(forPath: out, quality: quality) }
-            let bytes = try CLI.readFile(input)
             let options = DecodingOptions(
                 resize: fill ? .fill(width: w, height: h) : .fit(width: w, height: h), frames: .single(0))
-            let image = try Image(decoding: bytes, options: options)
+            let image = try Image(contentsOfFile: input, options: options)
             try CLI.writeFile(try CLI.encode(image, forPath: out, quality: quality), to: out)
         } catch {
             throw CLI.fail(input, error)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <gif_lib.h>
+#include <unistd.h>
 
 #include "magpie.h"
 #include "testutil.h"
@@ -337,6 +338,10 @@ static void test_limits(void) {
     magpie_decode_options_init(&o);
     o.limits.max_bytes = 1000000;
     CHECK(magpie_decode(j, n, &o, &img) == MAGPIE_ELIMIT_MEMORY, "memory limit refuses full decode");
+    uint8_t *big = malloc(800 * 800 * 4);
+    CHECK(magpie_decode_into(j, n, &o, big, 800 * 4, 800 * 800 * 4) == MAGPIE_ELIMIT_MEMORY,
+          "the caller's buffer counts against the memory limit");
+    free(big);
     o.fit = MAGPIE_FIT_INSIDE;
     o.width = o.height = 100;
     CHECK(magpie_decode(j, n, &o, &img) == MAGPIE_OK, "memory limit allows the thumbnail");
@@ -350,6 +355,55 @@ static void test_limits(void) {
     o.limits.max_frames = 1;
     CHECK(magpie_decode(m.buf, (size_t)gn, &o, &img) == MAGPIE_ELIMIT_FRAMES, "frame limit");
     free(j);
+    free(px);
+}
+
+static void test_files(void) {
+    char dir[] = "/tmp/magpie-test-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    char path[256], detail[128];
+    magpie_decode_options o;
+    magpie_decode_options_init(&o);
+    o.error_detail = detail;
+    o.error_detail_size = sizeof detail;
+    magpie_image *img = NULL;
+    magpie_info info;
+    snprintf(path, sizeof path, "%s/missing.png", dir);
+    CHECK(magpie_decode_file(path, &o, &img) == MAGPIE_EIO && img == NULL, "missing file");
+    CHECK(strstr(detail, "No such file") != NULL, "detail names the cause: %s", detail);
+    CHECK(magpie_probe_file(path, &info) == MAGPIE_EIO, "probe of a missing file");
+    CHECK(magpie_decode_file(dir, &o, &img) == MAGPIE_EIO && strstr(detail, "directory"), "a directory");
+    snprintf(path, sizeof path, "%s/empty.png", dir);
+    FILE *f = fopen(path, "wb");
+    fclose(f);
+    CHECK(magpie_decode_file(path, &o, &img) == MAGPIE_EUNKNOWN, "empty file");
+    CHECK(magpie_probe_file(path, &info) == MAGPIE_EUNKNOWN, "probe of an empty file");
+    /* A real image written to disk decodes the same from the file as from memory. */
+    uint8_t *px = gradient(300, 200);
+    size_t n;
+    uint8_t *png = encode(px, 300, 200, MAGPIE_FORMAT_PNG, 0, &n);
+    snprintf(path, sizeof path, "%s/image.png", dir);
+    f = fopen(path, "wb");
+    fwrite(png, 1, n, f);
+    fclose(f);
+    uint32_t w, h;
+    o.fit = MAGPIE_FIT_INSIDE;
+    o.width = o.height = 30;
+    CHECK(magpie_output_size_file(path, &o, &w, &h) == MAGPIE_OK && w == 30 && h == 20, "output size from file");
+    uint8_t buf[30 * 20 * 4];
+    CHECK(magpie_decode_file_into(path, &o, buf, 30 * 4, sizeof buf) == MAGPIE_OK, "decode_file_into");
+    CHECK(magpie_decode(png, n, &o, &img) == MAGPIE_OK && memcmp(img->pixels, buf, sizeof buf) == 0,
+          "file and memory agree");
+    magpie_image_free(img);
+    /* Cut the file short: the decode fails as truncated, never a crash or a partial image. */
+    CHECK(truncate(path, (off_t)(n / 2)) == 0, "truncate");
+    img = NULL;
+    CHECK(magpie_decode_file(path, &o, &img) == MAGPIE_ETRUNCATED && img == NULL, "half a file is truncated");
+    remove(path);
+    snprintf(path, sizeof path, "%s/empty.png", dir);
+    remove(path);
+    rmdir(dir);
+    free(png);
     free(px);
 }
 
@@ -386,6 +440,7 @@ int main(void) {
     test_alpha_fringe();
     test_gif_disposal();
     test_limits();
+    test_files();
     test_arguments();
     return tu_finish("api");
 }

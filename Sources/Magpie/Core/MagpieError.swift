@@ -45,6 +45,7 @@ public struct CoreFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case encodingFailed = 11
         case frameOutOfRange = 12
         case internalError = 13
+        case fileUnreadable = 14
     }
 
     /// The status code; `nil` only for a code this version does not know.

@@ -61,21 +61,51 @@ public struct Image: Sendable, Hashable {
         throws(MagpieError)
     {
         let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(MagpieError) -> Image in try Image.decode(raw, options) }
+            Result { () throws(MagpieError) -> Image in
+                try Image.decode(options, CoreInput(memory: raw))
+            }
         }
         self = try result.get()
     }
 
-    private static func decode(_ raw: UnsafeRawBufferPointer, _ options: DecodingOptions) throws(MagpieError) -> Image {
-        var info = magpie_info()
-        try CoreBridge.checkDecoding(magpie_probe(raw.baseAddress, raw.count, &info))
+    /// Decodes the image file at `path`, reading it through a small window instead of loading it:
+    /// a thumbnail of a large JPEG or non-interlaced PNG holds only a few of its rows.
+    /// - Throws: ``MagpieError/decodingFailed(_:)``; a missing or unreadable file has the code
+    ///   ``CoreFailure/Code/fileUnreadable`` with the system's reason as detail.
+    public init(contentsOfFile path: String, options: DecodingOptions = .default) throws(MagpieError) {
+        self = try Image.decode(options, CoreInput(path: path))
+    }
+
+    /// Decodes still images straight into the array the image keeps (no copy); animations go
+    /// through the library's frame list.
+    private static func decode(_ options: DecodingOptions, _ input: CoreInput) throws(MagpieError) -> Image {
+        let info = try input.probe()
         var detail = [CChar](repeating: 0, count: 256)
+        var o = options.cOptions
+        if info.format != MAGPIE_FORMAT_GIF {
+            let (width, height) = try outputSize(input, options)
+            let (w, h) = (UInt32(width), UInt32(height))
+            let stride = Int(w) * 4
+            let count = stride * Int(h)
+            var status: Int32 = 0
+            let pixels = detail.withUnsafeMutableBufferPointer { buffer in
+                o.error_detail = buffer.baseAddress
+                o.error_detail_size = buffer.count
+                return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+                    status = input.decodeInto(&o, out.baseAddress, stride, count)
+                    initialized = status == 0 ? count : 0
+                }
+            }
+            try CoreBridge.checkDecoding(status, detail: CoreBridge.string(detail))
+            return Image(
+                width: Int(w), height: Int(h), frames: [ImageFrame(pixels: pixels, delay: .zero)], loopCount: nil,
+                sourceFormat: CoreBridge.format(info.format), sourceOrientation: Int(info.orientation))
+        }
         var image: UnsafeMutablePointer<magpie_image>?
         let status = detail.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var o = options.cOptions
             o.error_detail = buffer.baseAddress
             o.error_detail_size = buffer.count
-            return magpie_decode(raw.baseAddress, raw.count, &o, &image)
+            return input.decode(&o, &image)
         }
         try CoreBridge.checkDecoding(status, detail: CoreBridge.string(detail))
         guard let image else { throw .decodingFailed(CoreBridge.failure(Int32(MAGPIE_EINTERNAL.rawValue))) }
@@ -111,13 +141,34 @@ public struct Image: Sendable, Hashable {
     public static func outputSize<Bytes: ContiguousBytes>(of bytes: Bytes, options: DecodingOptions = .default)
         throws(MagpieError) -> (width: Int, height: Int)
     {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(MagpieError) -> (width: Int, height: Int) in
+                try outputSize(CoreInput(memory: raw), options)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The size decoding the file at `path` with `options` would produce, read from its header.
+    public static func outputSize(ofFile path: String, options: DecodingOptions = .default)
+        throws(MagpieError) -> (width: Int, height: Int)
+    {
+        try outputSize(CoreInput(path: path), options)
+    }
+
+    private static func outputSize(_ input: CoreInput, _ options: DecodingOptions) throws(MagpieError) -> (
+        width: Int, height: Int
+    ) {
         var w: UInt32 = 0
         var h: UInt32 = 0
-        let status = bytes.withUnsafeBytes { raw in
-            var o = options.cOptions
-            return magpie_output_size(raw.baseAddress, raw.count, &o, &w, &h)
+        var o = options.cOptions
+        var detail = [CChar](repeating: 0, count: 256)
+        let status = detail.withUnsafeMutableBufferPointer { buffer in
+            o.error_detail = buffer.baseAddress
+            o.error_detail_size = buffer.count
+            return input.outputSize(&o, &w, &h)
         }
-        try CoreBridge.checkDecoding(status)
+        try CoreBridge.checkDecoding(status, detail: CoreBridge.string(detail))
         return (Int(w), Int(h))
     }
 }

@@ -37,9 +37,20 @@ public struct ImageInfo: Sendable, Hashable {
     /// Probes `bytes`.
     /// - Throws: ``MagpieError/decodingFailed(_:)`` for unknown, truncated or malformed headers.
     public init<Bytes: ContiguousBytes>(probing bytes: Bytes) throws(MagpieError) {
-        var info = magpie_info()
-        let status = bytes.withUnsafeBytes { raw in magpie_probe(raw.baseAddress, raw.count, &info) }
-        try CoreBridge.checkDecoding(status)
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(MagpieError) -> magpie_info in try CoreInput(memory: raw).probe() }
+        }
+        self.init(try result.get())
+    }
+
+    /// Probes the file at `path`, reading only what the header walk needs.
+    /// - Throws: ``MagpieError/decodingFailed(_:)``, with ``CoreFailure/Code/fileUnreadable`` when
+    ///   the file cannot be opened or read.
+    public init(contentsOfFile path: String) throws(MagpieError) {
+        self.init(try CoreInput(path: path).probe())
+    }
+
+    init(_ info: magpie_info) {
         format = CoreBridge.format(info.format)
         width = Int(info.width)
         height = Int(info.height)

@@ -1,0 +1,108 @@
+import Foundation
+import Magpie
+import Testing
+
+/// The `magpie` binary built beside the test bundle, run as a user would.
+enum CLI {
+    static let binary: URL = {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        // The runner may live inside the .xctest bundle on some platforms.
+        while !FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("magpie").path),
+            dir.path != "/"
+        {
+            dir.deleteLastPathComponent()
+        }
+        return dir.appendingPathComponent("magpie")
+    }()
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+@Suite struct CLITests {
+    func fixtures(_ dir: TemporaryDirectory) throws -> (png: String, jpeg: String, bad: String) {
+        let image = try Image(width: 300, height: 200, rgba: Fixture.gradient(width: 300, height: 200))
+        let png = dir.path("a \"quoted\" name.png")
+        let jpeg = dir.path("b.jpg")
+        let bad = dir.path("c.png")
+        try Data(try image.encoded(as: .png())).write(to: URL(fileURLWithPath: png))
+        try Data(try image.encoded(as: .jpeg())).write(to: URL(fileURLWithPath: jpeg))
+        try Data(Array(try image.encoded(as: .png()).prefix(20))).write(to: URL(fileURLWithPath: bad))
+        return (png, jpeg, bad)
+    }
+
+    @Test func infoJSONPrintsOneObjectPerFileAndFailsForBadOnes() throws {
+        let dir = try TemporaryDirectory()
+        let f = try fixtures(dir)
+        let result = try CLI.run(["info", "--json", f.png, f.jpeg, f.bad])
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects[0]?["path"] as? String == f.png)
+        #expect(objects[0]?["format"] as? String == "png")
+        #expect(objects[0]?["width"] as? Int == 300 && objects[0]?["height"] as? Int == 200)
+        #expect(objects[0]?["frames"] as? Int == 1 && objects[0]?["orientation"] as? Int == 1)
+        #expect(objects[1]?["format"] as? String == "jpeg")
+        let error = objects[2]?["error"] as? [String: Any]
+        #expect(error?["code"] as? Int == Int(CoreFailure.Code.truncated.rawValue))
+        #expect((error?["message"] as? String)?.isEmpty == false)
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(f.bad))
+        let ok = try CLI.run(["info", f.jpeg])
+        #expect(ok.status == 0 && ok.stdout.contains("jpeg 300x200"))
+    }
+
+    @Test func thumbWritesTheBoxedSizeInTheFormatOfTheExtension() throws {
+        let dir = try TemporaryDirectory()
+        let f = try fixtures(dir)
+        for (out, size, fill, want) in [
+            ("t.png", "64", false, (64, 43)), ("t.jpg", "50x50", true, (50, 50)), ("t.jpeg", "90x30", false, (45, 30)),
+        ] {
+            let result = try CLI.run(["thumb", f.jpeg, "-s", size, "-o", dir.path(out)] + (fill ? ["--fill"] : []))
+            #expect(result.status == 0, "\(result.stderr)")
+            let info = try ImageInfo(contentsOfFile: dir.path(out))
+            #expect(info.format == (out.hasSuffix("png") ? .png : .jpeg))
+            #expect(info.width == want.0 && info.height == want.1, "\(out)")
+        }
+        let bad = try CLI.run(["thumb", f.bad, "-s", "64", "-o", dir.path("never.png")])
+        #expect(bad.status == 1 && bad.stderr.hasPrefix("magpie: \(f.bad): "))
+        #expect(!FileManager.default.fileExists(atPath: dir.path("never.png")))
+        let unknownExtension = try CLI.run(["thumb", f.jpeg, "-s", "64", "-o", dir.path("t.webp")])
+        #expect(unknownExtension.status == 1)
+        #expect(try CLI.run(["thumb", f.jpeg, "-s", "0"]).status != 0)
+    }
+
+    @Test func convertKeepsFullSizeAndPicksGIFFrames() throws {
+        let dir = try TemporaryDirectory()
+        let f = try fixtures(dir)
+        #expect(try CLI.run(["convert", f.png, "-o", dir.path("c.jpg")]).status == 0)
+        let info = try ImageInfo(contentsOfFile: dir.path("c.jpg"))
+        #expect(info.width == 300 && info.height == 200)
+        let ppm = try CLI.run(["convert", f.png, "-o", dir.path("c.ppm")])
+        #expect(ppm.status == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: dir.path("c.ppm")))
+        #expect(bytes.count == "P6\n300 200\n255\n".utf8.count + 300 * 200 * 3)
+        let outOfRange = try CLI.run(["convert", f.png, "-o", dir.path("d.png"), "--frame", "3"])
+        #expect(outOfRange.status == 1 && outOfRange.stderr.contains("frame"))
+    }
+}
