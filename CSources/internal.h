@@ -78,6 +78,10 @@ MAGPIE_HIDDEN size_t magpie__sink_bytes(const magpie__geometry *g);
 MAGPIE_HIDDEN int magpie__sink_create(const magpie__geometry *g, uint8_t *dst, size_t dst_stride,
                                       magpie__sink **out);
 MAGPIE_HIDDEN void magpie__sink_push(magpie__sink *s, const uint8_t *row);
+/* When rows map 1:1 onto the destination (no resize, no rotation), the destination row the next
+ * push would fill, so a decoder can write it in place and call magpie__sink_push(s, NULL);
+ * otherwise NULL. */
+MAGPIE_HIDDEN uint8_t *magpie__sink_direct_row(magpie__sink *s);
 MAGPIE_HIDDEN int magpie__sink_finish(magpie__sink *s);
 MAGPIE_HIDDEN void magpie__sink_destroy(magpie__sink *s);
 /* Copies a stored-orientation row y (w pixels of a w x h image) into the upright destination. */

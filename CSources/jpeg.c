@@ -207,13 +207,14 @@ int magpie__decode_jpeg(magpie__job *job) {
     }
     int inverted = ci->saw_Adobe_marker;
     while (ci->output_scanline < ci->output_height) {
-        JSAMPROW rows[1] = {st->row};
+        uint8_t *direct = cmyk ? NULL : magpie__sink_direct_row(st->sink);
+        JSAMPROW rows[1] = {direct ? direct : st->row};
         if (jpeg_read_scanlines(ci, rows, 1) != 1) {
             rc = MAGPIE_ETRUNCATED;
             goto done;
         }
         if (cmyk) magpie__cmyk_to_rgba(st->row, ci->output_width, inverted);
-        magpie__sink_push(st->sink, st->row);
+        magpie__sink_push(st->sink, direct ? NULL : st->row);
     }
     /* Rows complete: running out of data from here on (a missing EOI) loses no pixels, but
      * malformed markers after the image are still errors. */

@@ -116,9 +116,10 @@ int magpie__decode_png(magpie__job *job) {
         for (png_uint_32 y = 0; y < h; y++) magpie__sink_push(st->sink, st->ptrs[y]);
     } else {
         for (png_uint_32 y = 0; y < h; y++) {
-            png_read_row(png, st->rows, NULL);
+            uint8_t *direct = magpie__sink_direct_row(st->sink);
+            png_read_row(png, direct ? direct : st->rows, NULL);
             if (st->missing_data) goto missing;
-            magpie__sink_push(st->sink, st->rows);
+            magpie__sink_push(st->sink, direct ? NULL : st->rows);
         }
     }
     png_read_end(png, NULL);

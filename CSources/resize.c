@@ -214,9 +214,18 @@ static void magpie__flush_box(magpie__sink *s) {
     s->box_row++;
 }
 
+uint8_t *magpie__sink_direct_row(magpie__sink *s) {
+    if (!s->copy || s->g.orientation != 1 || s->in_row >= s->g.in_h) return NULL;
+    return s->dst + (size_t)s->in_row * s->dst_stride;
+}
+
 void magpie__sink_push(magpie__sink *s, const uint8_t *row) {
     if (s->in_row >= s->g.in_h) return;
     if (s->copy) {
+        if (!row) { /* written in place through magpie__sink_direct_row */
+            s->in_row++;
+            return;
+        }
         magpie__orient_row(s->dst, s->dst_stride, s->g.out_w, s->g.out_h, s->g.orientation, s->in_row, row);
         s->in_row++;
         return;

@@ -26,7 +26,7 @@ struct Convert: ParsableCommand {
         do {
             if !output.lowercased().hasSuffix(".ppm") { _ = try CLI.encodingFormat(forPath: output, quality: quality) }
             let image = try Image(contentsOfFile: input, options: DecodingOptions(frames: .single(frame)))
-            try CLI.writeFile(try CLI.encode(image, forPath: output, quality: quality), to: output)
+            try CLI.save(image, to: output, quality: quality)
         } catch {
             throw CLI.fail(input, error)
         }

@@ -47,7 +47,7 @@ struct Thumb: ParsableCommand {
             let options = DecodingOptions(
                 resize: fill ? .fill(width: w, height: h) : .fit(width: w, height: h), frames: .single(0))
             let image = try Image(contentsOfFile: input, options: options)
-            try CLI.writeFile(try CLI.encode(image, forPath: out, quality: quality), to: out)
+            try CLI.save(image, to: out, quality: quality)
         } catch {
             throw CLI.fail(input, error)
         }

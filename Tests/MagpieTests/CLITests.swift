@@ -87,6 +87,10 @@ enum CLI {
         let bad = try CLI.run(["thumb", f.bad, "-s", "64", "-o", dir.path("never.png")])
         #expect(bad.status == 1 && bad.stderr.hasPrefix("magpie: \(f.bad): "))
         #expect(!FileManager.default.fileExists(atPath: dir.path("never.png")))
+        let noDirectory = try CLI.run(["thumb", f.jpeg, "-s", "64", "-o", dir.path("missing/t.png")])
+        #expect(noDirectory.status == 1 && noDirectory.stderr.contains("cannot write"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty, "temporary files left behind: \(leftovers)")
         let unknownExtension = try CLI.run(["thumb", f.jpeg, "-s", "64", "-o", dir.path("t.webp")])
         #expect(unknownExtension.status == 1)
         #expect(try CLI.run(["thumb", f.jpeg, "-s", "0"]).status != 0)
