@@ -31,6 +31,7 @@ let package = Package(
             dependencies: ["Magpie", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/magpie"
         ),
+        .executableTarget(name: "magpie-cache-bench", dependencies: ["Magpie"], path: "Benchmarks/CacheBench"),
         .testTarget(name: "MagpieTests", dependencies: ["Magpie", "magpie"], path: "Tests/MagpieTests"),
     ],
     swiftLanguageModes: [.v6]

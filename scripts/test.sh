@@ -17,7 +17,7 @@ ctest --test-dir build --output-on-failure
 
 step "C core under AddressSanitizer and UndefinedBehaviorSanitizer"
 cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMAGPIE_SANITIZE=address,undefined >/dev/null
-cmake --build build-asan -j"$(nproc)" >/dev/null
+cmake --build build-asan -j"$(nproc)" >/dev/null 2>&1
 ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure
 
 step "installed library: pkg-config and find_package consumers"
@@ -39,7 +39,11 @@ MAGPIE_LIB="$root/build/libmagpie.so" python3 Tests/python/test_ctypes.py
 step "Swift: build, tests, format"
 swift build --build-tests 2>&1 | tail -1
 swift test 2>&1 | tail -4
-swift format lint --strict --recursive Sources Tests Package.swift Examples
+swift format lint --strict --recursive Sources Tests Package.swift Examples Benchmarks/CacheBench
+
+step "Swift: concurrent cache stress test under ThreadSanitizer"
+rm -f .build-tsan/*/debug/description.json  # a stale one makes SwiftPM fail with "unknown build description"
+TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --scratch-path .build-tsan --filter StressTests 2>&1 | tail -3
 
 step "Swift package that depends on Magpie by path"
 swift run --package-path Examples/thumbnailer thumbnailer 2>&1 | tail -1
