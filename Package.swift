@@ -32,7 +32,15 @@ let package = Package(
             path: "Sources/magpie"
         ),
         .executableTarget(name: "magpie-cache-bench", dependencies: ["Magpie"], path: "Benchmarks/CacheBench"),
-        .testTarget(name: "MagpieTests", dependencies: ["Magpie", "magpie"], path: "Tests/MagpieTests"),
+        // Test support: payloads shared by the tests and the helper process they run.
+        .target(name: "MagpieTestSupport", path: "Tests/Support"),
+        .executableTarget(
+            name: "magpie-cache-writer", dependencies: ["Magpie", "MagpieTestSupport"],
+            path: "Tests/Helpers/CacheWriter"
+        ),
+        .testTarget(
+            name: "MagpieTests", dependencies: ["Magpie", "magpie", "magpie-cache-writer", "MagpieTestSupport"],
+            path: "Tests/MagpieTests"),
     ],
     swiftLanguageModes: [.v6]
 )

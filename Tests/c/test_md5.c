@@ -38,6 +38,9 @@ int main(void) {
     CHECK(strcmp(hex, "3b0c8ac703f828b04c6c197006d17218") == 0, "56 a's: %s", hex);
     magpie_md5_hex(buf, 64, hex);
     CHECK(strcmp(hex, "014842d480b571495a4a0363793f7367") == 0, "64 a's: %s", hex);
+    CHECK(magpie_crc32(0, "123456789", 9) == 0xCBF43926u, "CRC-32 check value");
+    CHECK(magpie_crc32(magpie_crc32(0, "1234", 4), "56789", 5) == 0xCBF43926u, "CRC-32 continued");
+    CHECK(magpie_crc32(7, NULL, 0) == 7, "CRC-32 of nothing");
     magpie_md5_hex(NULL, 0, hex);
     CHECK(strcmp(hex, "d41d8cd98f00b204e9800998ecf8427e") == 0, "NULL, 0");
     return tu_finish("md5");

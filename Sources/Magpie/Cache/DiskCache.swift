@@ -1,0 +1,523 @@
+internal import CMagpie
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A disk cache of byte payloads: one file per entry, named by the MD5 of its key, with the key,
+/// expiry, last access and HTTP validators kept in the file's own header (never file times).
+///
+/// Writes go to a temporary file and are renamed into place, so a reader never sees a partial
+/// entry and a crash loses at most the entries in flight. Opening the directory removes leftovers
+/// of dead writers and entries that fail validation. The size limit holds at every write: the
+/// directory exceeds it by at most the entry being written, and then a background trim removes the
+/// least recently accessed entries down to half the limit. Calls block on file I/O: call them from
+/// your own threads or through ``ImageCache``-style wrappers, not from the cooperative pool in a
+/// tight loop.
+public final class DiskCache: Sendable {
+    /// Directory, limits and naming.
+    public struct Config: Sendable {
+        /// Name of the cache's directory under the default root.
+        public var name: String
+        /// The directory; `nil` for `$XDG_CACHE_HOME/magpie/<name>` (else `~/.cache/magpie/<name>`).
+        public var directory: String?
+        /// Bytes the directory may hold (entry files, headers included); 0 for no limit. 1 GiB.
+        public var sizeLimit: Int
+        /// Expiry of stored entries unless `store` says otherwise. Default 7 days.
+        public var expiration: StorageExpiration
+        /// Appended to file names (`"png"` gives `<md5>.png`).
+        public var pathExtension: String?
+        /// Name files by the MD5 of the key (default); otherwise by the key itself.
+        public var usesHashedFileName: Bool
+        /// How often expired entries are swept in the background; `nil` for never. Default 10 min.
+        public var sweepInterval: Duration?
+
+        public init(
+            name: String = "default", directory: String? = nil, sizeLimit: Int = 1 << 30,
+            expiration: StorageExpiration = .days(7), pathExtension: String? = nil, usesHashedFileName: Bool = true,
+            sweepInterval: Duration? = .seconds(600)
+        ) {
+            self.name = name
+            self.directory = directory
+            self.sizeLimit = sizeLimit
+            self.expiration = expiration
+            self.pathExtension = pathExtension
+            self.usesHashedFileName = usesHashedFileName
+            self.sweepInterval = sweepInterval
+        }
+
+        /// `$XDG_CACHE_HOME/magpie/<name>`, else `$HOME/.cache/magpie/<name>`.
+        public var resolvedDirectory: String {
+            if let directory { return directory }
+            let env = ProcessInfo.processInfo.environment
+            if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/magpie/" + name }
+            return (env["HOME"] ?? "/tmp") + "/.cache/magpie/" + name
+        }
+    }
+
+    struct Entry {
+        var size: Int  // file bytes
+        var expiresAt: Double
+        var lastAccess: Double
+    }
+
+    struct State {
+        var index: [String: Entry] = [:]
+        var totalSize = 0
+        var trimScheduled = false
+    }
+
+    /// The cache directory.
+    public let directory: String
+    public let config: Config
+    /// What opening found: temporary files of dead writers removed, and invalid entries removed.
+    public let openingReport: (leftoversRemoved: Int, invalidRemoved: Int)
+    private let state: Locked<State>
+    private let counters = Locked<(invalid: Int, trims: Int)>((0, 0))
+    private let clock: any CacheClock
+    private let background: DispatchQueue
+    private let sweeper = Locked<Task<Void, Never>?>(nil)
+
+    /// Opens (creating if needed) the cache directory and indexes its entries.
+    /// - Throws: ``DiskCacheError/cannotCreateDirectory(path:errno:)`` or
+    ///   ``DiskCacheError/notADirectory(path:)``.
+    public init(config: Config = Config(), clock: any CacheClock = SystemCacheClock()) throws(DiskCacheError) {
+        self.config = config
+        self.clock = clock
+        let dir = config.resolvedDirectory
+        self.directory = dir
+        try Self.makeDirectory(dir)
+        self.background = DispatchQueue(label: "magpie.disk-cache.\(config.name)", qos: .utility)
+        let (state, report) = Self.scan(dir, config: config)
+        self.state = Locked(state)
+        self.openingReport = report
+        if let interval = config.sweepInterval, interval > .zero {
+            let task = Task.detached(priority: .utility) { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    guard let self else { return }
+                    _ = self.removeExpiredValues()
+                }
+            }
+            sweeper.withLock { $0 = task }
+        }
+    }
+
+    deinit {
+        sweeper.withLock { $0?.cancel() }
+    }
+
+    // MARK: - names
+
+    /// The file name an entry for `key` is stored under.
+    public func fileName(forKey key: String) -> String { Self.fileName(forKey: key, config: config) }
+
+    static func fileName(forKey key: String, config: Config) -> String {
+        let base = config.usesHashedFileName ? CacheKey.md5Hex(key) : key
+        guard let ext = config.pathExtension, !ext.isEmpty else { return base }
+        return base + "." + ext
+    }
+
+    /// The full path of the entry for `key` (whether or not it exists).
+    public func path(forKey key: String) -> String { directory + "/" + fileName(forKey: key) }
+
+    private func checkedName(_ key: String) throws(DiskCacheError) -> String {
+        let name = fileName(forKey: key)
+        if !config.usesHashedFileName,
+            key.isEmpty || key.contains("/") || key == "." || key == ".." || key.hasPrefix(".tmp-")
+        {
+            throw .invalidKey(key)
+        }
+        return name
+    }
+
+    // MARK: - writing
+
+    /// Stores `data` for `key`, replacing any entry, through a temporary file and a rename.
+    /// - Throws: ``DiskCacheError/writeFailed(path:errno:)`` (disk full, file-size limit, no
+    ///   permission, name too long…), ``DiskCacheError/entryTooLarge(size:limit:)``,
+    ///   ``DiskCacheError/invalidKey(_:)``. A failed write leaves no file behind.
+    public func store(
+        _ data: [UInt8], forKey key: String, expiration: StorageExpiration? = nil,
+        metadata: DiskEntryMetadata = DiskEntryMetadata()
+    ) throws(DiskCacheError) {
+        let name = try checkedName(key)
+        let exp = expiration ?? config.expiration
+        if exp.isExpired {
+            try? remove(forKey: key)
+            return
+        }
+        let now = clock.now()
+        let crc = data.withUnsafeBytes { UInt32(magpie_crc32(0, $0.baseAddress, $0.count)) }
+        let expires = exp.expiryDate(from: now)?.timeIntervalSinceReferenceDate ?? .infinity
+        guard
+            let header = DiskEntryFormat.header(
+                key: key, payloadSize: data.count, crc: crc, created: now.timeIntervalSinceReferenceDate,
+                expires: expires, metadata: metadata)
+        else { throw .invalidKey(key) }
+        let fileSize = header.count + data.count
+        if config.sizeLimit > 0 && fileSize > config.sizeLimit {
+            throw .entryTooLarge(size: fileSize, limit: config.sizeLimit)
+        }
+        // Keep the limit: before adding, the directory must be within it (a trim may lag).
+        if config.sizeLimit > 0 { evictOldest(downTo: config.sizeLimit, sparing: name) }
+        let temporary = directory + "/.tmp-\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .writeFailed(path: path(forKey: key), errno: errno) }
+        var failure: Int32 = 0
+        for part in [header, data] where failure == 0 {
+            failure = Self.writeAll(fd, part)
+        }
+        if close(fd) != 0 && failure == 0 { failure = errno }
+        if failure == 0 && rename(temporary, directory + "/" + name) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw .writeFailed(path: directory + "/" + name, errno: failure)
+        }
+        let over = state.withLock { s -> Bool in
+            s.totalSize += fileSize - (s.index[name]?.size ?? 0)
+            s.index[name] = Entry(size: fileSize, expiresAt: expires, lastAccess: now.timeIntervalSinceReferenceDate)
+            guard config.sizeLimit > 0, s.totalSize > config.sizeLimit, !s.trimScheduled else { return false }
+            s.trimScheduled = true
+            return true
+        }
+        if over {
+            background.async { [weak self] in
+                guard let self else { return }
+                self.state.withLock { $0.trimScheduled = false }
+                _ = self.removeSizeExceededValues()
+            }
+        }
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32 {
+        bytes.withUnsafeBytes { raw -> Int32 in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return n < 0 ? errno : ENOSPC }
+                offset += n
+            }
+            return 0
+        }
+    }
+
+    // MARK: - reading
+
+    /// The payload for `key`, or `nil` when there is none, it expired (then it is removed) or it
+    /// fails validation (then it is removed and counted). Reading updates the last access and
+    /// extends the expiry as asked.
+    /// - Throws: ``DiskCacheError/readFailed(path:errno:)`` for I/O errors other than absence.
+    public func value(forKey key: String, extendingExpiration extending: ExpirationExtending = .cacheTime)
+        throws(DiskCacheError) -> [UInt8]?
+    {
+        let name = try checkedName(key)
+        let path = directory + "/" + name
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        let readOnly = fd < 0 && (errno == EACCES || errno == EROFS)
+        let rfd = readOnly ? open(path, O_RDONLY | O_CLOEXEC) : fd
+        guard rfd >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR {
+                forget(name)
+                return nil
+            }
+            throw .readFailed(path: path, errno: errno)
+        }
+        defer { close(rfd) }
+        guard let parsed = Self.readHeader(rfd), parsed.info.key == key else {
+            discardInvalid(name, path: path)
+            return nil
+        }
+        let now = clock.now()
+        let nowSeconds = now.timeIntervalSinceReferenceDate
+        if parsed.info.expiresAt <= nowSeconds {
+            unlink(path)
+            forget(name)
+            return nil
+        }
+        var payload = [UInt8](repeating: 0, count: parsed.info.size)
+        let got = payload.withUnsafeMutableBytes { Self.readAll(rfd, $0, at: off_t(parsed.headerSize)) }
+        guard got == parsed.info.size,
+            payload.withUnsafeBytes({ UInt32(magpie_crc32(0, $0.baseAddress, $0.count)) }) == parsed.crc
+        else {
+            discardInvalid(name, path: path)
+            return nil
+        }
+        var expires = parsed.info.expiresAt
+        switch extending {
+        case .none: break
+        case .cacheTime:
+            if expires != .infinity {
+                // The original lifetime, measured again from now.
+                expires = config.expiration.expiryDate(from: now)?.timeIntervalSinceReferenceDate ?? .infinity
+            }
+        case .expirationTime(let e): expires = e.expiryDate(from: now)?.timeIntervalSinceReferenceDate ?? .infinity
+        }
+        if !readOnly {
+            Self.writeDouble(rfd, expires, at: DiskEntryFormat.expiresOffset)
+            Self.writeDouble(rfd, nowSeconds, at: DiskEntryFormat.lastAccessOffset)
+        }
+        let fileSize = parsed.headerSize + parsed.info.size
+        state.withLock { s in
+            if s.index[name] == nil { s.totalSize += fileSize }  // written by another process
+            s.index[name] = Entry(size: fileSize, expiresAt: expires, lastAccess: nowSeconds)
+        }
+        return payload
+    }
+
+    /// The header facts of the entry for `key` (key, size, expiry, last access, validators),
+    /// without reading its payload or changing its access time.
+    public func entryInfo(forKey key: String) -> DiskEntryInfo? {
+        guard let name = try? checkedName(key) else { return nil }
+        let fd = open(directory + "/" + name, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return Self.readHeader(fd)?.info
+    }
+
+    /// Whether an unexpired entry for `key` is indexed. Reads no file.
+    public func isCached(forKey key: String) -> Bool {
+        let name = fileName(forKey: key)
+        let now = clock.now().timeIntervalSinceReferenceDate
+        return state.withLock { s in
+            guard let e = s.index[name] else { return false }
+            return e.expiresAt > now
+        }
+    }
+
+    /// Bytes the entry files take (headers included).
+    public func totalSize() -> Int { state.withLock { $0.totalSize } }
+    /// Entries indexed.
+    public var count: Int { state.withLock { $0.index.count } }
+    /// Entries removed because they failed validation since opening (open-time ones included).
+    public var invalidEntriesRemoved: Int { counters.withLock { $0.invalid } + openingReport.invalidRemoved }
+
+    // MARK: - removing
+
+    /// Removes the entry for `key`, if any.
+    public func remove(forKey key: String) throws(DiskCacheError) {
+        let name = try checkedName(key)
+        if unlink(directory + "/" + name) != 0 && errno != ENOENT {
+            throw .writeFailed(path: directory + "/" + name, errno: errno)
+        }
+        forget(name)
+    }
+
+    /// Removes every entry at once: the directory is renamed aside and a new one made; the old
+    /// one is deleted in the background.
+    public func removeAll() throws(DiskCacheError) {
+        let trash = directory + ".trash-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let moved = state.withLock { s -> Bool in
+            let ok = rename(directory, trash) == 0
+            if ok {
+                s.index.removeAll()
+                s.totalSize = 0
+            }
+            return ok
+        }
+        try Self.makeDirectory(directory)
+        guard moved else {
+            // Not renamable (another process holds it?): delete entry by entry.
+            for name in state.withLock({ Array($0.index.keys) }) {
+                unlink(directory + "/" + name)
+                forget(name)
+            }
+            return
+        }
+        background.async { Self.removeTree(trash) }
+    }
+
+    /// Removes entries expired at `referenceDate`; returns their file names.
+    @discardableResult
+    public func removeExpiredValues(referenceDate: Date? = nil) -> [String] {
+        let now = (referenceDate ?? clock.now()).timeIntervalSinceReferenceDate
+        let names = state.withLock { s in s.index.filter { $0.value.expiresAt <= now }.map(\.key) }
+        for name in names {
+            unlink(directory + "/" + name)
+            forget(name)
+        }
+        return names
+    }
+
+    /// When the directory is over its size limit, removes the least recently accessed entries
+    /// down to half the limit; returns their file names.
+    @discardableResult
+    public func removeSizeExceededValues() -> [String] {
+        guard config.sizeLimit > 0 else { return [] }
+        let victims = state.withLock { s -> [String] in
+            guard s.totalSize > config.sizeLimit else { return [] }
+            var total = s.totalSize
+            var out: [String] = []
+            for (name, entry) in s.index.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) {
+                if total <= config.sizeLimit / 2 { break }
+                out.append(name)
+                total -= entry.size
+            }
+            return out
+        }
+        for name in victims {
+            unlink(directory + "/" + name)
+            forget(name)
+        }
+        if !victims.isEmpty { counters.withLock { $0.trims += 1 } }
+        return victims
+    }
+
+    /// Waits until background trims and deletions queued so far have finished.
+    public func waitForBackgroundWork() {
+        background.sync {}
+    }
+
+    /// Evicts least recently accessed entries (never `spared`) until the total is at most `limit`.
+    private func evictOldest(downTo limit: Int, sparing spared: String) {
+        let victims = state.withLock { s -> [String] in
+            guard s.totalSize > limit else { return [] }
+            var total = s.totalSize
+            var out: [String] = []
+            for (name, entry) in s.index.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) where name != spared
+            {
+                if total <= limit { break }
+                out.append(name)
+                total -= entry.size
+            }
+            return out
+        }
+        for name in victims {
+            unlink(directory + "/" + name)
+            forget(name)
+        }
+    }
+
+    private func forget(_ name: String) {
+        state.withLock { s in
+            if let e = s.index.removeValue(forKey: name) { s.totalSize -= e.size }
+        }
+    }
+
+    private func discardInvalid(_ name: String, path: String) {
+        unlink(path)
+        forget(name)
+        counters.withLock { $0.invalid += 1 }
+    }
+
+    // MARK: - file helpers
+
+    static func makeDirectory(_ path: String) throws(DiskCacheError) {
+        var st = stat()
+        if stat(path, &st) == 0 {
+            guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .notADirectory(path: path) }
+            guard access(path, W_OK | X_OK) == 0 else { throw .cannotCreateDirectory(path: path, errno: errno) }
+            return
+        }
+        // Create each missing component.
+        var built = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            built += "/" + part
+            if mkdir(built, 0o755) != 0 && errno != EEXIST {
+                throw .cannotCreateDirectory(path: path, errno: errno)
+            }
+        }
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { throw .notADirectory(path: path) }
+    }
+
+    static func readHeader(_ fd: Int32) -> DiskEntryFormat.Parsed? {
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let fileSize = Int(st.st_size)
+        var head = [UInt8](repeating: 0, count: min(fileSize, 4096))
+        var got = head.withUnsafeMutableBytes { readAll(fd, $0, at: 0) }
+        guard got >= DiskEntryFormat.fixedSize else { return nil }
+        let declared = Int(DiskEntryFormat.read16(head, 6))
+        if declared > head.count && declared <= min(fileSize, DiskEntryFormat.maxHeaderSize) {
+            head = [UInt8](repeating: 0, count: declared)
+            got = head.withUnsafeMutableBytes { readAll(fd, $0, at: 0) }
+            guard got == declared else { return nil }
+        }
+        return DiskEntryFormat.parse(Array(head[..<got]), fileSize: fileSize)
+    }
+
+    static func readAll(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, at offset: off_t) -> Int {
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, offset + off_t(done))
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            done += n
+        }
+        return done
+    }
+
+    static func writeDouble(_ fd: Int32, _ value: Double, at offset: off_t) {
+        var bits = value.bitPattern.littleEndian
+        _ = withUnsafeBytes(of: &bits) { pwrite(fd, $0.baseAddress, 8, offset) }
+    }
+
+    /// Indexes a directory: removes dead writers' temporary files and invalid entries.
+    static func scan(_ dir: String, config: Config) -> (State, (leftoversRemoved: Int, invalidRemoved: Int)) {
+        var state = State()
+        var leftovers = 0
+        var invalid = 0
+        guard let d = opendir(dir) else { return (state, (0, 0)) }
+        defer { closedir(d) }
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            let path = dir + "/" + name
+            if name.hasPrefix(".tmp-") {
+                // ".tmp-<pid>-<random>": remove when its writer is gone.
+                let pid = name.dropFirst(5).split(separator: "-").first.flatMap { Int32($0) } ?? 0
+                if pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH) {
+                    unlink(path)
+                    leftovers += 1
+                }
+                continue
+            }
+            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            if fd < 0 { continue }
+            let parsed = readHeader(fd)
+            close(fd)
+            // An entry must sit under the name its own key gives it.
+            guard let parsed, fileName(forKey: parsed.info.key, config: config) == name else {
+                var st = stat()
+                if lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG {
+                    unlink(path)
+                    invalid += 1
+                }
+                continue
+            }
+            let size = parsed.headerSize + parsed.info.size
+            state.index[name] = Entry(size: size, expiresAt: parsed.info.expiresAt, lastAccess: parsed.info.lastAccess)
+            state.totalSize += size
+        }
+        return (state, (leftovers, invalid))
+    }
+
+    static func removeTree(_ path: String) {
+        guard let d = opendir(path) else {
+            unlink(path)
+            return
+        }
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            let child = path + "/" + name
+            if unlink(child) != 0 && errno == EISDIR { removeTree(child) }
+        }
+        closedir(d)
+        rmdir(path)
+    }
+}

@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// HTTP validators and facts kept with a disk-cache entry.
+public struct DiskEntryMetadata: Sendable, Hashable {
+    public var etag: String?
+    public var lastModified: String?
+    public var contentType: String?
+
+    public init(etag: String? = nil, lastModified: String? = nil, contentType: String? = nil) {
+        self.etag = etag
+        self.lastModified = lastModified
+        self.contentType = contentType
+    }
+}
+
+/// What the cache knows of an entry without reading its payload.
+public struct DiskEntryInfo: Sendable, Hashable {
+    /// The original key.
+    public var key: String
+    /// Payload bytes.
+    public var size: Int
+    /// Seconds since the reference date; `.infinity` when it never expires.
+    public var expiresAt: Double
+    /// Seconds since the reference date of the last read or write.
+    public var lastAccess: Double
+    public var metadata: DiskEntryMetadata
+}
+
+/// The on-disk layout of one entry: a fixed header, the key and validators, then the payload.
+///
+///     0  "MGPE"            4  version (u16)   6  header length (u16)
+///     8  payload length (u64)                16  payload CRC-32 (u32)   20  reserved (u32)
+///    24  created (f64)     32  expires (f64, +inf = never)   40  last access (f64)
+///    48  key length (u32)  52  ETag length (u16)  54  Last-Modified length (u16)
+///    56  Content-Type length (u16)  58  reserved (u16)  60  key, ETag, Last-Modified, Content-Type
+///
+/// Little-endian. The expiry and last-access fields are rewritten in place (8-byte pwrite).
+enum DiskEntryFormat {
+    static let magic: [UInt8] = Array("MGPE".utf8)
+    static let version: UInt16 = 1
+    static let fixedSize = 60
+    static let expiresOffset: off_t = 32
+    static let lastAccessOffset: off_t = 40
+    /// Headers are small; a larger declared one is corruption.
+    static let maxHeaderSize = 64 * 1024
+
+    static func header(
+        key: String, payloadSize: Int, crc: UInt32, created: Double, expires: Double, metadata: DiskEntryMetadata
+    ) -> [UInt8]? {
+        let keyBytes = Array(key.utf8)
+        let etag = Array((metadata.etag ?? "").utf8)
+        let lastModified = Array((metadata.lastModified ?? "").utf8)
+        let contentType = Array((metadata.contentType ?? "").utf8)
+        let size = fixedSize + keyBytes.count + etag.count + lastModified.count + contentType.count
+        guard size <= maxHeaderSize, etag.count < 65536, lastModified.count < 65536, contentType.count < 65536 else {
+            return nil
+        }
+        var h = [UInt8]()
+        h.reserveCapacity(size)
+        h += magic
+        append(&h, version)
+        append(&h, UInt16(size))
+        append(&h, UInt64(payloadSize))
+        append(&h, crc)
+        append(&h, UInt32(0))
+        append(&h, created.bitPattern)
+        append(&h, expires.bitPattern)
+        append(&h, created.bitPattern)
+        append(&h, UInt32(keyBytes.count))
+        append(&h, UInt16(etag.count))
+        append(&h, UInt16(lastModified.count))
+        append(&h, UInt16(contentType.count))
+        append(&h, UInt16(0))
+        h += keyBytes
+        h += etag
+        h += lastModified
+        h += contentType
+        return h
+    }
+
+    struct Parsed {
+        var info: DiskEntryInfo
+        var headerSize: Int
+        var crc: UInt32
+    }
+
+    /// Parses a header read from the start of a file of `fileSize` bytes; `nil` when invalid.
+    static func parse(_ b: [UInt8], fileSize: Int) -> Parsed? {
+        guard b.count >= fixedSize, Array(b[0..<4]) == magic, read16(b, 4) == version else { return nil }
+        let headerSize = Int(read16(b, 6))
+        let payload = read64(b, 8)
+        guard headerSize >= fixedSize, headerSize <= b.count, payload <= UInt64(Int.max),
+            headerSize + Int(payload) == fileSize
+        else { return nil }
+        let keyLength = Int(read32(b, 48))
+        let lengths = [Int(read16(b, 52)), Int(read16(b, 54)), Int(read16(b, 56))]
+        guard fixedSize + keyLength + lengths.reduce(0, +) == headerSize else { return nil }
+        var at = fixedSize
+        func take(_ n: Int) -> String {
+            defer { at += n }
+            return String(decoding: b[at..<at + n], as: UTF8.self)
+        }
+        let key = take(keyLength)
+        let etag = take(lengths[0])
+        let lastModified = take(lengths[1])
+        let contentType = take(lengths[2])
+        let metadata = DiskEntryMetadata(
+            etag: etag.isEmpty ? nil : etag, lastModified: lastModified.isEmpty ? nil : lastModified,
+            contentType: contentType.isEmpty ? nil : contentType)
+        let info = DiskEntryInfo(
+            key: key, size: Int(payload), expiresAt: Double(bitPattern: read64(b, 32)),
+            lastAccess: Double(bitPattern: read64(b, 40)), metadata: metadata)
+        return Parsed(info: info, headerSize: headerSize, crc: read32(b, 16))
+    }
+
+    static func append<T: FixedWidthInteger>(_ out: inout [UInt8], _ v: T) {
+        withUnsafeBytes(of: v.littleEndian) { out += $0 }
+    }
+    static func read16(_ b: [UInt8], _ at: Int) -> UInt16 { UInt16(b[at]) | UInt16(b[at + 1]) << 8 }
+    static func read32(_ b: [UInt8], _ at: Int) -> UInt32 {
+        (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[at + $1]) << (8 * UInt32($1)) }
+    }
+    static func read64(_ b: [UInt8], _ at: Int) -> UInt64 {
+        (0..<8).reduce(UInt64(0)) { $0 | UInt64(b[at + $1]) << (8 * UInt64($1)) }
+    }
+}

@@ -1,0 +1,326 @@
+import Foundation
+import MagpieTestSupport
+import Testing
+
+@testable import Magpie
+
+/// Runs a helper process and reads its output line by line (a gate: no sleeps).
+final class ChildProcess {
+    let process = Process()
+    private let output = Pipe()
+    private var buffer = Data()
+
+    init(_ executable: URL, _ arguments: [String]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// The next line of output, or `nil` at end of output.
+    func readLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                return line
+            }
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(chunk)
+        }
+    }
+
+    func killHard() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+enum Helper {
+    static var writer: URL { CLI.binary.deletingLastPathComponent().appendingPathComponent("magpie-cache-writer") }
+}
+
+@Suite struct DiskCacheTests {
+    func makeCache(_ dir: TemporaryDirectory, limit: Int = 0, clock: ManualClock = ManualClock(), ext: String? = nil)
+        throws -> DiskCache
+    {
+        try DiskCache(
+            config: .init(directory: dir.path("cache"), sizeLimit: limit, pathExtension: ext, sweepInterval: nil),
+            clock: clock)
+    }
+
+    @Test func storesReadsAndNamesEntriesByMD5() throws {
+        let dir = try TemporaryDirectory()
+        let cache = try makeCache(dir, ext: "png")
+        let meta = DiskEntryMetadata(
+            etag: "\"abc\"", lastModified: "Sun, 22 Nov 2026 02:00:00 GMT", contentType: "image/png")
+        try cache.store([1, 2, 3, 4], forKey: "https://example.com/a.png", metadata: meta)
+        #expect(try cache.value(forKey: "https://example.com/a.png") == [1, 2, 3, 4])
+        #expect(
+            cache.fileName(forKey: "https://example.com/a.png") == CacheKey.md5Hex("https://example.com/a.png") + ".png"
+        )
+        #expect(FileManager.default.fileExists(atPath: cache.path(forKey: "https://example.com/a.png")))
+        let info = try #require(cache.entryInfo(forKey: "https://example.com/a.png"))
+        #expect(info.key == "https://example.com/a.png" && info.size == 4 && info.metadata == meta)
+        #expect(cache.isCached(forKey: "https://example.com/a.png") && !cache.isCached(forKey: "other"))
+        #expect(try cache.value(forKey: "other") == nil)
+        try cache.store([9], forKey: "https://example.com/a.png")
+        #expect(try cache.value(forKey: "https://example.com/a.png") == [9])
+        #expect(cache.count == 1)
+    }
+
+    @Test func metadataAndAccessOrderSurviveReopening() throws {
+        let dir = try TemporaryDirectory()
+        let clock = ManualClock()
+        do {
+            let cache = try makeCache(dir, clock: clock)
+            for i in 0..<5 {
+                try cache.store(
+                    [UInt8](repeating: UInt8(i), count: 1000), forKey: "k\(i)", metadata: .init(etag: "e\(i)"))
+                clock.advance(by: 1)
+            }
+            _ = try cache.value(forKey: "k0")  // k0 becomes the most recent
+        }
+        let reopened = try DiskCache(
+            config: .init(directory: dir.path("cache"), sizeLimit: 3000, sweepInterval: nil), clock: clock)
+        #expect(reopened.count == 5 && reopened.openingReport.invalidRemoved == 0)
+        #expect(reopened.entryInfo(forKey: "k3")?.metadata.etag == "e3")
+        let removed = reopened.removeSizeExceededValues()
+        #expect(Set(removed) == Set(["k1", "k2", "k3", "k4"].map { reopened.fileName(forKey: $0) }))
+        #expect(try reopened.value(forKey: "k0") != nil)
+    }
+
+    @Test func sizeLimitHoldsAtEveryWriteAndTrimsToHalf() throws {
+        let dir = try TemporaryDirectory()
+        let clock = ManualClock()
+        let cache = try makeCache(dir, limit: 1_000_000, clock: clock)
+        var largestEntry = 0
+        for i in 0..<40 {
+            let size = 50_000 + (i * 9_973) % 60_000
+            try cache.store([UInt8](repeating: 1, count: size), forKey: "k\(i)")
+            largestEntry = max(largestEntry, size + 200)
+            #expect(cache.totalSize() <= 1_000_000 + largestEntry)
+            let onDisk = try FileManager.default.contentsOfDirectory(atPath: dir.path("cache"))
+                .map { try FileManager.default.attributesOfItem(atPath: dir.path("cache/\($0)"))[.size] as! Int }
+                .reduce(0, +)
+            #expect(onDisk <= 1_000_000 + largestEntry)
+            clock.advance(by: 1)
+            if i == 5 { _ = try cache.value(forKey: "k0") }  // keep k0 recent
+            if i % 3 == 0 { _ = try cache.value(forKey: "k0") }
+        }
+        cache.waitForBackgroundWork()
+        #expect(cache.totalSize() <= 1_000_000)
+        #expect(try cache.value(forKey: "k0") != nil, "the most recently accessed entry survives trimming")
+        #expect(throws: DiskCacheError.entryTooLarge(size: 2_000_064, limit: 1_000_000)) {
+            try cache.store([UInt8](repeating: 0, count: 2_000_000), forKey: "huge")
+        }
+    }
+
+    @Test func expiryFollowsTheInjectedClock() throws {
+        let dir = try TemporaryDirectory()
+        let clock = ManualClock()
+        let cache = try DiskCache(
+            config: .init(directory: dir.path("cache"), expiration: .seconds(10), sweepInterval: nil), clock: clock)
+        try cache.store([1], forKey: "a")
+        try cache.store([2], forKey: "b", expiration: .never)
+        try cache.store([3], forKey: "c")
+        try cache.store([4], forKey: "gone", expiration: .expired)
+        #expect(!cache.isCached(forKey: "gone"))
+        clock.advance(by: 8)
+        #expect(try cache.value(forKey: "c") == [3])  // extends c by 10 s from now
+        clock.advance(by: 3)
+        #expect(!cache.isCached(forKey: "a") && cache.isCached(forKey: "c") && cache.isCached(forKey: "b"))
+        #expect(try cache.value(forKey: "a") == nil)
+        #expect(!FileManager.default.fileExists(atPath: cache.path(forKey: "a")))
+        clock.advance(by: 8)
+        #expect(cache.removeExpiredValues() == [cache.fileName(forKey: "c")])
+        #expect(try cache.value(forKey: "b") == [2])
+        _ = try cache.value(forKey: "b", extendingExpiration: .expirationTime(.seconds(5)))
+        clock.advance(by: 6)
+        #expect(!cache.isCached(forKey: "b"))
+    }
+
+    @Test func corruptAndTruncatedEntriesAreRemoved() throws {
+        let dir = try TemporaryDirectory()
+        let cache = try makeCache(dir)
+        for key in ["torn", "flipped", "good", "junk"] {
+            try cache.store([UInt8](repeating: 5, count: 5000), forKey: key)
+        }
+        let torn = try FileHandle(forWritingTo: URL(fileURLWithPath: cache.path(forKey: "torn")))
+        try torn.truncate(atOffset: 3000)
+        try torn.close()
+        let flipped = try FileHandle(forUpdating: URL(fileURLWithPath: cache.path(forKey: "flipped")))
+        try flipped.seek(toOffset: 4000)
+        try flipped.write(contentsOf: Data([0xFF]))
+        try flipped.close()
+        try Data("not a cache entry".utf8).write(to: URL(fileURLWithPath: cache.path(forKey: "junk")))
+        try Data("half-written".utf8).write(to: URL(fileURLWithPath: dir.path("cache/.tmp-999999999-1")))
+        let reopened = try makeCache(dir)
+        #expect(reopened.openingReport.invalidRemoved == 2)  // torn (size) and junk (magic)
+        #expect(reopened.openingReport.leftoversRemoved == 1)
+        #expect(try reopened.value(forKey: "flipped") == nil, "a payload failing its CRC is never served")
+        #expect(reopened.invalidEntriesRemoved == 3)
+        #expect(try reopened.value(forKey: "good") == [UInt8](repeating: 5, count: 5000))
+        #expect(try reopened.value(forKey: "torn") == nil)
+    }
+
+    @Test func writeErrorsAreTypedAndTheCacheStaysUsable() throws {
+        let dir = try TemporaryDirectory()
+        let cache = try makeCache(dir)
+        // A directory where the entry's file would go.
+        try FileManager.default.createDirectory(
+            atPath: cache.path(forKey: "blocked"), withIntermediateDirectories: false)
+        do {
+            try cache.store([1], forKey: "blocked")
+            Issue.record("stored over a directory")
+        } catch {
+            #expect(error.errorNumber == EISDIR)
+        }
+        // A name too long for the file system.
+        let plain = try DiskCache(
+            config: .init(directory: dir.path("plain"), usesHashedFileName: false, sweepInterval: nil))
+        #expect(
+            throws: DiskCacheError.writeFailed(
+                path: plain.path(forKey: String(repeating: "n", count: 300)), errno: ENAMETOOLONG)
+        ) {
+            try plain.store([1], forKey: String(repeating: "n", count: 300))
+        }
+        #expect(throws: DiskCacheError.invalidKey("a/b")) { try plain.store([1], forKey: "a/b") }
+        try cache.store([2], forKey: "fine")
+        #expect(try cache.value(forKey: "fine") == [2])
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path("cache")).filter {
+            $0.hasPrefix(".tmp-")
+        }
+        #expect(leftovers.isEmpty)
+        // Something other than a directory at the cache path.
+        try Data().write(to: URL(fileURLWithPath: dir.path("file")))
+        #expect(throws: DiskCacheError.notADirectory(path: dir.path("file"))) {
+            try DiskCache(config: .init(directory: dir.path("file"), sweepInterval: nil))
+        }
+    }
+
+    @Test func fileSizeLimitFailsTheWriteCleanly() throws {
+        let dir = try TemporaryDirectory()
+        // prlimit (util-linux) starts the helper with RLIMIT_FSIZE of 100 kB.
+        let child = try ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/prlimit"),
+            ["--fsize=100000", Helper.writer.path, "store-once", dir.path("cache"), "300000"])
+        let first = child.readLine() ?? ""
+        let second = child.readLine() ?? ""
+        child.process.waitUntilExit()
+        #expect(first.hasPrefix("error: cannot write") && first.contains("too large"), "\(first)")
+        #expect(second == "still usable")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path("cache"))
+        #expect(!names.contains { $0.hasPrefix(".tmp-") }, "the failed write left \(names)")
+    }
+
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func aDirectoryWithoutPermissionIsReported() throws {
+        let dir = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir.path("locked"), withIntermediateDirectories: false)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path)
+        // As root every directory is writable: run the helper as "nobody" instead.
+        let child = try ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/setpriv"),
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", Helper.writer.path, "store-once",
+                dir.path("locked/cache"),
+            ])
+        let line = child.readLine() ?? ""
+        child.process.waitUntilExit()
+        #expect(line.contains("cannot create cache directory") && line.contains("Permission denied"), "\(line)")
+        #expect(child.process.terminationStatus == 3)
+    }
+
+    @Test func killingAWriterLosesAtMostTheEntryInFlight() throws {
+        let dir = try TemporaryDirectory()
+        let child = try ChildProcess(Helper.writer, ["loop", dir.path("cache")])
+        var acknowledged = -1
+        while acknowledged < 40, let line = child.readLine(), let n = Int(line) { acknowledged = n }
+        child.killHard()
+        #expect(acknowledged >= 40)
+        // The writer used the wall clock; so does the reader here.
+        let cache = try DiskCache(config: .init(directory: dir.path("cache"), sizeLimit: 0, sweepInterval: nil))
+        for n in 0...acknowledged {
+            #expect(try cache.value(forKey: "key-\(n)") == CrashPayload.bytes(for: n), "key-\(n)")
+        }
+        // Entries written after the last line we read are whole or absent, never torn.
+        #expect(cache.count >= acknowledged + 1)
+        for n in (acknowledged + 1)..<(cache.count + 5) {
+            if let value = try cache.value(forKey: "key-\(n)") { #expect(value == CrashPayload.bytes(for: n)) }
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path("cache"))
+        #expect(!names.contains { $0.hasPrefix(".tmp-") })
+    }
+
+    @Test func twoProcessesSharingADirectoryDoNotCorruptIt() throws {
+        let dir = try TemporaryDirectory()
+        let a = try ChildProcess(Helper.writer, ["loop", dir.path("cache")])
+        let b = try ChildProcess(Helper.writer, ["loop", dir.path("cache")])
+        var seenA = -1
+        var seenB = -1
+        while seenA < 25 || seenB < 25 {
+            if seenA < 25, let l = a.readLine(), let n = Int(l) { seenA = n }
+            if seenB < 25, let l = b.readLine(), let n = Int(l) { seenB = n }
+        }
+        a.killHard()
+        b.killHard()
+        let cache = try DiskCache(config: .init(directory: dir.path("cache"), sizeLimit: 0, sweepInterval: nil))
+        #expect(cache.openingReport.invalidRemoved == 0)
+        for n in 0...min(seenA, seenB) {
+            #expect(try cache.value(forKey: "key-\(n)") == CrashPayload.bytes(for: n))
+        }
+    }
+
+    @Test func removeAllIsImmediateAndCleansUpInTheBackground() throws {
+        let dir = try TemporaryDirectory()
+        let cache = try makeCache(dir)
+        for i in 0..<50 { try cache.store([UInt8](repeating: 1, count: 1000), forKey: "k\(i)") }
+        try cache.removeAll()
+        #expect(cache.count == 0 && cache.totalSize() == 0 && !cache.isCached(forKey: "k1"))
+        try cache.store([1], forKey: "after")
+        #expect(try cache.value(forKey: "after") == [1])
+        cache.waitForBackgroundWork()
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: dir.url.path)
+        #expect(!siblings.contains { $0.contains(".trash-") })
+    }
+
+    @Test func defaultDirectoryFollowsXDG() {
+        let config = DiskCache.Config(name: "thumbs")
+        let env = ProcessInfo.processInfo.environment
+        if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            #expect(config.resolvedDirectory == xdg + "/magpie/thumbs")
+        } else {
+            #expect(config.resolvedDirectory == (env["HOME"] ?? "/tmp") + "/.cache/magpie/thumbs")
+        }
+    }
+}
+
+@Suite struct DiskCacheStressTests {
+    @Test func concurrentWritersReadersAndRemoversNeverSeeATornEntry() async throws {
+        let dir = try TemporaryDirectory()
+        let cache = try DiskCache(config: .init(directory: dir.path("cache"), sizeLimit: 400_000, sweepInterval: nil))
+        let payloads = (0..<20).map(CrashPayload.bytes(for:))
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    for i in 0..<80 {
+                        let n = (i * 3 + worker) % 20
+                        switch (i + worker) % 4 {
+                        case 0, 1: try? cache.store(payloads[n], forKey: "key-\(n)")
+                        case 2:
+                            if let v = try? cache.value(forKey: "key-\(n)") {
+                                #expect(v == payloads[n])
+                            }
+                        default: try? cache.remove(forKey: "key-\(n)")
+                        }
+                    }
+                }
+            }
+        }
+        cache.waitForBackgroundWork()
+        #expect(cache.totalSize() <= 400_000 + 300_000)
+    }
+}
