@@ -32,6 +32,7 @@ let package = Package(
             path: "Sources/magpie"
         ),
         .executableTarget(name: "magpie-cache-bench", dependencies: ["Magpie"], path: "Benchmarks/CacheBench"),
+        .executableTarget(name: "magpie-disk-cache-bench", dependencies: ["Magpie"], path: "Benchmarks/DiskCacheBench"),
         // Test support: payloads shared by the tests and the helper process they run.
         .target(name: "MagpieTestSupport", path: "Tests/Support"),
         .executableTarget(

@@ -320,10 +320,16 @@ MAGPIE_API void magpie_free(void *buffer);
 /* MD5 (RFC 1321)                                                                              */
 
 /**
- * CRC-32 (the zlib/PNG polynomial) of `size` bytes, continuing from `crc` (0 to start). Used to
- * validate disk-cache entries. `data` may be NULL when `size` is 0.
+ * CRC-32 (the zlib/PNG polynomial) of `size` bytes, continuing from `crc` (0 to start).
+ * `data` may be NULL when `size` is 0.
  */
 MAGPIE_API uint32_t magpie_crc32(uint32_t crc, const void *data, size_t size);
+
+/**
+ * CRC-32C (Castagnoli) of `size` bytes, continuing from `crc` (0 to start); hardware-accelerated
+ * on x86-64 with SSE4.2. Validates disk-cache entries. `data` may be NULL when `size` is 0.
+ */
+MAGPIE_API uint32_t magpie_crc32c(uint32_t crc, const void *data, size_t size);
 
 /** MD5 digest of `size` bytes into `digest`. `data` may be NULL when `size` is 0. */
 MAGPIE_API void magpie_md5(const void *data, size_t size, uint8_t digest[16]);

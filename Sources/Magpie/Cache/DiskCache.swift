@@ -68,6 +68,24 @@ public final class DiskCache: Sendable {
         var size: Int  // file bytes
         var expiresAt: Double
         var lastAccess: Double
+        var headerSize = 0
+        /// The file's identity when its payload last passed the CRC check in this process: a
+        /// read of the same inode, size and modification time skips the check.
+        var verified: FileStamp?
+    }
+
+    struct FileStamp: Equatable {
+        var inode: UInt64
+        var size: Int
+        var modified: Int
+        var modifiedNanoseconds: Int
+
+        init(_ st: stat) {
+            inode = UInt64(st.st_ino)
+            size = Int(st.st_size)
+            modified = Int(st.st_mtim.tv_sec)
+            modifiedNanoseconds = Int(st.st_mtim.tv_nsec)
+        }
     }
 
     struct State {
@@ -86,6 +104,8 @@ public final class DiskCache: Sendable {
     private let clock: any CacheClock
     private let background: DispatchQueue
     private let sweeper = Locked<Task<Void, Never>?>(nil)
+    /// Names temporary files uniquely within this process (the pid makes them unique across).
+    private let temporaryCounter = Locked<UInt64>(UInt64.random(in: 0...UInt64.max >> 8))
 
     /// Opens (creating if needed) the cache directory and indexes its entries.
     /// - Throws: ``DiskCacheError/cannotCreateDirectory(path:errno:)`` or
@@ -157,7 +177,7 @@ public final class DiskCache: Sendable {
             return
         }
         let now = clock.now()
-        let crc = data.withUnsafeBytes { UInt32(magpie_crc32(0, $0.baseAddress, $0.count)) }
+        let crc = data.withUnsafeBytes { UInt32(magpie_crc32c(0, $0.baseAddress, $0.count)) }
         let expires = exp.expiryDate(from: now)?.timeIntervalSinceReferenceDate ?? .infinity
         guard
             let header = DiskEntryFormat.header(
@@ -170,13 +190,17 @@ public final class DiskCache: Sendable {
         }
         // Keep the limit: before adding, the directory must be within it (a trim may lag).
         if config.sizeLimit > 0 { evictOldest(downTo: config.sizeLimit, sparing: name) }
-        let temporary = directory + "/.tmp-\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let temporary =
+            directory + "/.tmp-\(getpid())-"
+            + String(
+                temporaryCounter.withLock {
+                    $0 &+= 1; return $0
+                }, radix: 16)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .writeFailed(path: path(forKey: key), errno: errno) }
-        var failure: Int32 = 0
-        for part in [header, data] where failure == 0 {
-            failure = Self.writeAll(fd, part)
-        }
+        var failure = Self.writeAll(fd, header, data)
+        var st = stat()
+        if failure == 0 && fstat(fd, &st) != 0 { failure = errno }
         if close(fd) != 0 && failure == 0 { failure = errno }
         if failure == 0 && rename(temporary, directory + "/" + name) != 0 { failure = errno }
         if failure != 0 {
@@ -185,7 +209,9 @@ public final class DiskCache: Sendable {
         }
         let over = state.withLock { s -> Bool in
             s.totalSize += fileSize - (s.index[name]?.size ?? 0)
-            s.index[name] = Entry(size: fileSize, expiresAt: expires, lastAccess: now.timeIntervalSinceReferenceDate)
+            s.index[name] = Entry(
+                size: fileSize, expiresAt: expires, lastAccess: now.timeIntervalSinceReferenceDate,
+                headerSize: header.count, verified: FileStamp(st))
             guard config.sizeLimit > 0, s.totalSize > config.sizeLimit, !s.trimScheduled else { return false }
             s.trimScheduled = true
             return true
@@ -199,16 +225,34 @@ public final class DiskCache: Sendable {
         }
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32 {
-        bytes.withUnsafeBytes { raw -> Int32 in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return n < 0 ? errno : ENOSPC }
-                offset += n
+    /// Writes header and payload with as few system calls as the kernel allows (writev).
+    private static func writeAll(_ fd: Int32, _ header: [UInt8], _ payload: [UInt8]) -> Int32 {
+        header.withUnsafeBytes { h in
+            payload.withUnsafeBytes { p in
+                let total = h.count + p.count
+                var done = 0
+                while done < total {
+                    var iov = [iovec]()
+                    if done < h.count {
+                        iov.append(
+                            iovec(
+                                iov_base: UnsafeMutableRawPointer(mutating: h.baseAddress! + done),
+                                iov_len: h.count - done))
+                    }
+                    let pDone = max(0, done - h.count)
+                    if p.count > pDone {
+                        iov.append(
+                            iovec(
+                                iov_base: UnsafeMutableRawPointer(mutating: p.baseAddress! + pDone),
+                                iov_len: p.count - pDone))
+                    }
+                    let n = writev(fd, iov, Int32(iov.count))
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 { return n < 0 ? errno : ENOSPC }
+                    done += n
+                }
+                return 0
             }
-            return 0
         }
     }
 
@@ -223,54 +267,85 @@ public final class DiskCache: Sendable {
     {
         let name = try checkedName(key)
         let path = directory + "/" + name
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        let readOnly = fd < 0 && (errno == EACCES || errno == EROFS)
-        let rfd = readOnly ? open(path, O_RDONLY | O_CLOEXEC) : fd
-        guard rfd >= 0 else {
+        let now = clock.now()
+        let nowSeconds = now.timeIntervalSinceReferenceDate
+        let known = state.withLock { $0.index[name] }
+        if let known, known.expiresAt <= nowSeconds {
+            unlink(path)
+            forget(name)
+            return nil
+        }
+        var fd = open(path, O_RDWR | O_CLOEXEC)
+        let writable = fd >= 0
+        if !writable && (errno == EACCES || errno == EROFS || errno == EPERM) { fd = open(path, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR {
                 forget(name)
                 return nil
             }
             throw .readFailed(path: path, errno: errno)
         }
-        defer { close(rfd) }
-        guard let parsed = Self.readHeader(rfd), parsed.info.key == key else {
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .readFailed(path: path, errno: errno) }
+        let stamp = FileStamp(st)
+        var parsed: DiskEntryFormat.Parsed?
+        var payload: [UInt8] = []
+        if let known, known.verified == stamp, known.headerSize > 0, known.headerSize <= stamp.size {
+            // Verified before and unchanged since: header and payload in one read, no CRC pass.
+            var header = [UInt8](repeating: 0, count: known.headerSize)
+            payload = [UInt8](unsafeUninitializedCapacity: stamp.size - known.headerSize) { buffer, count in
+                count = header.withUnsafeMutableBytes { h in
+                    Self.readTwo(fd, h, UnsafeMutableRawBufferPointer(buffer)) - known.headerSize
+                }
+                count = max(0, count)
+            }
+            parsed = DiskEntryFormat.check(header, fileSize: stamp.size, key: key)
+            if parsed == nil || payload.count != parsed!.info.size { parsed = nil }
+        } else if let header = Self.readHeader(fd) {
+            payload = [UInt8](unsafeUninitializedCapacity: header.info.size) { buffer, count in
+                count = Self.readAll(fd, UnsafeMutableRawBufferPointer(buffer), at: off_t(header.headerSize))
+            }
+            let crc = payload.withUnsafeBytes { UInt32(magpie_crc32c(0, $0.baseAddress, $0.count)) }
+            if payload.count == header.info.size && crc == header.crc { parsed = header }
+        }
+        guard let parsed, parsed.info.key == key else {
             discardInvalid(name, path: path)
             return nil
         }
-        let now = clock.now()
-        let nowSeconds = now.timeIntervalSinceReferenceDate
         if parsed.info.expiresAt <= nowSeconds {
             unlink(path)
             forget(name)
-            return nil
-        }
-        var payload = [UInt8](repeating: 0, count: parsed.info.size)
-        let got = payload.withUnsafeMutableBytes { Self.readAll(rfd, $0, at: off_t(parsed.headerSize)) }
-        guard got == parsed.info.size,
-            payload.withUnsafeBytes({ UInt32(magpie_crc32(0, $0.baseAddress, $0.count)) }) == parsed.crc
-        else {
-            discardInvalid(name, path: path)
             return nil
         }
         var expires = parsed.info.expiresAt
         switch extending {
         case .none: break
         case .cacheTime:
-            if expires != .infinity {
-                // The original lifetime, measured again from now.
-                expires = config.expiration.expiryDate(from: now)?.timeIntervalSinceReferenceDate ?? .infinity
-            }
-        case .expirationTime(let e): expires = e.expiryDate(from: now)?.timeIntervalSinceReferenceDate ?? .infinity
+            // The configured lifetime, measured again from now.
+            if expires != .infinity { expires = Self.seconds(config.expiration.expiryDate(from: now)) }
+        case .expirationTime(let e): expires = Self.seconds(e.expiryDate(from: now))
         }
-        if !readOnly {
-            Self.writeDouble(rfd, expires, at: DiskEntryFormat.expiresOffset)
-            Self.writeDouble(rfd, nowSeconds, at: DiskEntryFormat.lastAccessOffset)
+        // The header's expiry and last access are rewritten (one 16-byte write) only when they
+        // move by a minute or more (or 1% of a short lifetime): hot entries cost no writes, and
+        // the access order survives reopening at one-minute resolution (exact within a process).
+        var current = stamp
+        let slack = expires == .infinity ? 60 : min(60, max(0.001, (expires - nowSeconds) / 100))
+        let expiryMoved = expires != parsed.info.expiresAt && !(abs(expires - parsed.info.expiresAt) < slack)
+        if writable && (expiryMoved || nowSeconds - parsed.info.lastAccess >= 60) {
+            var fields = (expires.bitPattern.littleEndian, nowSeconds.bitPattern.littleEndian)
+            if withUnsafeBytes(of: &fields, { pwrite(fd, $0.baseAddress, 16, DiskEntryFormat.expiresOffset) }) == 16 {
+                var after = stat()
+                if fstat(fd, &after) == 0 { current = FileStamp(after) }
+            }
         }
         let fileSize = parsed.headerSize + parsed.info.size
         state.withLock { s in
             if s.index[name] == nil { s.totalSize += fileSize }  // written by another process
-            s.index[name] = Entry(size: fileSize, expiresAt: expires, lastAccess: nowSeconds)
+            s.totalSize += fileSize - (s.index[name]?.size ?? fileSize)
+            s.index[name] = Entry(
+                size: fileSize, expiresAt: expires, lastAccess: nowSeconds, headerSize: parsed.headerSize,
+                verified: current)
         }
         return payload
     }
@@ -457,10 +532,20 @@ public final class DiskCache: Sendable {
         return done
     }
 
-    static func writeDouble(_ fd: Int32, _ value: Double, at offset: off_t) {
-        var bits = value.bitPattern.littleEndian
-        _ = withUnsafeBytes(of: &bits) { pwrite(fd, $0.baseAddress, 8, offset) }
+    /// Reads the header and the payload after it with one system call; returns the bytes read.
+    static func readTwo(_ fd: Int32, _ a: UnsafeMutableRawBufferPointer, _ b: UnsafeMutableRawBufferPointer) -> Int {
+        var iov = (iovec(iov_base: a.baseAddress, iov_len: a.count), iovec(iov_base: b.baseAddress, iov_len: b.count))
+        let n = withUnsafeMutablePointer(to: &iov) {
+            $0.withMemoryRebound(to: iovec.self, capacity: 2) { preadv(fd, $0, 2, 0) }
+        }
+        if n == a.count + b.count || n <= 0 { return max(0, n) }
+        // Short read: fall back to plain reads for the rest.
+        let rest = readAll(
+            fd, UnsafeMutableRawBufferPointer(rebasing: b[max(0, n - a.count)...]), at: off_t(max(n, a.count)))
+        return n + rest
     }
+
+    static func seconds(_ date: Date?) -> Double { date?.timeIntervalSinceReferenceDate ?? .infinity }
 
     /// Indexes a directory: removes dead writers' temporary files and invalid entries.
     static func scan(_ dir: String, config: Config) -> (State, (leftoversRemoved: Int, invalidRemoved: Int)) {
@@ -498,7 +583,9 @@ public final class DiskCache: Sendable {
                 continue
             }
             let size = parsed.headerSize + parsed.info.size
-            state.index[name] = Entry(size: size, expiresAt: parsed.info.expiresAt, lastAccess: parsed.info.lastAccess)
+            state.index[name] = Entry(
+                size: size, expiresAt: parsed.info.expiresAt, lastAccess: parsed.info.lastAccess,
+                headerSize: parsed.headerSize)
             state.totalSize += size
         }
         return (state, (leftovers, invalid))

@@ -90,7 +90,9 @@ enum DiskEntryFormat {
 
     /// Parses a header read from the start of a file of `fileSize` bytes; `nil` when invalid.
     static func parse(_ b: [UInt8], fileSize: Int) -> Parsed? {
-        guard b.count >= fixedSize, Array(b[0..<4]) == magic, read16(b, 4) == version else { return nil }
+        guard b.count >= fixedSize, b[0] == magic[0], b[1] == magic[1], b[2] == magic[2], b[3] == magic[3],
+            read16(b, 4) == version
+        else { return nil }
         let headerSize = Int(read16(b, 6))
         let payload = read64(b, 8)
         guard headerSize >= fixedSize, headerSize <= b.count, payload <= UInt64(Int.max),
@@ -114,6 +116,28 @@ enum DiskEntryFormat {
         let info = DiskEntryInfo(
             key: key, size: Int(payload), expiresAt: Double(bitPattern: read64(b, 32)),
             lastAccess: Double(bitPattern: read64(b, 40)), metadata: metadata)
+        return Parsed(info: info, headerSize: headerSize, crc: read32(b, 16))
+    }
+
+    /// The facts a read needs, checked without building strings: `nil` unless the header is
+    /// valid for a file of `fileSize` bytes and was written for `key`.
+    static func check(_ b: [UInt8], fileSize: Int, key: String) -> Parsed? {
+        guard b.count >= fixedSize, b[0] == magic[0], b[1] == magic[1], b[2] == magic[2], b[3] == magic[3],
+            read16(b, 4) == version
+        else { return nil }
+        let headerSize = Int(read16(b, 6))
+        let payload = read64(b, 8)
+        guard headerSize >= fixedSize, headerSize <= b.count, payload <= UInt64(Int.max),
+            headerSize + Int(payload) == fileSize
+        else { return nil }
+        let keyLength = Int(read32(b, 48))
+        let rest = Int(read16(b, 52)) + Int(read16(b, 54)) + Int(read16(b, 56))
+        guard fixedSize + keyLength + rest == headerSize, key.utf8.count == keyLength,
+            key.utf8.elementsEqual(b[fixedSize..<fixedSize + keyLength])
+        else { return nil }
+        let info = DiskEntryInfo(
+            key: key, size: Int(payload), expiresAt: Double(bitPattern: read64(b, 32)),
+            lastAccess: Double(bitPattern: read64(b, 40)), metadata: DiskEntryMetadata())
         return Parsed(info: info, headerSize: headerSize, crc: read32(b, 16))
     }
 

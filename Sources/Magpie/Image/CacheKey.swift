@@ -4,12 +4,15 @@ internal import CMagpie
 public enum CacheKey {
     /// MD5 (RFC 1321) of the key's UTF-8 bytes as 32 lowercase hex digits.
     public static func md5Hex(_ key: String) -> String {
-        var hex = [CChar](repeating: 0, count: 33)
         var key = key
-        key.withUTF8 { utf8 in
-            hex.withUnsafeMutableBufferPointer { magpie_md5_hex(utf8.baseAddress, utf8.count, $0.baseAddress) }
+        return key.withUTF8 { utf8 in
+            String(unsafeUninitializedCapacity: 33) { buffer in
+                buffer.withMemoryRebound(to: CChar.self) {
+                    magpie_md5_hex(utf8.baseAddress, utf8.count, $0.baseAddress)
+                }
+                return 32
+            }
         }
-        return CoreBridge.string(hex)
     }
 
     /// The 16-byte MD5 digest of `bytes`.

@@ -1,0 +1,127 @@
+// Disk-cache benchmark: DiskCache against a raw baseline in the same run (write a temporary file
+// and rename it; read a whole file), for 10,000 entries of 2 KB and 1,000 of 200 KB, plus
+// isCached, opening a directory of 100,000 entries and trimming it to half. Medians of 3 rounds.
+//   swift run -c release magpie-disk-cache-bench [DIR]
+import Foundation
+import Magpie
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+let root = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : NSTemporaryDirectory() + "magpie-disk-bench"
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+
+func fresh(_ name: String) -> String {
+    let path = root + "/" + name
+    try? FileManager.default.removeItem(atPath: path)
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+enum Raw {
+    static func write(_ dir: String, _ name: String, _ data: [UInt8]) {
+        let tmp = dir + "/.tmp-" + name
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        _ = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        rename(tmp, dir + "/" + name)
+    }
+
+    static func read(_ dir: String, _ name: String) -> [UInt8]? {
+        let fd = open(dir + "/" + name, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        fstat(fd, &st)
+        var out = [UInt8](repeating: 0, count: Int(st.st_size))
+        _ = out.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        return out
+    }
+}
+
+print("disk cache vs raw files (temp + rename; whole-file read), operations per second, medians of 3")
+print("case                         DiskCache        raw     ratio")
+for (count, size) in [(10_000, 2_048), (1_000, 200_000)] {
+    let payload = [UInt8](repeating: 0xA5, count: size)
+    let keys = (0..<count).map { "https://images.example.com/p/\($0).jpg" }
+    let names = keys.map { CacheKey.md5Hex($0) }
+    var results: [String: ([Double], [Double])] = [:]
+    for round in 0..<3 {
+        // New directories each round (deleting right before creating slows ext4's inode
+        // allocation for whoever goes next), and the two sides take turns going first.
+        let cacheDir = fresh("cache-\(count)-\(round)")
+        let rawDir = fresh("raw-\(count)-\(round)")
+        let cache = try DiskCache(config: .init(directory: cacheDir, sizeLimit: 0, sweepInterval: nil))
+        var w1 = 0.0
+        var w2 = 0.0
+        if round % 2 == 0 {
+            w1 = try seconds { for k in keys { try cache.store(payload, forKey: k) } }
+            w2 = seconds { for n in names { Raw.write(rawDir, n, payload) } }
+        } else {
+            w2 = seconds { for n in names { Raw.write(rawDir, n, payload) } }
+            w1 = try seconds { for k in keys { try cache.store(payload, forKey: k) } }
+        }
+        let h1 = try seconds {
+            for k in keys {
+                let v = try cache.value(forKey: k)
+                precondition(v?.count == size)
+            }
+        }
+        let h2 = seconds { for n in names { precondition(Raw.read(rawDir, n)?.count == size) } }
+        let m1 = try seconds {
+            for k in keys {
+                let v = try cache.value(forKey: k + "?miss")
+                precondition(v == nil)
+            }
+        }
+        let m2 = seconds { for n in names { precondition(Raw.read(rawDir, n + "x") == nil) } }
+        for (label, a, b) in [("write", w1, w2), ("hit", h1, h2), ("miss", m1, m2)] {
+            results[label, default: ([], [])].0.append(Double(count) / a)
+            results[label, default: ([], [])].1.append(Double(count) / b)
+        }
+    }
+    for label in ["write", "hit", "miss"] {
+        let (a, b) = results[label]!
+        let name = "\(label) \(count) x \(size / 1000) KB"
+        print(
+            name.padding(toLength: 26, withPad: " ", startingAt: 0)
+                + String(format: "%11.0f %10.0f %9.2f", median(a), median(b), median(a) / median(b)))
+    }
+}
+
+// isCached, opening 100,000 entries, trimming them to half.
+let bigDir = fresh("big")
+do {
+    let cache = try DiskCache(config: .init(directory: bigDir, sizeLimit: 0, sweepInterval: nil))
+    let payload = [UInt8](repeating: 1, count: 100)
+    for i in 0..<100_000 { try cache.store(payload, forKey: "key-\(i)") }
+    let keys = (0..<100_000).map { "key-\($0)" }
+    var hits = 0
+    let t = seconds { for k in keys where cache.isCached(forKey: k) { hits += 1 } }
+    precondition(hits == 100_000)
+    print(String(format: "isCached: %.2f µs per call (target <= 2 µs)", t / 100_000 * 1e6))
+}
+var opens: [Double] = []
+var trims: [Double] = []
+var reopened: DiskCache?
+for _ in 0..<3 {
+    opens.append(
+        try seconds {
+            reopened = try DiskCache(
+                config: .init(directory: bigDir, sizeLimit: 100_000 * 200, sweepInterval: nil))
+        })
+}
+precondition(reopened!.count == 100_000)
+print(String(format: "open a directory of 100,000 entries: %.2f s (target <= 1 s)", median(opens)))
+let cache = try DiskCache(config: .init(directory: bigDir, sizeLimit: reopened!.totalSize() - 1, sweepInterval: nil))
+trims.append(seconds { _ = cache.removeSizeExceededValues() })
+print(String(format: "trim 100,000 entries to half the limit: %.2f s (target <= 1 s), %d left", trims[0], cache.count))
+try? FileManager.default.removeItem(atPath: root)
