@@ -13,7 +13,7 @@ struct MagpieCommand: ParsableCommand {
         commandName: "magpie",
         abstract: "Image loading and thumbnails for servers and terminals.",
         version: "magpie \(Magpie.coreVersion)",
-        subcommands: [Info.self, Thumb.self, Convert.self]
+        subcommands: [Info.self, Thumb.self, Convert.self, CacheCommand.self]
     )
 }
 

@@ -110,3 +110,35 @@ enum CLI {
         #expect(outOfRange.status == 1 && outOfRange.stderr.contains("frame"))
     }
 }
+
+@Suite struct CLICacheTests {
+    @Test func statsLocateCleanAndClearWorkOnACacheDirectory() throws {
+        let dir = try TemporaryDirectory()
+        let cacheDir = dir.path("cache")
+        do {
+            let cache = try DiskCache(config: .init(directory: cacheDir, sweepInterval: nil))
+            try cache.store(
+                [UInt8](repeating: 1, count: 1000), forKey: "https://example.com/a.jpg", metadata: .init(etag: "\"e1\"")
+            )
+            try cache.store(
+                [2], forKey: "https://example.com/old.jpg", expiration: .date(Date(timeIntervalSinceNow: -1)))
+        }
+        let stats = try CLI.run(["cache", "stats", "--cache-dir", cacheDir])
+        #expect(
+            stats.status == 0 && stats.stdout.contains("entries: 2") && stats.stdout.contains("directory: \(cacheDir)"))
+        let found = try CLI.run(["cache", "locate", "https://example.com/a.jpg", "--cache-dir", cacheDir])
+        #expect(found.status == 0)
+        #expect(found.stdout.contains("file name: \(CacheKey.md5Hex("https://example.com/a.jpg"))"))
+        #expect(found.stdout.contains("cached: yes") && found.stdout.contains("etag: \"e1\""))
+        let missing = try CLI.run(["cache", "locate", "https://example.com/none.jpg", "--cache-dir", cacheDir])
+        #expect(missing.status == 2 && missing.stdout.contains("cached: no"))
+        let clean = try CLI.run(["cache", "clean", "--cache-dir", cacheDir])
+        #expect(clean.status == 0 && clean.stdout.contains("1 entries"))
+        let clear = try CLI.run(["cache", "clear", "--cache-dir", cacheDir])
+        #expect(clear.status == 0 && clear.stdout.contains("removed 1 entries"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cacheDir).isEmpty)
+        try Data().write(to: URL(fileURLWithPath: dir.path("plain-file")))
+        let bad = try CLI.run(["cache", "stats", "--cache-dir", dir.path("plain-file")])
+        #expect(bad.status == 1 && bad.stderr.contains("not a directory"))
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Magpie
+
+struct CacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Inspect and maintain a disk cache.",
+        subcommands: [Stats.self, Clean.self, Clear.self, Locate.self])
+
+    struct Location: ParsableArguments {
+        @Option(
+            name: .long,
+            help: "Cache directory (default: $XDG_CACHE_HOME/magpie/default, else ~/.cache/magpie/default).")
+        var cacheDir: String?
+
+        @Option(name: .long, help: "Size limit in bytes used by clean (0 = none).")
+        var sizeLimit: Int = DiskCache.Config().sizeLimit
+
+        func open() throws -> DiskCache {
+            do {
+                return try DiskCache(config: .init(directory: cacheDir, sizeLimit: sizeLimit, sweepInterval: nil))
+            } catch {
+                throw CLI.fail(cacheDir ?? DiskCache.Config().resolvedDirectory, error)
+            }
+        }
+    }
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Entries, bytes and what opening repaired.")
+        @OptionGroup var location: Location
+
+        func run() throws {
+            let cache = try location.open()
+            print("directory: \(cache.directory)")
+            print("entries: \(cache.count)")
+            print("bytes: \(cache.totalSize())")
+            print("size limit: \(cache.config.sizeLimit == 0 ? "none" : String(cache.config.sizeLimit))")
+            print(
+                "removed on open: \(cache.openingReport.leftoversRemoved) leftovers, \(cache.openingReport.invalidRemoved) invalid entries"
+            )
+        }
+    }
+
+    struct Clean: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove expired entries, then trim to half the size limit if it is exceeded.")
+        @OptionGroup var location: Location
+
+        func run() throws {
+            let cache = try location.open()
+            let expired = cache.removeExpiredValues()
+            let trimmed = cache.removeSizeExceededValues()
+            print(
+                "removed \(expired.count) expired and \(trimmed.count) least recently used entries; \(cache.count) entries, \(cache.totalSize()) bytes left"
+            )
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove every entry.")
+        @OptionGroup var location: Location
+
+        func run() throws {
+            let cache = try location.open()
+            let count = cache.count
+            do {
+                try cache.removeAll()
+            } catch {
+                throw CLI.fail(cache.directory, error)
+            }
+            cache.waitForBackgroundWork()
+            print("removed \(count) entries from \(cache.directory)")
+        }
+    }
+
+    struct Locate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a key's file name (its MD5) and whether and where it is cached.")
+        @OptionGroup var location: Location
+        @Argument(help: "The cache key (usually the URL).") var key: String
+
+        func run() throws {
+            let cache = try location.open()
+            print("key: \(key)")
+            print("file name: \(cache.fileName(forKey: key))")
+            if cache.isCached(forKey: key), let info = cache.entryInfo(forKey: key) {
+                print("cached: yes")
+                print("path: \(cache.path(forKey: key))")
+                print("bytes: \(info.size)")
+                if let etag = info.metadata.etag { print("etag: \(etag)") }
+                if let type = info.metadata.contentType { print("content-type: \(type)") }
+            } else {
+                print("cached: no")
+                throw ExitCode(2)
+            }
+        }
+    }
+}
