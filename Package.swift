@@ -9,7 +9,8 @@ let package = Package(
         .executable(name: "magpie", targets: ["magpie"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // The C core: CSources/ with its public header in include/. System libraries from Debian's
@@ -25,7 +26,9 @@ let package = Package(
                 .linkedLibrary("gif"), .linkedLibrary("z"), .linkedLibrary("m"),
             ]
         ),
-        .target(name: "Magpie", dependencies: ["CMagpie"], path: "Sources/Magpie"),
+        .target(
+            name: "Magpie", dependencies: ["CMagpie", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/Magpie"),
         .executableTarget(
             name: "magpie",
             dependencies: ["Magpie", .product(name: "ArgumentParser", package: "swift-argument-parser")],

@@ -1,0 +1,205 @@
+import Dispatch
+import Logging
+
+/// Where a cached image came from.
+public enum CacheType: Sendable, Hashable {
+    case none
+    case memory
+    case disk
+}
+
+/// Decoded images in memory over encoded bytes on disk (Kingfisher's `ImageCache`).
+///
+/// A disk hit is decoded and promoted to memory. Processed images are keyed `key@processor`
+/// (the default processor adds nothing). Disk reads, writes and decoding run on a dedicated
+/// dispatch queue, never on Swift's cooperative pool; `shutdown()` waits for writes still pending.
+public final class ImageCache: Sendable {
+    /// Hits, misses and traffic, per layer.
+    public struct Statistics: Sendable, Hashable {
+        public var memoryHits = 0
+        public var memoryMisses = 0
+        public var diskHits = 0
+        public var diskMisses = 0
+        public var bytesStoredToDisk = 0
+        public var diskWriteFailures = 0
+        /// Memory entries evicted to keep the limits / dropped because they expired.
+        public var memoryEvictions = 0
+        public var memoryExpirations = 0
+    }
+
+    public let memoryStorage: MemoryCache<String, Image>
+    public let diskStorage: DiskCache
+    public let serializer: any CacheSerializer
+    private let io = DispatchQueue(label: "magpie.image-cache.io", qos: .utility, attributes: .concurrent)
+    private let counters = Locked(Statistics())
+    private let pending = Locked<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+    private let logger: Logger
+
+    /// Creates a cache named `name`: memory limits from `memory`, the disk cache under
+    /// `$XDG_CACHE_HOME/magpie/<name>` unless `disk` says otherwise.
+    public init(
+        name: String = "default", memory: MemoryCache<String, Image>.Config = .init(), disk: DiskCache.Config? = nil,
+        serializer: any CacheSerializer = DefaultCacheSerializer(), clock: any CacheClock = SystemCacheClock(),
+        logger: Logger = Logger(label: "magpie.image-cache")
+    ) throws(DiskCacheError) {
+        memoryStorage = MemoryCache(config: memory, clock: clock)
+        diskStorage = try DiskCache(config: disk ?? DiskCache.Config(name: name), clock: clock)
+        self.serializer = serializer
+        self.logger = logger
+        if diskStorage.openingReport.leftoversRemoved + diskStorage.openingReport.invalidRemoved > 0 {
+            logger.notice(
+                "disk cache repaired on open",
+                metadata: [
+                    "directory": "\(diskStorage.directory)",
+                    "leftovers": "\(diskStorage.openingReport.leftoversRemoved)",
+                    "invalid": "\(diskStorage.openingReport.invalidRemoved)",
+                ])
+        }
+    }
+
+    /// The key an image is cached under: `key`, plus `"@" + processorIdentifier` for processed ones.
+    public static func cacheKey(_ key: String, processorIdentifier: String? = nil) -> String {
+        guard let id = processorIdentifier, !id.isEmpty else { return key }
+        return key + "@" + id
+    }
+
+    /// Stores `image` in memory and (unless `toDisk` is false) its serialized bytes on disk.
+    /// With `waitForDisk` false the disk write runs in the background (see ``shutdown()``).
+    /// - Throws: the serializer's or the disk cache's error when waiting for the disk write.
+    public func store(
+        _ image: Image, original: [UInt8]? = nil, forKey key: String, processorIdentifier: String? = nil,
+        toDisk: Bool = true, waitForDisk: Bool = true, memoryExpiration: StorageExpiration? = nil,
+        diskExpiration: StorageExpiration? = nil
+    ) async throws {
+        let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
+        memoryStorage.store(image, forKey: cacheKey, expiration: memoryExpiration)
+        guard toDisk else { return }
+        let isProcessed = !(processorIdentifier ?? "").isEmpty
+        let work: @Sendable () throws -> Void = { [serializer, diskStorage, counters] in
+            let data = try serializer.data(for: image, original: original, isProcessed: isProcessed)
+            try diskStorage.store(data, forKey: cacheKey, expiration: diskExpiration)
+            counters.withLock { $0.bytesStoredToDisk += data.count }
+        }
+        if waitForDisk {
+            try await runOnIO(work)
+        } else {
+            background(work, key: cacheKey)
+        }
+    }
+
+    /// Stores bytes (an original download, say) on disk only.
+    public func storeToDisk(
+        _ data: [UInt8], forKey key: String, processorIdentifier: String? = nil, expiration: StorageExpiration? = nil
+    ) async throws {
+        let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
+        try await runOnIO { [diskStorage, counters] in
+            try diskStorage.store(data, forKey: cacheKey, expiration: expiration)
+            counters.withLock { $0.bytesStoredToDisk += data.count }
+        }
+    }
+
+    /// The image for `key`: from memory, else decoded from disk and promoted to memory.
+    /// - Throws: disk read errors; an entry that no longer decodes is removed and reported as a miss.
+    public func retrieveImage(
+        forKey key: String, processorIdentifier: String? = nil, options: DecodingOptions = .default,
+        memoryExpiration: StorageExpiration? = nil
+    ) async throws -> (image: Image?, cacheType: CacheType) {
+        let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
+        if let image = memoryStorage.value(forKey: cacheKey) {
+            counters.withLock { $0.memoryHits += 1 }
+            return (image, .memory)
+        }
+        counters.withLock { $0.memoryMisses += 1 }
+        let image: Image? = try await runOnIO { [diskStorage, serializer, logger] in
+            guard let data = try diskStorage.value(forKey: cacheKey) else { return nil }
+            do {
+                return try serializer.image(from: data, options: options)
+            } catch {
+                logger.warning(
+                    "removing undecodable disk entry", metadata: ["key": "\(cacheKey)", "error": "\(error)"])
+                try? diskStorage.remove(forKey: cacheKey)
+                return nil
+            }
+        }
+        guard let image else {
+            counters.withLock { $0.diskMisses += 1 }
+            return (nil, .none)
+        }
+        counters.withLock { $0.diskHits += 1 }
+        memoryStorage.store(image, forKey: cacheKey, expiration: memoryExpiration)
+        return (image, .disk)
+    }
+
+    /// Where `key` is cached, without reading anything.
+    public func imageCachedType(forKey key: String, processorIdentifier: String? = nil) -> CacheType {
+        let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
+        if memoryStorage.isCached(forKey: cacheKey) { return .memory }
+        if diskStorage.isCached(forKey: cacheKey) { return .disk }
+        return .none
+    }
+
+    public func clearMemoryCache() { memoryStorage.removeAll() }
+
+    public func clearDiskCache() async throws {
+        try await runOnIO { [diskStorage] in try diskStorage.removeAll() }
+    }
+
+    /// Removes expired disk entries (and trims the disk to half its limit when over it); returns
+    /// how many entries went.
+    @discardableResult
+    public func cleanExpiredDiskCache() async -> Int {
+        let removed = try? await runOnIO { [diskStorage] in
+            diskStorage.removeExpiredValues().count + diskStorage.removeSizeExceededValues().count
+        }
+        _ = memoryStorage.removeExpired()
+        return removed ?? 0
+    }
+
+    public var statistics: Statistics {
+        var s = counters.withLock { $0 }
+        let memory = memoryStorage.statistics
+        s.memoryEvictions = memory.evictions
+        s.memoryExpirations = memory.expirations
+        return s
+    }
+
+    /// Waits until every background disk write started so far has finished.
+    public func shutdown() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = pending.withLock { p -> Bool in
+                if p.count == 0 { return true }
+                p.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+        diskStorage.waitForBackgroundWork()
+    }
+
+    // MARK: - running blocking work off the cooperative pool
+
+    private func runOnIO<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            io.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    private func background(_ work: @escaping @Sendable () throws -> Void, key: String) {
+        pending.withLock { $0.count += 1 }
+        io.async { [pending, counters, logger] in
+            do {
+                try work()
+            } catch {
+                counters.withLock { $0.diskWriteFailures += 1 }
+                logger.error("disk write failed", metadata: ["key": "\(key)", "error": "\(error)"])
+            }
+            let waiters = pending.withLock { p -> [CheckedContinuation<Void, Never>] in
+                p.count -= 1
+                guard p.count == 0 else { return [] }
+                defer { p.waiters.removeAll() }
+                return p.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+}
