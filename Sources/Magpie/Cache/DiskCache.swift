@@ -275,9 +275,9 @@ public final class DiskCache: Sendable {
             forget(name)
             return nil
         }
-        var fd = open(path, O_RDWR | O_CLOEXEC)
-        let writable = fd >= 0
-        if !writable && (errno == EACCES || errno == EROFS || errno == EPERM) { fd = open(path, O_RDONLY | O_CLOEXEC) }
+        // Read-only: a writable descriptor costs more to open and close (write access and
+        // close-write notifications); the rare header update opens its own.
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR {
                 forget(name)
@@ -332,11 +332,17 @@ public final class DiskCache: Sendable {
         var current = stamp
         let slack = expires == .infinity ? 60 : min(60, max(0.001, (expires - nowSeconds) / 100))
         let expiryMoved = expires != parsed.info.expiresAt && !(abs(expires - parsed.info.expiresAt) < slack)
-        if writable && (expiryMoved || nowSeconds - parsed.info.lastAccess >= 60) {
-            var fields = (expires.bitPattern.littleEndian, nowSeconds.bitPattern.littleEndian)
-            if withUnsafeBytes(of: &fields, { pwrite(fd, $0.baseAddress, 16, DiskEntryFormat.expiresOffset) }) == 16 {
-                var after = stat()
-                if fstat(fd, &after) == 0 { current = FileStamp(after) }
+        if expiryMoved || nowSeconds - parsed.info.lastAccess >= 60 {
+            let wfd = open(path, O_WRONLY | O_CLOEXEC)
+            if wfd >= 0 {
+                var fields = (expires.bitPattern.littleEndian, nowSeconds.bitPattern.littleEndian)
+                if withUnsafeBytes(of: &fields, { pwrite(wfd, $0.baseAddress, 16, DiskEntryFormat.expiresOffset) })
+                    == 16
+                {
+                    var after = stat()
+                    if fstat(wfd, &after) == 0 { current = FileStamp(after) }
+                }
+                close(wfd)
             }
         }
         let fileSize = parsed.headerSize + parsed.info.size

@@ -132,9 +132,12 @@ enum DiskEntryFormat {
         else { return nil }
         let keyLength = Int(read32(b, 48))
         let rest = Int(read16(b, 52)) + Int(read16(b, 54)) + Int(read16(b, 56))
-        guard fixedSize + keyLength + rest == headerSize, key.utf8.count == keyLength,
-            key.utf8.elementsEqual(b[fixedSize..<fixedSize + keyLength])
-        else { return nil }
+        guard fixedSize + keyLength + rest == headerSize, key.utf8.count == keyLength else { return nil }
+        var key = key
+        let same = key.withUTF8 { k in
+            b.withUnsafeBufferPointer { memcmp(k.baseAddress!, $0.baseAddress! + fixedSize, keyLength) == 0 }
+        }
+        guard same || keyLength == 0 else { return nil }
         let info = DiskEntryInfo(
             key: key, size: Int(payload), expiresAt: Double(bitPattern: read64(b, 32)),
             lastAccess: Double(bitPattern: read64(b, 40)), metadata: DiskEntryMetadata())
