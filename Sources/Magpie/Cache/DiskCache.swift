@@ -435,21 +435,7 @@ public final class DiskCache: Sendable {
     @discardableResult
     public func removeSizeExceededValues() -> [String] {
         guard config.sizeLimit > 0 else { return [] }
-        let victims = state.withLock { s -> [String] in
-            guard s.totalSize > config.sizeLimit else { return [] }
-            var total = s.totalSize
-            var out: [String] = []
-            for (name, entry) in s.index.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) {
-                if total <= config.sizeLimit / 2 { break }
-                out.append(name)
-                total -= entry.size
-            }
-            return out
-        }
-        for name in victims {
-            unlink(directory + "/" + name)
-            forget(name)
-        }
+        let victims = removeLeastRecentlyAccessed(over: config.sizeLimit, downTo: config.sizeLimit / 2)
         if !victims.isEmpty { counters.withLock { $0.trims += 1 } }
         return victims
     }
@@ -461,13 +447,22 @@ public final class DiskCache: Sendable {
 
     /// Evicts least recently accessed entries (never `spared`) until the total is at most `limit`.
     private func evictOldest(downTo limit: Int, sparing spared: String) {
+        removeLeastRecentlyAccessed(over: limit, downTo: limit, sparing: spared)
+    }
+
+    /// When the total exceeds `threshold`, removes least recently accessed entries (never
+    /// `spared`) until it is at most `target`; returns their file names.
+    @discardableResult
+    private func removeLeastRecentlyAccessed(over threshold: Int, downTo target: Int, sparing spared: String? = nil)
+        -> [String]
+    {
         let victims = state.withLock { s -> [String] in
-            guard s.totalSize > limit else { return [] }
+            guard s.totalSize > threshold else { return [] }
             var total = s.totalSize
             var out: [String] = []
             for (name, entry) in s.index.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) where name != spared
             {
-                if total <= limit { break }
+                if total <= target { break }
                 out.append(name)
                 total -= entry.size
             }
@@ -477,6 +472,7 @@ public final class DiskCache: Sendable {
             unlink(directory + "/" + name)
             forget(name)
         }
+        return victims
     }
 
     private func forget(_ name: String) {
@@ -558,13 +554,7 @@ public final class DiskCache: Sendable {
         var state = State()
         var leftovers = 0
         var invalid = 0
-        guard let d = opendir(dir) else { return (state, (0, 0)) }
-        defer { closedir(d) }
-        while let e = readdir(d) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name == "." || name == ".." { continue }
+        for name in entryNames(dir) {
             let path = dir + "/" + name
             if name.hasPrefix(".tmp-") {
                 // ".tmp-<pid>-<random>": remove when its writer is gone.
@@ -598,19 +588,24 @@ public final class DiskCache: Sendable {
     }
 
     static func removeTree(_ path: String) {
-        guard let d = opendir(path) else {
-            unlink(path)
-            return
+        for name in entryNames(path) {
+            let child = path + "/" + name
+            if unlink(child) != 0 && errno == EISDIR { removeTree(child) }
         }
+        if rmdir(path) != 0 && errno == ENOTDIR { unlink(path) }
+    }
+
+    /// The names in a directory, without "." and ".."; empty when it cannot be read.
+    static func entryNames(_ path: String) -> [String] {
+        guard let d = opendir(path) else { return [] }
+        defer { closedir(d) }
+        var names: [String] = []
         while let e = readdir(d) {
             let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name == "." || name == ".." { continue }
-            let child = path + "/" + name
-            if unlink(child) != 0 && errno == EISDIR { removeTree(child) }
+            if name != "." && name != ".." { names.append(name) }
         }
-        closedir(d)
-        rmdir(path)
+        return names
     }
 }

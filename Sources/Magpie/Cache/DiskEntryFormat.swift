@@ -88,8 +88,15 @@ enum DiskEntryFormat {
         var crc: UInt32
     }
 
-    /// Parses a header read from the start of a file of `fileSize` bytes; `nil` when invalid.
-    static func parse(_ b: [UInt8], fileSize: Int) -> Parsed? {
+    /// The layout facts of a header that is valid for a file of `fileSize` bytes.
+    struct Layout {
+        var headerSize: Int
+        var payloadSize: Int
+        var keyLength: Int
+        var fieldLengths: [Int]  // ETag, Last-Modified, Content-Type
+    }
+
+    static func layout(_ b: [UInt8], fileSize: Int) -> Layout? {
         guard b.count >= fixedSize, b[0] == magic[0], b[1] == magic[1], b[2] == magic[2], b[3] == magic[3],
             read16(b, 4) == version
         else { return nil }
@@ -101,47 +108,40 @@ enum DiskEntryFormat {
         let keyLength = Int(read32(b, 48))
         let lengths = [Int(read16(b, 52)), Int(read16(b, 54)), Int(read16(b, 56))]
         guard fixedSize + keyLength + lengths.reduce(0, +) == headerSize else { return nil }
+        return Layout(headerSize: headerSize, payloadSize: Int(payload), keyLength: keyLength, fieldLengths: lengths)
+    }
+
+    /// Parses a header read from the start of a file of `fileSize` bytes; `nil` when invalid.
+    static func parse(_ b: [UInt8], fileSize: Int) -> Parsed? {
+        guard let l = layout(b, fileSize: fileSize) else { return nil }
         var at = fixedSize
         func take(_ n: Int) -> String {
             defer { at += n }
             return String(decoding: b[at..<at + n], as: UTF8.self)
         }
-        let key = take(keyLength)
-        let etag = take(lengths[0])
-        let lastModified = take(lengths[1])
-        let contentType = take(lengths[2])
-        let metadata = DiskEntryMetadata(
-            etag: etag.isEmpty ? nil : etag, lastModified: lastModified.isEmpty ? nil : lastModified,
-            contentType: contentType.isEmpty ? nil : contentType)
-        let info = DiskEntryInfo(
-            key: key, size: Int(payload), expiresAt: Double(bitPattern: read64(b, 32)),
-            lastAccess: Double(bitPattern: read64(b, 40)), metadata: metadata)
-        return Parsed(info: info, headerSize: headerSize, crc: read32(b, 16))
+        let key = take(l.keyLength)
+        let fields = l.fieldLengths.map { take($0) }.map { $0.isEmpty ? nil : $0 }
+        let metadata = DiskEntryMetadata(etag: fields[0], lastModified: fields[1], contentType: fields[2])
+        return parsed(b, l, key: key, metadata: metadata)
     }
 
     /// The facts a read needs, checked without building strings: `nil` unless the header is
     /// valid for a file of `fileSize` bytes and was written for `key`.
     static func check(_ b: [UInt8], fileSize: Int, key: String) -> Parsed? {
-        guard b.count >= fixedSize, b[0] == magic[0], b[1] == magic[1], b[2] == magic[2], b[3] == magic[3],
-            read16(b, 4) == version
-        else { return nil }
-        let headerSize = Int(read16(b, 6))
-        let payload = read64(b, 8)
-        guard headerSize >= fixedSize, headerSize <= b.count, payload <= UInt64(Int.max),
-            headerSize + Int(payload) == fileSize
-        else { return nil }
-        let keyLength = Int(read32(b, 48))
-        let rest = Int(read16(b, 52)) + Int(read16(b, 54)) + Int(read16(b, 56))
-        guard fixedSize + keyLength + rest == headerSize, key.utf8.count == keyLength else { return nil }
+        guard let l = layout(b, fileSize: fileSize), key.utf8.count == l.keyLength else { return nil }
         var key = key
         let same = key.withUTF8 { k in
-            b.withUnsafeBufferPointer { memcmp(k.baseAddress!, $0.baseAddress! + fixedSize, keyLength) == 0 }
+            l.keyLength == 0
+                || b.withUnsafeBufferPointer { memcmp(k.baseAddress!, $0.baseAddress! + fixedSize, l.keyLength) == 0 }
         }
-        guard same || keyLength == 0 else { return nil }
+        return same ? parsed(b, l, key: key, metadata: DiskEntryMetadata()) : nil
+    }
+
+    private static func parsed(_ b: [UInt8], _ l: Layout, key: String, metadata: DiskEntryMetadata) -> Parsed {
         let info = DiskEntryInfo(
-            key: key, size: Int(payload), expiresAt: Double(bitPattern: read64(b, 32)),
-            lastAccess: Double(bitPattern: read64(b, 40)), metadata: DiskEntryMetadata())
-        return Parsed(info: info, headerSize: headerSize, crc: read32(b, 16))
+            key: key, size: l.payloadSize, expiresAt: Double(bitPattern: read64(b, 32)),
+            lastAccess: Double(bitPattern: read64(b, 40)), metadata: metadata)
+        return Parsed(info: info, headerSize: l.headerSize, crc: read32(b, 16))
     }
 
     static func append<T: FixedWidthInteger>(_ out: inout [UInt8], _ v: T) {
