@@ -46,8 +46,40 @@ static void magpie__png_warning(png_structp png, png_const_charp msg) {
     }
 }
 
+/* libpng allocates a chunk's declared length before reading it (tEXt, iCCP, …) and, in the
+ * version Debian ships, does not hold that to png_set_chunk_malloc_max: a 500-byte file declaring
+ * a 2 GB tEXt chunk makes it allocate 2 GB. So the chunk list is walked first: any chunk other
+ * than image data (IDAT, fdAT, which libpng streams) must fit in the file and stay under 16 MiB. */
+#define MAGPIE_PNG_MAX_CHUNK (16u << 20)
+static int magpie__png_check_chunks(magpie__job *job) {
+    uint64_t at = 8;
+    const uint8_t *h;
+    while ((h = magpie__peek(job->in, at, 8)) != NULL) {
+        uint32_t len = magpie__be32(h);
+        int image_data = memcmp(h + 4, "IDAT", 4) == 0 || memcmp(h + 4, "fdAT", 4) == 0;
+        if (len > 0x7fffffffu) {
+            magpie__detail(job, "chunk length %u is invalid", len);
+            return MAGPIE_ECORRUPT;
+        }
+        if (!image_data && len > MAGPIE_PNG_MAX_CHUNK) {
+            magpie__detail(job, "%.4s chunk of %u bytes is over the %u-byte limit", (const char *)h + 4, len,
+                           MAGPIE_PNG_MAX_CHUNK);
+            return MAGPIE_ECORRUPT;
+        }
+        if (!image_data && (uint64_t)len + 12 > job->in->size - at) {
+            magpie__detail(job, "%.4s chunk runs past the end of the data", (const char *)h + 4);
+            return MAGPIE_ETRUNCATED;
+        }
+        if (memcmp(h + 4, "IEND", 4) == 0) break;
+        at += (uint64_t)len + 12;
+    }
+    return job->in->io_error ? MAGPIE_EIO : MAGPIE_OK;
+}
+
 int magpie__decode_png(magpie__job *job) {
     if (job->first_frame != 0) return MAGPIE_ERANGE;
+    int checked = magpie__png_check_chunks(job);
+    if (checked != MAGPIE_OK) return checked;
     magpie__png_state *st = calloc(1, sizeof *st);
     if (!st) return MAGPIE_ENOMEM;
     st->job = job;

@@ -325,6 +325,21 @@ static void test_limits(void) {
         int rc = magpie_decode(cases[i].d, cases[i].n, NULL, &img);
         CHECK(rc == MAGPIE_ELIMIT_PIXELS && img == NULL, "%s bomb: %s", cases[i].name, magpie_strerror(rc));
     }
+    /* A 60-byte PNG declaring a 2 GB text chunk: refused before libpng allocates the chunk. */
+    {
+        uint8_t *px = gradient(8, 8);
+        size_t n;
+        uint8_t *png = encode(px, 8, 8, MAGPIE_FORMAT_PNG, 0, &n);
+        static const uint8_t text[] = {0x7e, 0x00, 0x00, 0x31, 't', 'E', 'X', 't', 'C', 'o', 'p', 'y'};
+        uint8_t forged[64];
+        memcpy(forged, png, 33); /* signature + IHDR */
+        memcpy(forged + 33, text, sizeof text);
+        magpie_image *img = NULL;
+        int rc = magpie_decode(forged, 33 + sizeof text, NULL, &img);
+        CHECK(rc == MAGPIE_ECORRUPT && img == NULL, "oversized ancillary chunk: %s", magpie_strerror(rc));
+        free(png);
+        free(px);
+    }
     /* A lower per-call pixel limit refuses an ordinary image; a memory limit refuses the full
      * decode but not the shrink-on-load thumbnail. */
     uint8_t *px = gradient(800, 800);
