@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses (clang -fsanitize=fuzzer,address,undefined) and runs each for
-# FUZZ_SECONDS (default 60), seeded from ../shared/corpus when it is there.
+# Builds the libFuzzer harnesses (clang -fsanitize=fuzzer,address,undefined) and runs each from
+# ../shared/corpus (when it is there) with a fixed seed and a fixed number of inputs, so a CI run is
+# reproducible; FUZZ_SECONDS (default 60) caps each run's time. For open-ended fuzzing set
+# FUZZ_RUNS=-1 (no input count) and a larger FUZZ_SECONDS.
 # Usage: scripts/fuzz.sh [probe|jpeg|png|gif ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,16 +17,17 @@ targets=("$@")
 corpus=../shared/corpus
 for t in "${targets[@]}"; do
   case $t in
-    probe) src=Tests/fuzz/fuzz_probe.c; def=(); seeds=(jpeg png gif other bad) ;;
-    jpeg) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_JPEG); seeds=(jpeg bad/jpeg) ;;
-    png) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_PNG); seeds=(png bad/png) ;;
-    gif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_GIF); seeds=(gif bad/gif) ;;
+    probe) src=Tests/fuzz/fuzz_probe.c; def=(); seeds=(jpeg png gif other bad); runs=600000 ;;
+    jpeg) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_JPEG); seeds=(jpeg bad/jpeg); runs=5000 ;;
+    png) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_PNG); seeds=(png bad/png); runs=60000 ;;
+    gif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_GIF); seeds=(gif bad/gif); runs=8000 ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;
   esac
   bin=$out/fuzz_$t
   "$cc" "${flags[@]}" "${def[@]}" "$src" CSources/*.c "${libs[@]}" -o "$bin" 2>"$out/build_$t.log" \
     || { cat "$out/build_$t.log"; exit 1; }
   work=$out/corpus_$t
+  rm -rf "$work"  # start from the seeds every time: the same inputs on every machine
   mkdir -p "$work"
   if [ -d "$corpus" ]; then
     for s in "${seeds[@]}"; do
@@ -33,8 +36,9 @@ for t in "${targets[@]}"; do
   else
     echo "fuzz.sh: corpus absent, starting $t from nothing" >&2
   fi
-  echo "fuzz.sh: $t for ${seconds}s"
-  "$bin" "$work" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
+  runs=${FUZZ_RUNS:-$runs}
+  echo "fuzz.sh: $t, seed ${FUZZ_SEED:-1}, $runs inputs, at most ${seconds}s"
+  "$bin" "$work" -seed="${FUZZ_SEED:-1}" -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
     -print_final_stats=1 2>"$out/$t.log" || { tail -40 "$out/$t.log"; echo "fuzz.sh: $t FAILED" >&2; exit 1; }
   grep -E "stat::number_of_executed_units|Done" "$out/$t.log" | tail -2
 done
