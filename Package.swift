@@ -11,6 +11,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         // The C core: CSources/ with its public header in include/. System libraries from Debian's
@@ -27,11 +29,30 @@ let package = Package(
             ]
         ),
         .target(
-            name: "Magpie", dependencies: ["CMagpie", .product(name: "Logging", package: "swift-log")],
+            name: "Magpie",
+            dependencies: [
+                "CMagpie", .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Sources/Magpie"),
+        // A loopback HTTP server with scripted answers: `magpie demo` serves from it, the tests
+        // script failures with it.
+        .target(
+            name: "MagpieLoopback",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Sources/MagpieLoopback"),
         .executableTarget(
             name: "magpie",
-            dependencies: ["Magpie", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "Magpie", "MagpieLoopback", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Sources/magpie"
         ),
         .executableTarget(name: "magpie-cache-bench", dependencies: ["Magpie"], path: "Benchmarks/CacheBench"),
@@ -43,7 +64,8 @@ let package = Package(
             path: "Tests/Helpers/CacheWriter"
         ),
         .testTarget(
-            name: "MagpieTests", dependencies: ["Magpie", "magpie", "magpie-cache-writer", "MagpieTestSupport"],
+            name: "MagpieTests",
+            dependencies: ["Magpie", "MagpieLoopback", "magpie", "magpie-cache-writer", "MagpieTestSupport"],
             path: "Tests/MagpieTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -280,6 +280,27 @@ MAGPIE_API int magpie_decode_file_into(const char *path, const magpie_decode_opt
 MAGPIE_API void magpie_image_free(magpie_image *image);
 
 /* ------------------------------------------------------------------------------------------ */
+
+/* ---- resampling decoded pixels ---------------------------------------------------------------- */
+
+/** A rectangle of pixels: origin (x, y), size width × height. */
+typedef struct magpie_rect {
+    uint32_t x, y, width, height;
+} magpie_rect;
+
+/**
+ * Resamples the `window` of an RGBA8 image (straight alpha, `src_w` × `src_h`, `src_stride` bytes
+ * per row) to `out_w` × `out_h` pixels in `dst` (`dst_stride` bytes per row), with the same filters
+ * as a decode (premultiplied alpha, integer box pre-shrink for large factors). `window` NULL means
+ * the whole image. A window the size of the output is copied exactly (a crop).
+ * - Returns MAGPIE_EINVAL for NULL pointers, zero sizes, strides below width * 4, a window outside
+ *   the image or an unknown filter; MAGPIE_ELIMIT_PIXELS when the output exceeds 300 Mpx;
+ *   MAGPIE_ENOMEM.
+ */
+MAGPIE_API int magpie_resize(const uint8_t *src, uint32_t src_w, uint32_t src_h, size_t src_stride,
+                             const magpie_rect *window, uint32_t out_w, uint32_t out_h,
+                             magpie_filter filter, uint8_t *dst, size_t dst_stride);
+
 /* Encoding                                                                                   */
 
 typedef enum magpie_subsampling {

@@ -448,6 +448,50 @@ static void test_arguments(void) {
     magpie_free(NULL);
 }
 
+static void test_resize(void) {
+    uint32_t w = 120, h = 80;
+    uint8_t *px = gradient(w, h);
+    /* A window the size of the output is an exact crop. */
+    magpie_rect r = {10, 20, 30, 15};
+    uint8_t crop[30 * 15 * 4];
+    CHECK(magpie_resize(px, w, h, (size_t)w * 4, &r, 30, 15, MAGPIE_FILTER_LANCZOS3, crop, 30 * 4) == MAGPIE_OK,
+          "crop");
+    int same = 1;
+    for (uint32_t y = 0; y < 15; y++)
+        same &= memcmp(crop + y * 30 * 4, px + ((size_t)(20 + y) * w + 10) * 4, 30 * 4) == 0;
+    CHECK(same, "crop copies the window exactly");
+    /* Halving keeps the gradient's ends and its monotone rise. */
+    uint8_t *half = malloc((size_t)60 * 40 * 4);
+    CHECK(magpie_resize(px, w, h, (size_t)w * 4, NULL, 60, 40, MAGPIE_FILTER_MITCHELL, half, 60 * 4) == MAGPIE_OK,
+          "halve");
+    int rising = 1;
+    for (uint32_t x = 1; x < 60; x++) rising &= half[(20 * 60 + x) * 4] >= half[(20 * 60 + x - 1) * 4];
+    CHECK(rising && half[20 * 60 * 4] < 16 && half[(20 * 60 + 59) * 4] > 239, "halved gradient rises end to end");
+    /* A window resized: the right half of the image, scaled to 20 x 20, starts mid-gradient. */
+    magpie_rect right = {60, 0, 60, 80};
+    uint8_t small[20 * 20 * 4];
+    CHECK(magpie_resize(px, w, h, (size_t)w * 4, &right, 20, 20, MAGPIE_FILTER_LANCZOS3, small, 20 * 4) == MAGPIE_OK,
+          "window resize");
+    CHECK(small[(10 * 20) * 4] > 110 && small[(10 * 20) * 4] < 150, "window starts mid-gradient (%d)",
+          small[(10 * 20) * 4]);
+    /* Bad arguments. */
+    magpie_rect outside = {100, 0, 30, 10};
+    CHECK(magpie_resize(px, w, h, (size_t)w * 4, &outside, 10, 10, MAGPIE_FILTER_LANCZOS3, small, 20 * 4) ==
+              MAGPIE_EINVAL,
+          "window outside the image");
+    CHECK(magpie_resize(px, w, h, 4, NULL, 10, 10, MAGPIE_FILTER_LANCZOS3, small, 40) == MAGPIE_EINVAL,
+          "short stride");
+    CHECK(magpie_resize(px, w, h, (size_t)w * 4, NULL, 0, 10, MAGPIE_FILTER_LANCZOS3, small, 40) == MAGPIE_EINVAL,
+          "zero output");
+    CHECK(magpie_resize(px, w, h, (size_t)w * 4, NULL, 10, 10, (magpie_filter)7, small, 40) == MAGPIE_EINVAL,
+          "unknown filter");
+    CHECK(magpie_resize(px, w, h, (size_t)w * 4, NULL, 100000, 100000, MAGPIE_FILTER_BILINEAR, small, 400000) ==
+              MAGPIE_ELIMIT_PIXELS,
+          "output over the pixel limit");
+    free(half);
+    free(px);
+}
+
 int main(void) {
     test_round_trip();
     test_orientation();
@@ -457,5 +501,6 @@ int main(void) {
     test_limits();
     test_files();
     test_arguments();
+    test_resize();
     return tu_finish("api");
 }

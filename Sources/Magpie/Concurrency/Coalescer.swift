@@ -1,0 +1,142 @@
+/// Shares one run of async work among the callers that ask for the same key while it is running.
+///
+/// The first caller starts the work in its own task; later callers join it. Each caller cancels
+/// only itself (Swift task cancellation); the work is cancelled when its last caller leaves. The
+/// flight is forgotten the moment it finishes, so a caller that arrives afterwards starts anew.
+/// Progress reported by the work reaches every caller still waiting.
+final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    typealias Progress = @Sendable (_ received: Int, _ expected: Int?) -> Void
+
+    /// What the shared work sees of its callers.
+    struct Context: Sendable {
+        /// Reports progress to every caller still waiting.
+        let report: Progress
+        /// Callers that have joined so far, the starter included.
+        let callers: @Sendable () -> Int
+    }
+
+    private struct Waiter {
+        var continuation: CheckedContinuation<Value, any Error>
+        var progress: Progress?
+    }
+
+    private struct Flight {
+        let id: UInt64
+        var waiters: [UInt64: Waiter] = [:]
+        var joined = 0
+        var task: Task<Void, Never>?
+        var lastProgress: (received: Int, expected: Int?)?
+    }
+
+    private struct State {
+        var flights: [Key: Flight] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private enum Arrival {
+        case cancelled
+        case started(UInt64)
+        case joined((received: Int, expected: Int?)?)
+    }
+
+    private let state = Locked(State())
+
+    /// Flights running now.
+    var inFlight: Int { state.withLock { $0.flights.count } }
+    /// Callers waiting, over all flights.
+    var waiting: Int { state.withLock { $0.flights.values.reduce(0) { $0 + $1.waiters.count } } }
+
+    /// The value of the work for `key`: joins the flight running for it, else starts `operation`.
+    /// - Returns: the value, and whether this caller joined a flight another caller started.
+    func value(
+        for key: Key, progress: Progress? = nil, operation: @escaping @Sendable (Context) async throws -> Value
+    ) async throws -> (value: Value, joined: Bool) {
+        let waiterID = state.withLock { s -> UInt64 in
+            s.nextID += 1
+            return s.nextID
+        }
+        let joined = Locked(false)
+        let value = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                let arrival = state.withLock { s -> Arrival in
+                    if Task.isCancelled { return .cancelled }
+                    let waiter = Waiter(continuation: continuation, progress: progress)
+                    if var flight = s.flights[key] {
+                        flight.waiters[waiterID] = waiter
+                        flight.joined += 1
+                        s.flights[key] = flight
+                        return .joined(flight.lastProgress)
+                    }
+                    s.nextID += 1
+                    var flight = Flight(id: s.nextID)
+                    flight.waiters[waiterID] = waiter
+                    flight.joined = 1
+                    s.flights[key] = flight
+                    return .started(flight.id)
+                }
+                switch arrival {
+                case .cancelled:
+                    continuation.resume(throwing: CancellationError())
+                case .joined(let last):
+                    joined.withLock { $0 = true }
+                    if let last, let progress { progress(last.received, last.expected) }
+                case .started(let flightID):
+                    let task = Task { await self.fly(key, flightID, operation) }
+                    let orphaned = state.withLock { s -> Bool in
+                        guard s.flights[key]?.id == flightID else { return true }
+                        s.flights[key]!.task = task
+                        return false
+                    }
+                    // Every caller left before the task was recorded.
+                    if orphaned { task.cancel() }
+                }
+            }
+        } onCancel: {
+            let (waiter, task) = state.withLock { s -> (Waiter?, Task<Void, Never>?) in
+                guard var flight = s.flights[key], let waiter = flight.waiters.removeValue(forKey: waiterID) else {
+                    return (nil, nil)
+                }
+                if flight.waiters.isEmpty {
+                    s.flights[key] = nil
+                    return (waiter, flight.task)
+                }
+                s.flights[key] = flight
+                return (waiter, nil)
+            }
+            task?.cancel()
+            waiter?.continuation.resume(throwing: CancellationError())
+        }
+        return (value, joined.withLock { $0 })
+    }
+
+    private func fly(
+        _ key: Key, _ flightID: UInt64, _ operation: @Sendable (Context) async throws -> Value
+    ) async {
+        let context = Context(
+            report: { [weak self] received, expected in self?.broadcast(key, flightID, received, expected) },
+            callers: { [weak self] in
+                self?.state.withLock { s in s.flights[key].flatMap { $0.id == flightID ? $0.joined : nil } } ?? 0
+            })
+        let result: Result<Value, any Error>
+        do {
+            result = .success(try await operation(context))
+        } catch {
+            result = .failure(error)
+        }
+        let waiters = state.withLock { s -> [Waiter] in
+            guard let flight = s.flights[key], flight.id == flightID else { return [] }
+            s.flights[key] = nil
+            return Array(flight.waiters.values)
+        }
+        for waiter in waiters { waiter.continuation.resume(with: result) }
+    }
+
+    private func broadcast(_ key: Key, _ flightID: UInt64, _ received: Int, _ expected: Int?) {
+        let handlers = state.withLock { s -> [Progress] in
+            guard s.flights[key]?.id == flightID else { return [] }
+            s.flights[key]!.lastProgress = (received, expected)
+            return s.flights[key]!.waiters.values.compactMap(\.progress)
+        }
+        for handler in handlers { handler(received, expected) }
+    }
+}

@@ -1,0 +1,64 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The `file://` transport: reads a local file on a dispatch queue (never on Swift's cooperative
+/// pool), with the request's body limit. A missing file answers 404 so it fails like a web miss.
+public struct FileDataLoader: DataLoading {
+    private static let queue = DispatchQueue(label: "magpie.file-loader", qos: .utility, attributes: .concurrent)
+
+    public init() {}
+
+    public func load(_ request: DataRequest, progress: @escaping @Sendable (Int, Int?) -> Void) async throws
+        -> DataResponse
+    {
+        let path = request.url.path(percentEncoded: false)
+        let limit = request.maxBodySize
+        let result: Result<[UInt8], ImageDownloadError> = await withCheckedContinuation { continuation in
+            Self.queue.async { continuation.resume(returning: Self.read(path, limit: limit)) }
+        }
+        switch result {
+        case .success(let body):
+            progress(body.count, body.count)
+            return DataResponse(url: request.url, statusCode: 200, body: body)
+        case .failure(.fileUnreadable(_, let e)) where e == ENOENT || e == ENOTDIR:
+            return DataResponse(url: request.url, statusCode: 404)
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    static func read(_ path: String, limit: Int) -> Result<[UInt8], ImageDownloadError> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(.fileUnreadable(path: path, errno: errno)) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return .failure(.fileUnreadable(path: path, errno: errno)) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(.fileUnreadable(path: path, errno: EISDIR)) }
+        let size = Int(st.st_size)
+        if size > limit { return .failure(.bodyTooLarge(limit: limit, declared: size)) }
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            while count < size {
+                let n = Glibc.read(fd, buffer.baseAddress! + count, size - count)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failure = errno }
+                if n <= 0 { break }
+                count += n
+            }
+        }
+        if failure != 0 { return .failure(.fileUnreadable(path: path, errno: failure)) }
+        return .success(bytes)
+    }
+}

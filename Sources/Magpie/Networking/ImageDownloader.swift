@@ -1,0 +1,481 @@
+internal import CMagpie
+import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Per-request download settings.
+public struct DownloadOptions: Sendable {
+    /// Extra header fields (after the downloader's defaults; the same name replaces a default).
+    public var headers: [HTTPHeaderField]
+    /// Overrides the downloader's timeout.
+    public var timeout: Duration?
+    /// Changes the request before it is sent (sign it, add a token); may suspend and may fail.
+    public var requestModifier: (@Sendable (DataRequest) async throws -> DataRequest)?
+    /// Decides each redirect: return the request to follow (changed if you like) or `nil` to
+    /// stop, which fails the download with ``ImageDownloadError/redirectRefused(status:location:)``.
+    public var redirectHandler: (@Sendable (_ response: DataResponse, _ next: DataRequest) async -> DataRequest?)?
+    /// Overrides the downloader's retry strategy.
+    public var retryStrategy: RetryStrategy?
+    /// Download even when the URL is remembered as failed.
+    public var ignoresFailedURLMemory: Bool
+
+    public init(
+        headers: [HTTPHeaderField] = [], timeout: Duration? = nil,
+        requestModifier: (@Sendable (DataRequest) async throws -> DataRequest)? = nil,
+        redirectHandler: (@Sendable (DataResponse, DataRequest) async -> DataRequest?)? = nil,
+        retryStrategy: RetryStrategy? = nil, ignoresFailedURLMemory: Bool = false
+    ) {
+        self.headers = headers
+        self.timeout = timeout
+        self.requestModifier = requestModifier
+        self.redirectHandler = redirectHandler
+        self.retryStrategy = retryStrategy
+        self.ignoresFailedURLMemory = ignoresFailedURLMemory
+    }
+}
+
+/// A finished download.
+public struct ImageDownloadResult: Sendable {
+    /// The body: bytes that sniff as an image (unless the downloader was told not to check).
+    public var data: [UInt8]
+    /// The URL asked for, and the one that answered (after redirects).
+    public var url: URL
+    public var finalURL: URL
+    public var statusCode: Int
+    public var format: ImageFormat
+    public var metadata: DiskEntryMetadata
+    /// Whether this caller joined a download another caller started.
+    public var coalesced: Bool
+}
+
+/// What a download did, for observers.
+public struct DownloadMetrics: Sendable, Hashable {
+    public var url: URL
+    public var bytes: Int
+    public var duration: Duration
+    /// The last status seen (0 when no response came).
+    public var statusCode: Int
+    /// Callers that shared this download (1 when nobody joined).
+    public var callers: Int
+    /// Attempts made (1 plus retries).
+    public var attempts: Int
+    public var redirects: Int
+}
+
+/// Events a downloader reports to its observers, on the downloading task.
+public enum DownloadEvent: Sendable {
+    /// A request is about to go out (once per download, not per retry).
+    case willDownload(URL)
+    /// A caller joined a download already running.
+    case coalesced(URL)
+    /// A download finished; `error` is `nil` on success.
+    case didFinish(DownloadMetrics, error: ImageDownloadError?)
+    /// A download stopped because every caller left (the HTTP request is cancelled).
+    case didCancel(URL)
+    /// A download failed and will be tried again after `delay`.
+    case willRetry(URL, attempt: Int, delay: Duration, error: ImageDownloadError)
+}
+
+/// Downloads image bytes: coalesces concurrent requests for the same resource, bounds downloads
+/// per host, follows redirects, retries transient failures and remembers hard ones for a while
+/// (Kingfisher's `ImageDownloader`, SDWebImage's `SDWebImageDownloader`).
+///
+/// Requests are the same resource when their normalised URL and the request headers that can
+/// change the response (after the request modifier) are equal: two users with different
+/// `Authorization` headers never share a download. Each caller cancels only itself; the request
+/// is cancelled when its last caller leaves. Shut the downloader down when you are done with it.
+public final class ImageDownloader: Sendable {
+    public struct Config: Sendable {
+        /// Time for a whole request, body included. 15 s.
+        public var timeout: Duration
+        /// Downloads running at once per host; more wait their turn. 6.
+        public var maxConcurrentDownloadsPerHost: Int
+        public var acceptableStatusCodes: Range<Int>
+        /// Redirects followed at most. 5.
+        public var maxRedirects: Int
+        /// Largest body accepted. 64 MiB.
+        public var maxBodySize: Int
+        /// Fail bodies that do not sniff as an image with ``ImageDownloadError/notAnImage(contentType:)``.
+        public var requiresImageBody: Bool
+        /// How long 404, 410 and non-image answers are remembered; `nil` to never remember. 5 min.
+        public var failedURLTTL: Duration?
+        /// `nil`: no retries (Kingfisher's default).
+        public var retryStrategy: RetryStrategy?
+        /// Sent with every request (a request's own headers replace same-named ones).
+        public var defaultHeaders: [HTTPHeaderField]
+        /// Header names left out of the coalescing fingerprint (they do not change the response).
+        public var headersIgnoredForCoalescing: Set<String>
+
+        public init(
+            timeout: Duration = .seconds(15), maxConcurrentDownloadsPerHost: Int = 6,
+            acceptableStatusCodes: Range<Int> = 200..<300, maxRedirects: Int = 5, maxBodySize: Int = 64 << 20,
+            requiresImageBody: Bool = true, failedURLTTL: Duration? = .seconds(300),
+            retryStrategy: RetryStrategy? = nil,
+            defaultHeaders: [HTTPHeaderField] = [
+                HTTPHeaderField(
+                    "Accept", "image/avif,image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5"),
+                HTTPHeaderField("User-Agent", "Magpie/\(Magpie.coreVersion)"),
+            ],
+            headersIgnoredForCoalescing: Set<String> = [
+                "user-agent", "connection", "keep-alive", "priority", "traceparent", "tracestate", "x-request-id",
+            ]
+        ) {
+            self.timeout = timeout
+            self.maxConcurrentDownloadsPerHost = max(1, maxConcurrentDownloadsPerHost)
+            self.acceptableStatusCodes = acceptableStatusCodes
+            self.maxRedirects = max(0, maxRedirects)
+            self.maxBodySize = maxBodySize
+            self.requiresImageBody = requiresImageBody
+            self.failedURLTTL = failedURLTTL
+            self.retryStrategy = retryStrategy
+            self.defaultHeaders = defaultHeaders
+            self.headersIgnoredForCoalescing = Set(headersIgnoredForCoalescing.map { $0.lowercased() })
+        }
+    }
+
+    /// Counts since creation.
+    public struct Statistics: Sendable, Hashable {
+        /// Downloads started (each may make several requests).
+        public var downloads = 0
+        /// Requests sent (retries and redirects included).
+        public var requests = 0
+        /// Callers served by a download another caller started.
+        public var coalesced = 0
+        public var failures = 0
+        public var retries = 0
+        /// Calls refused because the URL failed recently.
+        public var rememberedFailures = 0
+        public var bytes = 0
+    }
+
+    public let config: Config
+    private let transports: [String: any DataLoading]
+    private let ownedTransports: [any DataLoading]
+    private let coalescer = Coalescer<String, DownloadOutcome>()
+    private let hosts: AsyncLimiter<String>
+    private let failed = Locked<[String: (until: Double, error: ImageDownloadError)]>([:])
+    private let stats = Locked(Statistics())
+    private let observers = Locked<[UInt64: @Sendable (DownloadEvent) -> Void]>([:])
+    private let nextObserver = Locked<UInt64>(0)
+    private let isShutDown = Locked(false)
+    private let clock: any CacheClock
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let logger: Logger
+
+    /// A downloader with its own HTTP client (AsyncHTTPClient) and the `file://` transport.
+    /// - Parameters:
+    ///   - transports: loaders by URL scheme, replacing or adding to the defaults (`http`,
+    ///     `https`, `file`).
+    ///   - clock: time for the failed-URL memory.
+    ///   - sleep: waits between retries (tests pass one that records the delays).
+    public init(
+        config: Config = Config(), transports: [String: any DataLoading] = [:],
+        clock: any CacheClock = SystemCacheClock(),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        logger: Logger = Logger(label: "magpie.downloader")
+    ) {
+        self.config = config
+        var all = transports
+        var owned: [any DataLoading] = []
+        if all["http"] == nil || all["https"] == nil {
+            let http = HTTPDataLoader(perHostConnections: config.maxConcurrentDownloadsPerHost)
+            owned.append(http)
+            if all["http"] == nil { all["http"] = http }
+            if all["https"] == nil { all["https"] = http }
+        }
+        if all["file"] == nil { all["file"] = FileDataLoader() }
+        self.transports = all
+        self.ownedTransports = owned
+        self.hosts = AsyncLimiter(limit: config.maxConcurrentDownloadsPerHost)
+        self.clock = clock
+        self.sleep = sleep
+        self.logger = logger
+    }
+
+    deinit {
+        // An HTTP client must be shut down before it goes; do it for callers who forgot.
+        if !isShutDown.withLock({ $0 }) {
+            for transport in ownedTransports {
+                if let http = transport as? HTTPDataLoader { http.client.shutdown { _ in } }
+            }
+        }
+    }
+
+    /// Shuts down the transports this downloader made. Later downloads fail with ``ImageDownloadError/shutDown``.
+    public func shutdown() async throws {
+        let already = isShutDown.withLock { s -> Bool in
+            defer { s = true }
+            return s
+        }
+        if already { return }
+        for transport in ownedTransports { try await transport.shutdown() }
+    }
+
+    public var statistics: Statistics { stats.withLock { $0 } }
+
+    /// Downloads running now (each possibly shared by several callers).
+    public var downloadsInFlight: Int { coalescer.inFlight }
+    /// Callers waiting on downloads right now.
+    public var callersWaiting: Int { coalescer.waiting }
+
+    /// Calls `observer` for every event from now on; returns a token for ``removeObserver(_:)``.
+    @discardableResult
+    public func addObserver(_ observer: @escaping @Sendable (DownloadEvent) -> Void) -> UInt64 {
+        let id = nextObserver.withLock { n -> UInt64 in
+            n += 1
+            return n
+        }
+        observers.withLock { $0[id] = observer }
+        return id
+    }
+
+    public func removeObserver(_ token: UInt64) { _ = observers.withLock { $0.removeValue(forKey: token) } }
+
+    private func emit(_ event: DownloadEvent) {
+        for observer in observers.withLock({ Array($0.values) }) { observer(event) }
+    }
+
+    // MARK: - failed-URL memory
+
+    /// Remembers that `url` (as the downloader would request it with `headers`) failed with
+    /// `error`, for the configured TTL. The pipeline calls this for bodies that do not decode.
+    public func rememberFailure(of url: URL, headers: [HTTPHeaderField] = [], error: ImageDownloadError) {
+        guard let ttl = config.failedURLTTL, let request = try? baseRequest(url, DownloadOptions(headers: headers))
+        else { return }
+        remember(coalescingKey(request), error, ttl)
+    }
+
+    /// Forgets every remembered failure.
+    public func forgetFailures() { failed.withLock { $0.removeAll() } }
+
+    private func remember(_ key: String, _ error: ImageDownloadError, _ ttl: Duration) {
+        let until = clock.now().timeIntervalSinceReferenceDate + Double(ttl.nanoseconds) / 1e9
+        failed.withLock { f in
+            f[key] = (until, error)
+            // Drop expired ones now and then, so the memory stays small.
+            if f.count > 4096 {
+                let now = clock.now().timeIntervalSinceReferenceDate
+                f = f.filter { $0.value.until > now }
+            }
+        }
+    }
+
+    // MARK: - downloading
+
+    /// Downloads `url`, sharing the request with concurrent callers asking for the same resource.
+    /// - Throws: ``ImageDownloadError``, or `CancellationError` when the calling task is cancelled.
+    public func download(
+        _ url: URL, options: DownloadOptions = DownloadOptions(),
+        progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)? = nil
+    ) async throws -> ImageDownloadResult {
+        if isShutDown.withLock({ $0 }) { throw ImageDownloadError.shutDown }
+        var request = try baseRequest(url, options)
+        if let modifier = options.requestModifier {
+            do {
+                request = try await modifier(request)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw ImageDownloadError.requestModifierFailed(String(describing: error))
+            }
+            request.url = try Self.normalized(request.url)
+        }
+        let key = coalescingKey(request)
+        if !options.ignoresFailedURLMemory {
+            let now = clock.now().timeIntervalSinceReferenceDate
+            let remembered = failed.withLock { f -> (until: Double, error: ImageDownloadError)? in
+                guard let entry = f[key] else { return nil }
+                if entry.until <= now {
+                    f[key] = nil
+                    return nil
+                }
+                return entry
+            }
+            if let remembered {
+                stats.withLock { $0.rememberedFailures += 1 }
+                throw ImageDownloadError.recentlyFailed(reason: remembered.error, until: remembered.until)
+            }
+        }
+        let retry = options.retryStrategy ?? config.retryStrategy
+        let redirectHandler = options.redirectHandler
+        let prepared = request
+        let (outcome, joined) = try await coalescer.value(for: key, progress: progress) { context in
+            try await self.perform(prepared, key: key, retry: retry, redirectHandler: redirectHandler, context: context)
+        }
+        if joined {
+            stats.withLock { $0.coalesced += 1 }
+            emit(.coalesced(url))
+        }
+        return ImageDownloadResult(
+            data: outcome.body, url: url, finalURL: outcome.finalURL, statusCode: outcome.statusCode,
+            format: outcome.format, metadata: outcome.metadata, coalesced: joined)
+    }
+
+    private struct DownloadOutcome: Sendable {
+        var body: [UInt8]
+        var finalURL: URL
+        var statusCode: Int
+        var format: ImageFormat
+        var metadata: DiskEntryMetadata
+    }
+
+    private func baseRequest(_ url: URL, _ options: DownloadOptions) throws -> DataRequest {
+        var headers = config.defaultHeaders
+        for field in options.headers { headers.set(field.name, field.value) }
+        return DataRequest(
+            url: try Self.normalized(url), headers: headers, timeout: options.timeout ?? config.timeout,
+            maxBodySize: config.maxBodySize)
+    }
+
+    /// The coalescing key: normalised URL plus the header fields that can change the response.
+    func coalescingKey(_ request: DataRequest) -> String {
+        var key = request.url.absoluteString
+        let fields = request.headers
+            .filter { !config.headersIgnoredForCoalescing.contains($0.name.lowercased()) }
+            .map { $0.name.lowercased() + ":" + $0.value }
+            .sorted()
+        for field in fields {
+            key += "\n"
+            key += field
+        }
+        return key
+    }
+
+    /// Lower-case scheme and host, no default port, no fragment, `/` for an empty path.
+    static func normalized(_ url: URL) throws(ImageDownloadError) -> URL {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true),
+            let scheme = parts.scheme?.lowercased()
+        else { throw .invalidURL(url.absoluteString) }
+        parts.scheme = scheme
+        parts.fragment = nil
+        if scheme == "http" || scheme == "https" {
+            guard let host = parts.host, !host.isEmpty else { throw .invalidURL(url.absoluteString) }
+            parts.host = host.lowercased()
+            if (scheme == "http" && parts.port == 80) || (scheme == "https" && parts.port == 443) { parts.port = nil }
+            if parts.path.isEmpty { parts.path = "/" }
+        }
+        guard let result = parts.url else { throw .invalidURL(url.absoluteString) }
+        return result
+    }
+
+    private func perform(
+        _ request: DataRequest, key: String, retry: RetryStrategy?,
+        redirectHandler: (@Sendable (DataResponse, DataRequest) async -> DataRequest?)?,
+        context: Coalescer<String, DownloadOutcome>.Context
+    ) async throws -> DownloadOutcome {
+        let started = ContinuousClock.now
+        stats.withLock { $0.downloads += 1 }
+        emit(.willDownload(request.url))
+        var attempt = 1
+        var redirects = 0
+        var lastStatus = 0
+        func finish(_ bytes: Int, _ error: ImageDownloadError?) {
+            let metrics = DownloadMetrics(
+                url: request.url, bytes: bytes, duration: ContinuousClock.now - started, statusCode: lastStatus,
+                callers: context.callers(), attempts: attempt, redirects: redirects)
+            stats.withLock { s in
+                s.bytes += bytes
+                if error != nil { s.failures += 1 }
+            }
+            emit(.didFinish(metrics, error: error))
+        }
+        while true {
+            do {
+                let outcome = try await attemptOnce(
+                    request, redirectHandler: redirectHandler, redirects: &redirects, lastStatus: &lastStatus,
+                    report: context.report)
+                finish(outcome.body.count, nil)
+                return outcome
+            } catch let error as ImageDownloadError {
+                if let retry, let delay = retry.delay(beforeRetry: attempt, after: error) {
+                    stats.withLock { $0.retries += 1 }
+                    emit(.willRetry(request.url, attempt: attempt, delay: delay, error: error))
+                    logger.debug(
+                        "retrying download",
+                        metadata: ["url": "\(request.url)", "attempt": "\(attempt)", "error": "\(error)"])
+                    do {
+                        try await sleep(delay)
+                    } catch {
+                        emit(.didCancel(request.url))
+                        throw CancellationError()
+                    }
+                    attempt += 1
+                    continue
+                }
+                if error.isRemembered, let ttl = config.failedURLTTL { remember(key, error, ttl) }
+                finish(0, error)
+                throw error
+            } catch {
+                // Cancellation: every caller left.
+                emit(.didCancel(request.url))
+                throw error
+            }
+        }
+    }
+
+    /// One attempt: the request and its redirects, under the per-host limit.
+    private func attemptOnce(
+        _ first: DataRequest, redirectHandler: (@Sendable (DataResponse, DataRequest) async -> DataRequest?)?,
+        redirects: inout Int, lastStatus: inout Int, report: @escaping @Sendable (Int, Int?) -> Void
+    ) async throws -> DownloadOutcome {
+        var request = first
+        var visited: Set<String> = [first.url.absoluteString]
+        while true {
+            let scheme = request.url.scheme?.lowercased() ?? ""
+            guard let transport = transports[scheme] else { throw ImageDownloadError.unsupportedScheme(scheme) }
+            let host = request.url.host ?? ""
+            stats.withLock { $0.requests += 1 }
+            let current = request
+            let response = try await hosts.withPermit(for: scheme + "://" + host) {
+                try await transport.load(current, progress: report)
+            }
+            lastStatus = response.statusCode
+            if response.isRedirect, let location = response.headers.value(for: "Location") {
+                guard let next = URL(string: location, relativeTo: request.url)?.absoluteURL else {
+                    throw ImageDownloadError.invalidURL(location)
+                }
+                redirects += 1
+                if redirects > config.maxRedirects { throw ImageDownloadError.tooManyRedirects(config.maxRedirects) }
+                var nextRequest = request
+                nextRequest.url = try Self.normalized(next)
+                // Credentials stay with their origin.
+                if nextRequest.url.host != request.url.host || nextRequest.url.scheme != request.url.scheme {
+                    nextRequest.headers.removeAll { $0.name.lowercased() == "authorization" }
+                }
+                if let redirectHandler {
+                    guard let decided = await redirectHandler(response, nextRequest) else {
+                        throw ImageDownloadError.redirectRefused(status: response.statusCode, location: location)
+                    }
+                    nextRequest = decided
+                    nextRequest.url = try Self.normalized(nextRequest.url)
+                }
+                guard visited.insert(nextRequest.url.absoluteString).inserted else {
+                    throw ImageDownloadError.redirectLoop(nextRequest.url.absoluteString)
+                }
+                request = nextRequest
+                continue
+            }
+            guard config.acceptableStatusCodes.contains(response.statusCode) else {
+                let retryAfter = response.headers.value(for: "Retry-After").flatMap {
+                    RetryStrategy.parseRetryAfter($0, now: clock.now())
+                }
+                throw ImageDownloadError.badStatus(code: response.statusCode, retryAfter: retryAfter)
+            }
+            let contentType = response.headers.value(for: "Content-Type")
+            let format = response.body.withUnsafeBytes { ImageFormat(sniffing: $0) }
+            if config.requiresImageBody && format == .unknown {
+                throw ImageDownloadError.notAnImage(contentType: contentType)
+            }
+            let metadata = DiskEntryMetadata(
+                etag: response.headers.value(for: "ETag"), lastModified: response.headers.value(for: "Last-Modified"),
+                contentType: contentType)
+            return DownloadOutcome(
+                body: response.body, finalURL: request.url, statusCode: response.statusCode, format: format,
+                metadata: metadata)
+        }
+    }
+}

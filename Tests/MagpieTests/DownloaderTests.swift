@@ -1,0 +1,374 @@
+import Foundation
+import MagpieLoopback
+import Testing
+
+@testable import Magpie
+
+@Suite struct DownloaderTests {
+    /// A downloader whose retries record their delays instead of waiting.
+    func makeDownloader(
+        _ config: ImageDownloader.Config = .init(), clock: ManualClock = ManualClock(),
+        delays: Recorder<Duration> = Recorder()
+    ) -> ImageDownloader {
+        ImageDownloader(config: config, clock: clock, sleep: { delays.add($0) })
+    }
+
+    @Test func concurrentCallersShareOneRequest() async throws {
+        let gate = Gate()
+        try await withServer({ _ in
+            await gate.wait()
+            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
+        }) { server in
+            let downloader = makeDownloader()
+            let url = NetFixture.url(server, "/a.jpg")
+            let results = try await withThrowingTaskGroup(of: ImageDownloadResult.self) { group in
+                for _ in 0..<50 { group.addTask { try await downloader.download(url) } }
+                await eventually("50 callers waiting") { downloader.callersWaiting == 50 }
+                #expect(server.requestCount("/a.jpg") <= 1)
+                gate.open()
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(server.requestCount("/a.jpg") == 1)
+            #expect(results.count == 50 && results.allSatisfy { $0.data == NetFixture.jpeg && $0.format == .jpeg })
+            #expect(results.filter(\.coalesced).count == 49)
+            #expect(downloader.statistics.coalesced == 49 && downloader.statistics.requests == 1)
+            // Arriving after completion starts a new request.
+            _ = try await downloader.download(url)
+            #expect(server.requestCount("/a.jpg") == 2)
+            try await downloader.shutdown()
+        }
+    }
+
+    @Test func differentAuthorizationIsNeverShared() async throws {
+        let gate = Gate()
+        try await withServer({ request in
+            await gate.wait()
+            return .ok(
+                Array((request.header("Authorization") ?? "none").utf8) + NetFixture.png, contentType: "image/png")
+        }) { server in
+            let downloader = makeDownloader(.init(requiresImageBody: false))
+            let url = NetFixture.url(server, "/private.png")
+            async let alice = downloader.download(
+                url, options: .init(headers: [.init("Authorization", "Bearer alice")]))
+            async let bob = downloader.download(url, options: .init(headers: [.init("Authorization", "Bearer bob")]))
+            await eventually("two requests at the server") { server.requestCount("/private.png") == 2 }
+            gate.open()
+            let (a, b) = try await (alice, bob)
+            #expect(a.data.starts(with: Array("Bearer alice".utf8)))
+            #expect(b.data.starts(with: Array("Bearer bob".utf8)))
+            #expect(!a.coalesced && !b.coalesced)
+            try await downloader.shutdown()
+        }
+    }
+
+    @Test func cancellingOneCallerLeavesTheOthers() async throws {
+        let gate = Gate()
+        try await withServer({ _ in
+            await gate.wait()
+            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
+        }) { server in
+            let downloader = makeDownloader()
+            let url = NetFixture.url(server, "/c.jpg")
+            let first = Task { try await downloader.download(url) }
+            let second = Task { try await downloader.download(url) }
+            await eventually("both waiting") { downloader.callersWaiting == 2 && server.requestCount("/c.jpg") == 1 }
+            first.cancel()
+            await #expect(throws: CancellationError.self) { try await first.value }
+            #expect(downloader.downloadsInFlight == 1)
+            gate.open()
+            #expect(try await second.value.data == NetFixture.jpeg)
+            #expect(server.requestCount("/c.jpg") == 1)
+            try await downloader.shutdown()
+        }
+    }
+
+    @Test func cancellingEveryCallerCancelsTheRequest() async throws {
+        let gate = Gate()
+        try await withServer({ _ in
+            await gate.wait()
+            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
+        }) { server in
+            let downloader = makeDownloader()
+            let events = Recorder<String>()
+            downloader.addObserver { event in
+                if case .didCancel(let u) = event { events.add("cancel " + u.path) }
+            }
+            let url = NetFixture.url(server, "/d.jpg")
+            let tasks = (0..<3).map { _ in Task { try await downloader.download(url) } }
+            await eventually("three waiting") { downloader.callersWaiting == 3 && server.requestCount("/d.jpg") == 1 }
+            for task in tasks { task.cancel() }
+            for task in tasks { await #expect(throws: CancellationError.self) { try await task.value } }
+            #expect(downloader.downloadsInFlight == 0)
+            // The HTTP request itself was cancelled: only cancellation ends a response held at the gate.
+            await eventually("the download reports its cancellation") { events.all == ["cancel /d.jpg"] }
+            gate.open()
+            _ = try await downloader.download(url)
+            #expect(server.requestCount("/d.jpg") == 2)
+            try await downloader.shutdown()
+        }
+    }
+
+    @Test func transientFailuresAreRetriedWithBackoff() async throws {
+        let attempts = Recorder<Int>()
+        try await withServer({ request in
+            attempts.add(1)
+            if request.path == "/flaky.jpg" && attempts.all.count < 3 { return .respond(status: 503) }
+            if request.path == "/busy.jpg" { return .respond(status: 429, headers: [("Retry-After", "7")]) }
+            if request.path == "/gone.jpg" { return .respond(status: 404) }
+            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
+        }) { server in
+            let delays = Recorder<Duration>()
+            let strategy = RetryStrategy(maxRetries: 3, backoff: .exponential(.milliseconds(100)), jitter: 0)
+            let downloader = makeDownloader(.init(retryStrategy: strategy), delays: delays)
+            let ok = try await downloader.download(NetFixture.url(server, "/flaky.jpg"))
+            #expect(ok.data == NetFixture.jpeg)
+            #expect(server.requestCount("/flaky.jpg") == 3)
+            #expect(delays.all == [.milliseconds(100), .milliseconds(200)])
+
+            // 429 honours Retry-After (7 s beats the back-off), then gives up after 3 retries.
+            await #expect(throws: ImageDownloadError.badStatus(code: 429, retryAfter: .seconds(7))) {
+                try await downloader.download(NetFixture.url(server, "/busy.jpg"))
+            }
+            #expect(server.requestCount("/busy.jpg") == 4)
+            #expect(Array(delays.all.suffix(3)) == [.seconds(7), .seconds(7), .seconds(7)])
+
+            // 404 is never retried.
+            await #expect(throws: ImageDownloadError.badStatus(code: 404, retryAfter: nil)) {
+                try await downloader.download(NetFixture.url(server, "/gone.jpg"))
+            }
+            #expect(server.requestCount("/gone.jpg") == 1)
+            try await downloader.shutdown()
+        }
+    }
+
+    @Test func retryStrategyRules() {
+        let s = RetryStrategy(maxRetries: 2, backoff: .exponential(base: .seconds(1), maximum: .seconds(3)), jitter: 0)
+        #expect(s.delay(beforeRetry: 1, after: ImageDownloadError.timedOut(.seconds(1))) == .seconds(1))
+        #expect(s.delay(beforeRetry: 2, after: ImageDownloadError.connectionFailed("reset")) == .seconds(2))
+        #expect(s.delay(beforeRetry: 3, after: ImageDownloadError.timedOut(.seconds(1))) == nil, "count")
+        #expect(s.delay(beforeRetry: 1, after: ImageDownloadError.badStatus(code: 500, retryAfter: nil)) != nil)
+        #expect(s.delay(beforeRetry: 1, after: ImageDownloadError.badStatus(code: 403, retryAfter: nil)) == nil)
+        #expect(s.delay(beforeRetry: 1, after: ImageDownloadError.notAnImage(contentType: nil)) == nil)
+        #expect(s.delay(beforeRetry: 1, after: CancellationError()) == nil)
+        let capped = RetryStrategy(
+            maxRetries: 9, backoff: .exponential(base: .seconds(1), maximum: .seconds(3)), jitter: 0)
+        #expect(capped.delay(beforeRetry: 5, after: ImageDownloadError.timedOut(.zero)) == .seconds(3))
+        // Retry-After beyond the cap fails instead of waiting.
+        #expect(
+            s.delay(beforeRetry: 1, after: ImageDownloadError.badStatus(code: 503, retryAfter: .seconds(600))) == nil)
+        // Jitter draws below the full delay.
+        let jittered = RetryStrategy(maxRetries: 1, backoff: .fixed(.seconds(1)), jitter: 1)
+        #expect(
+            jittered.delay(beforeRetry: 1, after: ImageDownloadError.timedOut(.zero), randomUnit: 0.25)
+                == .milliseconds(750))
+        // Retry-After as an HTTP date.
+        let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
+        #expect(RetryStrategy.parseRetryAfter("Sun, 06 Nov 1994 08:50:07 GMT", now: now) == .seconds(30))
+        #expect(RetryStrategy.parseRetryAfter("120", now: now) == .seconds(120))
+        #expect(RetryStrategy.parseRetryAfter("soon", now: now) == nil)
+    }
+
+    @Test func timeoutsCoverTheWholeBody() async throws {
+        let never = Gate()
+        try await withServer({ request in
+            if request.path == "/stall.jpg" {
+                await never.wait()
+                return .close
+            }
+            let chunks = Array(repeating: Array(NetFixture.jpeg.prefix(100)), count: 20)
+            return .slow(
+                status: 200, headers: [("Content-Type", "image/jpeg")], chunks: chunks, interval: .milliseconds(100),
+                contentLength: nil)
+        }) { server in
+            let downloader = makeDownloader(.init(timeout: .milliseconds(400)))
+            await #expect(throws: ImageDownloadError.timedOut(.milliseconds(400))) {
+                try await downloader.download(NetFixture.url(server, "/stall.jpg"))
+            }
+            await #expect(throws: ImageDownloadError.timedOut(.milliseconds(400))) {
+                try await downloader.download(NetFixture.url(server, "/dribble.jpg"))
+            }
+            never.open()
+            try await downloader.shutdown()
+        }
+    }
+
+    @Test func bodyLimitsAndBrokenBodies() async throws {
+        try await withServer({ request in
+            switch request.path {
+            case "/declared.jpg":
+                return .ok(NetFixture.jpeg + [UInt8](repeating: 0, count: 5000), contentType: "image/jpeg")
+            case "/chunked.jpg":
+                return .slow(
+                    status: 200, chunks: Array(repeating: NetFixture.jpeg, count: 8), interval: .zero,
+                    contentLength: nil)
+            case "/cut.jpg":
+                return .truncated(
+                    status: 200, body: Array(NetFixture.jpeg.prefix(300)), declaredLength: NetFixture.jpeg.count)
+            case "/page.html": return .ok(Array("<html>hello</html>".utf8), contentType: "text/html; charset=utf-8")
+            default: return .respond(status: 204)
+            }
+        }) { server in
+            let limit = NetFixture.jpeg.count * 2
+            let downloader = makeDownloader(.init(maxBodySize: limit, failedURLTTL: nil))
+            await #expect(throws: ImageDownloadError.bodyTooLarge(limit: limit, declared: NetFixture.jpeg.count + 5000))
+            {
+                try await downloader.download(NetFixture.url(server, "/declared.jpg"))
+            }
+            await #expect(throws: ImageDownloadError.bodyTooLarge(limit: limit, declared: nil)) {
+                try await downloader.download(NetFixture.url(server, "/chunked.jpg"))
+            }
+            do {
+                _ = try await downloader.download(NetFixture.url(server, "/cut.jpg"))
+                Issue.record("a truncated body was accepted")
+            } catch let error as ImageDownloadError {
+                #expect(error.isTransient, "a cut body is a network failure: \(error)")
+            }
+            await #expect(throws: ImageDownloadError.notAnImage(contentType: "text/html; charset=utf-8")) {
+                try await downloader.download(NetFixture.url(server, "/page.html"))
+            }
+            try await downloader.shutdown()
+        }
+    }
+
+    @Test func redirectsAreFollowedWithinLimits() async throws {
+        try await withServer({ request in
+            let p = request.path
+            if p == "/final.png" {
+                return .ok(Array((request.header("X-Hop") ?? "").utf8) + NetFixture.png, contentType: "image/png")
+            }
+            if p == "/r1" { return .respond(status: 302, headers: [("Location", "/r2")]) }
+            if p == "/r2" { return .respond(status: 301, headers: [("Location", "/final.png")]) }
+            if p == "/loop-a" { return .respond(status: 307, headers: [("Location", "/loop-b")]) }
+            if p == "/loop-b" { return .respond(status: 307, headers: [("Location", "/loop-a")]) }
+            if p.hasPrefix("/chain") {
+                let n = Int(p.dropFirst(6)) ?? 0
+                return .respond(status: 302, headers: [("Location", "/chain\(n + 1)")])
+            }
+            return .respond(status: 404)
+        }) { server in
+            let downloader = makeDownloader(.init(requiresImageBody: false))
+            let result = try await downloader.download(NetFixture.url(server, "/r1"))
+            #expect(result.finalURL.path == "/final.png" && result.data == NetFixture.png)
+            await #expect(throws: ImageDownloadError.redirectLoop(server.baseURL + "/loop-a")) {
+                try await downloader.download(NetFixture.url(server, "/loop-a"))
+            }
+            await #expect(throws: ImageDownloadError.tooManyRedirects(5)) {
+                try await downloader.download(NetFixture.url(server, "/chain0"))
+            }
+            #expect(server.requestCount("/chain5") == 1 && server.requestCount("/chain6") == 0)
+            // The handler can refuse, or change the next request.
+            await #expect(throws: ImageDownloadError.redirectRefused(status: 302, location: "/r2")) {
+                try await downloader.download(
+                    NetFixture.url(server, "/r1"), options: .init(redirectHandler: { _, _ in nil }))
+            }
+            let hops = Recorder<Int>()
+            let changed = try await downloader.download(
+                NetFixture.url(server, "/r1"),
+                options: .init(redirectHandler: { response, next in
+                    hops.add(response.statusCode)
+                    var next = next
+                    next.headers.set("X-Hop", "seen")
+                    return next
+                }))
+            #expect(hops.all == [302, 301] && changed.data == Array("seen".utf8) + NetFixture.png)
+            try await downloader.shutdown()
+        }
+    }
+
+    @Test func failedURLsAreRememberedForTheirTTL() async throws {
+        try await withServer({ request in
+            switch request.path {
+            case "/missing.jpg": return .respond(status: 404)
+            case "/down.jpg": return .respond(status: 503)
+            default: return .ok(Array("not an image".utf8), contentType: "text/plain")
+            }
+        }) { server in
+            let clock = ManualClock()
+            let downloader = makeDownloader(.init(failedURLTTL: .seconds(60)), clock: clock)
+            let missing = NetFixture.url(server, "/missing.jpg")
+            await #expect(throws: ImageDownloadError.badStatus(code: 404, retryAfter: nil)) {
+                try await downloader.download(missing)
+            }
+            do {
+                _ = try await downloader.download(missing)
+                Issue.record("remembered failure not reported")
+            } catch ImageDownloadError.recentlyFailed(let reason, _) {
+                #expect(reason == .badStatus(code: 404, retryAfter: nil))
+            }
+            #expect(server.requestCount("/missing.jpg") == 1)
+            // An option retries anyway; time past the TTL forgets.
+            _ = try? await downloader.download(missing, options: .init(ignoresFailedURLMemory: true))
+            #expect(server.requestCount("/missing.jpg") == 2)
+            clock.advance(by: 61)
+            _ = try? await downloader.download(missing)
+            #expect(server.requestCount("/missing.jpg") == 3)
+            // Bodies that are not images are remembered; transient errors are not.
+            _ = try? await downloader.download(NetFixture.url(server, "/text"))
+            _ = try? await downloader.download(NetFixture.url(server, "/text"))
+            #expect(server.requestCount("/text") == 1)
+            _ = try? await downloader.download(NetFixture.url(server, "/down.jpg"))
+            _ = try? await downloader.download(NetFixture.url(server, "/down.jpg"))
+            #expect(server.requestCount("/down.jpg") == 2)
+            try await downloader.shutdown()
+        }
+    }
+
+    @Test func requestModifierProgressAndFiles() async throws {
+        try await withServer({ request in
+            .ok(Array((request.header("X-Signed") ?? "-").utf8) + NetFixture.jpeg, contentType: "image/jpeg")
+        }) { server in
+            let downloader = makeDownloader(.init(requiresImageBody: false))
+            let progress = Recorder<(Int, Int?)>()
+            let signed = try await downloader.download(
+                NetFixture.url(server, "/m.jpg"),
+                options: .init(requestModifier: { request in
+                    var request = request
+                    request.headers.set("X-Signed", "yes")
+                    return request
+                }),
+                progress: { progress.add(($0, $1)) })
+            #expect(signed.data == Array("yes".utf8) + NetFixture.jpeg)
+            let total = NetFixture.jpeg.count + 3
+            #expect(progress.all.last.map { $0.0 == total && $0.1 == total } == true)
+            struct Refused: Error {}
+            await #expect(throws: ImageDownloadError.requestModifierFailed(String(describing: Refused()))) {
+                try await downloader.download(
+                    NetFixture.url(server, "/m.jpg"), options: .init(requestModifier: { _ in throw Refused() }))
+            }
+            // file:// goes through the same path.
+            let dir = try TemporaryDirectory()
+            try Data(NetFixture.png).write(to: URL(fileURLWithPath: dir.path("local.png")))
+            let local = try await downloader.download(URL(fileURLWithPath: dir.path("local.png")))
+            #expect(local.data == NetFixture.png && local.format == .png)
+            await #expect(throws: ImageDownloadError.badStatus(code: 404, retryAfter: nil)) {
+                try await downloader.download(URL(fileURLWithPath: dir.path("absent.png")))
+            }
+            await #expect(throws: ImageDownloadError.unsupportedScheme("ftp")) {
+                try await downloader.download(URL(string: "ftp://example.com/a.png")!)
+            }
+            try await downloader.shutdown()
+        }
+    }
+
+    @Test func downloadsPerHostAreBounded() async throws {
+        let gate = Gate()
+        try await withServer({ _ in
+            await gate.wait()
+            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
+        }) { server in
+            let downloader = makeDownloader(.init(maxConcurrentDownloadsPerHost: 2))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for i in 0..<5 {
+                    group.addTask { _ = try await downloader.download(NetFixture.url(server, "/p\(i).jpg")) }
+                }
+                await eventually("five downloads started") { downloader.downloadsInFlight == 5 }
+                await eventually("two at the server") { server.totalRequests == 2 }
+                #expect(server.totalRequests == 2)
+                gate.open()
+                try await group.waitForAll()
+            }
+            #expect(server.totalRequests == 5)
+            try await downloader.shutdown()
+        }
+    }
+}
