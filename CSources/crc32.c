@@ -59,9 +59,53 @@ static uint32_t magpie__crc32c_table_update(uint32_t c, const unsigned char *p, 
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <pthread.h>
 #include <string.h>
+
+/* Long inputs run three independent crc32 streams over adjacent lanes, hiding the instruction's
+ * 3-cycle latency (about 3x the single-stream speed), then join them: the CRC of A followed by B
+ * is the CRC of A shifted over |B| zero bytes, xor the CRC of B from zero. Shifting over one
+ * lane's zero bytes is linear, so it is 32 precomputed columns. */
+#define MAGPIE__CRC_LANE 4096
+static uint32_t magpie__crc32c_shift_columns[32];
+static pthread_once_t magpie__crc32c_once = PTHREAD_ONCE_INIT;
+
+__attribute__((target("sse4.2"))) static void magpie__crc32c_init_shift(void) {
+    for (int i = 0; i < 32; i++) {
+        uint64_t c = 1u << i;
+        for (int k = 0; k < MAGPIE__CRC_LANE / 8; k++) c = __builtin_ia32_crc32di(c, 0);
+        magpie__crc32c_shift_columns[i] = (uint32_t)c;
+    }
+}
+
+static uint32_t magpie__crc32c_shift(uint32_t v) {
+    uint32_t out = 0;
+    for (int i = 0; v; i++, v >>= 1)
+        if (v & 1) out ^= magpie__crc32c_shift_columns[i];
+    return out;
+}
+
 __attribute__((target("sse4.2"))) static uint32_t magpie__crc32c_hw(uint32_t c, const unsigned char *p, size_t n) {
     uint64_t c64 = c;
+    if (n >= 3 * MAGPIE__CRC_LANE) {
+        pthread_once(&magpie__crc32c_once, magpie__crc32c_init_shift);
+        while (n >= 3 * MAGPIE__CRC_LANE) {
+            uint64_t a = c64, b = 0, d = 0;
+            for (size_t i = 0; i < MAGPIE__CRC_LANE; i += 8) {
+                uint64_t va, vb, vd;
+                memcpy(&va, p + i, 8);
+                memcpy(&vb, p + MAGPIE__CRC_LANE + i, 8);
+                memcpy(&vd, p + 2 * MAGPIE__CRC_LANE + i, 8);
+                a = __builtin_ia32_crc32di(a, va);
+                b = __builtin_ia32_crc32di(b, vb);
+                d = __builtin_ia32_crc32di(d, vd);
+            }
+            uint32_t joined = magpie__crc32c_shift((uint32_t)a) ^ (uint32_t)b;
+            c64 = magpie__crc32c_shift(joined) ^ (uint32_t)d;
+            p += 3 * MAGPIE__CRC_LANE;
+            n -= 3 * MAGPIE__CRC_LANE;
+        }
+    }
     while (n >= 8) {
         uint64_t v;
         memcpy(&v, p, 8);

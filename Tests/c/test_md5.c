@@ -1,4 +1,5 @@
 /* MD5 known answers from RFC 1321, appendix A.5, plus block-boundary lengths. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "magpie.h"
@@ -52,6 +53,21 @@ int main(void) {
             for (size_t i = 0; i < n; i++) pieces = magpie_crc32c(pieces, buf + i, 1);
             CHECK(whole == pieces, "CRC-32C length %zu", n);
         }
+    }
+    {
+        /* Long inputs take the three-lane path (12 KiB blocks); 1000-byte pieces take the single
+         * stream, so the two must agree at every block boundary and remainder. */
+        size_t big = 3 * 4096 * 5 + 1234;
+        unsigned char *buf = malloc(big);
+        for (size_t i = 0; i < big; i++) buf[i] = (unsigned char)(i * 131 + (i >> 9));
+        size_t sizes[] = {3 * 4096 - 1, 3 * 4096, 3 * 4096 + 7, 2 * 3 * 4096, big};
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            size_t n = sizes[k];
+            uint32_t pieces = 0;
+            for (size_t i = 0; i < n; i += 1000) pieces = magpie_crc32c(pieces, buf + i, n - i < 1000 ? n - i : 1000);
+            CHECK(magpie_crc32c(0, buf, n) == pieces, "CRC-32C three lanes, length %zu", n);
+        }
+        free(buf);
     }
     magpie_md5_hex(NULL, 0, hex);
     CHECK(strcmp(hex, "d41d8cd98f00b204e9800998ecf8427e") == 0, "NULL, 0");

@@ -64,6 +64,36 @@ public final class DiskCache: Sendable {
         }
     }
 
+    /// An entry's identity in the index: the MD5 of its key (whether or not files are named by it),
+    /// so lookups hash 16 bytes and build no strings.
+    struct EntryID: Hashable {
+        var hi: UInt64
+        var lo: UInt64
+
+        init(key: String) {
+            var key = key
+            var digest = (UInt64(0), UInt64(0))
+            key.withUTF8 { k in
+                withUnsafeMutableBytes(of: &digest) { magpie_md5(k.baseAddress, k.count, $0.baseAddress) }
+            }
+            (hi, lo) = digest
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(lo) }
+
+        /// Writes the 32 lowercase hex digits of the digest (the hashed file name) at `out`.
+        func writeHex(_ out: UnsafeMutablePointer<UInt8>) {
+            let digits: StaticString = "0123456789abcdef"
+            var digest = (hi, lo)
+            withUnsafeBytes(of: &digest) { d in
+                for i in 0..<16 {
+                    out[2 * i] = digits.utf8Start[Int(d[i] >> 4)]
+                    out[2 * i + 1] = digits.utf8Start[Int(d[i] & 15)]
+                }
+            }
+        }
+    }
+
     struct Entry {
         var size: Int  // file bytes
         var expiresAt: Double
@@ -72,6 +102,8 @@ public final class DiskCache: Sendable {
         /// The file's identity when its payload last passed the CRC check in this process: a
         /// read of the same inode, size and modification time skips the check.
         var verified: FileStamp?
+        /// The key, kept only when files are named by their keys (not hashed).
+        var key: String?
     }
 
     struct FileStamp: Equatable {
@@ -89,7 +121,7 @@ public final class DiskCache: Sendable {
     }
 
     struct State {
-        var index: [String: Entry] = [:]
+        var index: [EntryID: Entry] = [:]
         var totalSize = 0
         var trimScheduled = false
     }
@@ -106,6 +138,10 @@ public final class DiskCache: Sendable {
     private let sweeper = Locked<Task<Void, Never>?>(nil)
     /// Names temporary files uniquely within this process (the pid makes them unique across).
     private let temporaryCounter = Locked<UInt64>(UInt64.random(in: 0...UInt64.max >> 8))
+    /// The directory and a slash, and the file-name suffix ("" or "." + extension), as bytes.
+    private let pathPrefix: [UInt8]
+    private let nameSuffix: [UInt8]
+    private let pid = getpid()
 
     /// Opens (creating if needed) the cache directory and indexes its entries.
     /// - Throws: ``DiskCacheError/cannotCreateDirectory(path:errno:)`` or
@@ -115,6 +151,8 @@ public final class DiskCache: Sendable {
         self.clock = clock
         let dir = config.resolvedDirectory
         self.directory = dir
+        self.pathPrefix = Array((dir + "/").utf8)
+        self.nameSuffix = config.pathExtension.flatMap { $0.isEmpty ? nil : Array(("." + $0).utf8) } ?? []
         try Self.makeDirectory(dir)
         self.background = DispatchQueue(label: "magpie.disk-cache.\(config.name)", qos: .utility)
         let (state, report) = Self.scan(dir, config: config)
@@ -150,15 +188,52 @@ public final class DiskCache: Sendable {
     /// The full path of the entry for `key` (whether or not it exists).
     public func path(forKey key: String) -> String { directory + "/" + fileName(forKey: key) }
 
-    private func checkedName(_ key: String) throws(DiskCacheError) -> String {
-        let name = fileName(forKey: key)
+    /// The index identity of `key`, after checking that an unhashed key makes a valid file name.
+    private func checkedID(_ key: String) throws(DiskCacheError) -> EntryID {
         if !config.usesHashedFileName,
             key.isEmpty || key.contains("/") || key == "." || key == ".." || key.hasPrefix(".tmp-")
         {
             throw .invalidKey(key)
         }
-        return name
+        return EntryID(key: key)
     }
+
+    /// The entry's file name: hex of the ID or the key, plus the extension.
+    private func fileName(_ id: EntryID, key: String?) -> String {
+        if config.usesHashedFileName {
+            let hex = String(unsafeUninitializedCapacity: 32) { buffer in
+                id.writeHex(buffer.baseAddress!)
+                return 32
+            }
+            return hex + String(decoding: nameSuffix, as: UTF8.self)
+        }
+        return (key ?? "") + String(decoding: nameSuffix, as: UTF8.self)
+    }
+
+    /// Runs `body` with the entry's NUL-terminated path, built on the stack.
+    private func withPath<R>(_ id: EntryID, key: String?, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+        let nameCount = config.usesHashedFileName ? 32 : (key?.utf8.count ?? 0)
+        let total = pathPrefix.count + nameCount + nameSuffix.count + 1
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { buffer in
+            let base = buffer.baseAddress!
+            pathPrefix.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: $0.count) }
+            var at = pathPrefix.count
+            if config.usesHashedFileName {
+                id.writeHex(base + at)
+            } else if var key {
+                key.withUTF8 { (base + at).update(from: $0.baseAddress!, count: $0.count) }
+            }
+            at += nameCount
+            nameSuffix.withUnsafeBufferPointer {
+                if $0.count > 0 { (base + at).update(from: $0.baseAddress!, count: $0.count) }
+            }
+            base[total - 1] = 0
+            return try UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: total) { try body($0) }
+        }
+    }
+
+    /// The path of an indexed entry, as a string (for the slow paths: removal, sweeps).
+    private func path(_ id: EntryID, key: String?) -> String { directory + "/" + fileName(id, key: key) }
 
     // MARK: - writing
 
@@ -170,7 +245,7 @@ public final class DiskCache: Sendable {
         _ data: [UInt8], forKey key: String, expiration: StorageExpiration? = nil,
         metadata: DiskEntryMetadata = DiskEntryMetadata()
     ) throws(DiskCacheError) {
-        let name = try checkedName(key)
+        let id = try checkedID(key)
         let exp = expiration ?? config.expiration
         if exp.isExpired {
             try? remove(forKey: key)
@@ -189,29 +264,35 @@ public final class DiskCache: Sendable {
             throw .entryTooLarge(size: fileSize, limit: config.sizeLimit)
         }
         // Keep the limit: before adding, the directory must be within it (a trim may lag).
-        if config.sizeLimit > 0 { evictOldest(downTo: config.sizeLimit, sparing: name) }
-        let temporary =
-            directory + "/.tmp-\(getpid())-"
-            + String(
-                temporaryCounter.withLock {
-                    $0 &+= 1; return $0
-                }, radix: 16)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .writeFailed(path: path(forKey: key), errno: errno) }
-        var failure = Self.writeAll(fd, header, data)
-        var st = stat()
-        if failure == 0 && fstat(fd, &st) != 0 { failure = errno }
-        if close(fd) != 0 && failure == 0 { failure = errno }
-        if failure == 0 && rename(temporary, directory + "/" + name) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw .writeFailed(path: directory + "/" + name, errno: failure)
+        if config.sizeLimit > 0 { evictOldest(downTo: config.sizeLimit, sparing: id) }
+        let counter = temporaryCounter.withLock { c -> UInt64 in
+            c &+= 1
+            return c
         }
+        let unhashedKey = config.usesHashedFileName ? nil : key
+        // Small entries skip the fstat: their first read checks the CRC (cheaper than the call)
+        // and records the file's identity then.
+        let wantsStamp = data.count > 64 << 10
+        var stamp: FileStamp?
+        let failure: Int32 = withTemporaryPath(counter) { temporary in
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { return errno }
+            var failure = Self.writeAll(fd, header, data)
+            if failure == 0 && wantsStamp {
+                var st = stat()
+                if fstat(fd, &st) == 0 { stamp = FileStamp(st) } else { failure = errno }
+            }
+            if close(fd) != 0 && failure == 0 { failure = errno }
+            if failure == 0 && withPath(id, key: unhashedKey, { rename(temporary, $0) }) != 0 { failure = errno }
+            if failure != 0 { unlink(temporary) }
+            return failure
+        }
+        if failure != 0 { throw .writeFailed(path: path(id, key: unhashedKey), errno: failure) }
         let over = state.withLock { s -> Bool in
-            s.totalSize += fileSize - (s.index[name]?.size ?? 0)
-            s.index[name] = Entry(
+            s.totalSize += fileSize - (s.index[id]?.size ?? 0)
+            s.index[id] = Entry(
                 size: fileSize, expiresAt: expires, lastAccess: now.timeIntervalSinceReferenceDate,
-                headerSize: header.count, verified: FileStamp(st))
+                headerSize: header.count, verified: stamp, key: unhashedKey)
             guard config.sizeLimit > 0, s.totalSize > config.sizeLimit, !s.trimScheduled else { return false }
             s.trimScheduled = true
             return true
@@ -225,6 +306,42 @@ public final class DiskCache: Sendable {
         }
     }
 
+    /// Runs `body` with a NUL-terminated temporary path, `<dir>/.tmp-<pid>-<counter hex>`.
+    private func withTemporaryPath<R>(_ counter: UInt64, _ body: (UnsafePointer<CChar>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: pathPrefix.count + 48) { buffer in
+            let base = buffer.baseAddress!
+            pathPrefix.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: $0.count) }
+            var at = pathPrefix.count
+            for b in ".tmp-".utf8 {
+                base[at] = b
+                at += 1
+            }
+            func put(_ value: UInt64, radix: UInt64) {
+                let digits: StaticString = "0123456789abcdef"
+                var v = value
+                let start = at
+                repeat {
+                    base[at] = digits.utf8Start[Int(v % radix)]
+                    at += 1
+                    v /= radix
+                } while v > 0
+                // Digits came out least significant first.
+                var (i, j) = (start, at - 1)
+                while i < j {
+                    buffer.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            put(UInt64(pid), radix: 10)
+            base[at] = UInt8(ascii: "-")
+            at += 1
+            put(counter, radix: 16)
+            base[at] = 0
+            return UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: at + 1) { body($0) }
+        }
+    }
+
     /// Writes header and payload with as few system calls as the kernel allows (writev).
     private static func writeAll(_ fd: Int32, _ header: [UInt8], _ payload: [UInt8]) -> Int32 {
         header.withUnsafeBytes { h in
@@ -232,21 +349,20 @@ public final class DiskCache: Sendable {
                 let total = h.count + p.count
                 var done = 0
                 while done < total {
-                    var iov = [iovec]()
-                    if done < h.count {
-                        iov.append(
-                            iovec(
-                                iov_base: UnsafeMutableRawPointer(mutating: h.baseAddress! + done),
-                                iov_len: h.count - done))
+                    let headerLeft = max(0, h.count - done)
+                    let payloadDone = max(0, done - h.count)
+                    var iov = (
+                        iovec(
+                            iov_base: UnsafeMutableRawPointer(
+                                mutating: h.baseAddress.map { $0 + (h.count - headerLeft) }),
+                            iov_len: headerLeft),
+                        iovec(
+                            iov_base: UnsafeMutableRawPointer(mutating: p.baseAddress.map { $0 + payloadDone }),
+                            iov_len: p.count - payloadDone)
+                    )
+                    let n = withUnsafeMutablePointer(to: &iov) {
+                        $0.withMemoryRebound(to: iovec.self, capacity: 2) { writev(fd, $0, 2) }
                     }
-                    let pDone = max(0, done - h.count)
-                    if p.count > pDone {
-                        iov.append(
-                            iovec(
-                                iov_base: UnsafeMutableRawPointer(mutating: p.baseAddress! + pDone),
-                                iov_len: p.count - pDone))
-                    }
-                    let n = writev(fd, iov, Int32(iov.count))
                     if n < 0 && errno == EINTR { continue }
                     if n <= 0 { return n < 0 ? errno : ENOSPC }
                     done += n
@@ -265,43 +381,78 @@ public final class DiskCache: Sendable {
     public func value(forKey key: String, extendingExpiration extending: ExpirationExtending = .cacheTime)
         throws(DiskCacheError) -> [UInt8]?
     {
-        let name = try checkedName(key)
-        let path = directory + "/" + name
+        let id = try checkedID(key)
+        let unhashedKey = config.usesHashedFileName ? nil : key
         let now = clock.now()
         let nowSeconds = now.timeIntervalSinceReferenceDate
-        let known = state.withLock { $0.index[name] }
+        let known = state.withLock { $0.index[id] }
         if let known, known.expiresAt <= nowSeconds {
-            unlink(path)
-            forget(name)
+            withPath(id, key: unhashedKey) { _ = unlink($0) }
+            forget(id)
             return nil
         }
+        let outcome = withPath(id, key: unhashedKey) { path in
+            read(path, key: key, known: known, now: now, extending: extending)
+        }
+        switch outcome {
+        case .missing:
+            forget(id)
+            return nil
+        case .failed(let e):
+            throw .readFailed(path: path(id, key: unhashedKey), errno: e)
+        case .invalid:
+            withPath(id, key: unhashedKey) { _ = unlink($0) }
+            forget(id)
+            counters.withLock { $0.invalid += 1 }
+            return nil
+        case .expired:
+            withPath(id, key: unhashedKey) { _ = unlink($0) }
+            forget(id)
+            return nil
+        case .hit(let payload, let entry):
+            state.withLock { s in
+                s.totalSize += entry.size - (s.index[id]?.size ?? 0)
+                s.index[id] = entry
+            }
+            return payload
+        }
+    }
+
+    private enum ReadOutcome {
+        case missing
+        case failed(Int32)
+        case invalid
+        case expired
+        case hit([UInt8], Entry)
+    }
+
+    /// Reads and validates the entry file at `path`; updates its header's expiry and last access
+    /// when they moved enough to matter.
+    private func read(
+        _ path: UnsafePointer<CChar>, key: String, known: Entry?, now: Date, extending: ExpirationExtending
+    ) -> ReadOutcome {
+        let nowSeconds = now.timeIntervalSinceReferenceDate
         // Read-only: a writable descriptor costs more to open and close (write access and
         // close-write notifications); the rare header update opens its own.
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR {
-                forget(name)
-                return nil
-            }
-            throw .readFailed(path: path, errno: errno)
-        }
+        guard fd >= 0 else { return errno == ENOENT || errno == ENOTDIR ? .missing : .failed(errno) }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw .readFailed(path: path, errno: errno) }
+        guard fstat(fd, &st) == 0 else { return .failed(errno) }
         let stamp = FileStamp(st)
         var parsed: DiskEntryFormat.Parsed?
         var payload: [UInt8] = []
         if let known, known.verified == stamp, known.headerSize > 0, known.headerSize <= stamp.size {
             // Verified before and unchanged since: header and payload in one read, no CRC pass.
-            var header = [UInt8](repeating: 0, count: known.headerSize)
-            payload = [UInt8](unsafeUninitializedCapacity: stamp.size - known.headerSize) { buffer, count in
-                count = header.withUnsafeMutableBytes { h in
-                    Self.readTwo(fd, h, UnsafeMutableRawBufferPointer(buffer)) - known.headerSize
+            let headerSize = known.headerSize
+            withUnsafeTemporaryAllocation(byteCount: headerSize, alignment: 8) { header in
+                header.initializeMemory(as: UInt8.self, repeating: 0)
+                payload = [UInt8](unsafeUninitializedCapacity: stamp.size - headerSize) { buffer, count in
+                    count = max(0, Self.readTwo(fd, header, UnsafeMutableRawBufferPointer(buffer)) - headerSize)
                 }
-                count = max(0, count)
+                parsed = DiskEntryFormat.check(UnsafeRawBufferPointer(header), fileSize: stamp.size, key: key)
             }
-            parsed = DiskEntryFormat.check(header, fileSize: stamp.size, key: key)
-            if parsed == nil || payload.count != parsed!.info.size { parsed = nil }
+            if let p = parsed, payload.count != p.info.size { parsed = nil }
         } else if let header = Self.readHeader(fd) {
             payload = [UInt8](unsafeUninitializedCapacity: header.info.size) { buffer, count in
                 count = Self.readAll(fd, UnsafeMutableRawBufferPointer(buffer), at: off_t(header.headerSize))
@@ -309,15 +460,8 @@ public final class DiskCache: Sendable {
             let crc = payload.withUnsafeBytes { UInt32(magpie_crc32c(0, $0.baseAddress, $0.count)) }
             if payload.count == header.info.size && crc == header.crc { parsed = header }
         }
-        guard let parsed, parsed.info.key == key else {
-            discardInvalid(name, path: path)
-            return nil
-        }
-        if parsed.info.expiresAt <= nowSeconds {
-            unlink(path)
-            forget(name)
-            return nil
-        }
+        guard let parsed, parsed.info.key == key else { return .invalid }
+        if parsed.info.expiresAt <= nowSeconds { return .expired }
         var expires = parsed.info.expiresAt
         switch extending {
         case .none: break
@@ -345,22 +489,17 @@ public final class DiskCache: Sendable {
                 close(wfd)
             }
         }
-        let fileSize = parsed.headerSize + parsed.info.size
-        state.withLock { s in
-            if s.index[name] == nil { s.totalSize += fileSize }  // written by another process
-            s.totalSize += fileSize - (s.index[name]?.size ?? fileSize)
-            s.index[name] = Entry(
-                size: fileSize, expiresAt: expires, lastAccess: nowSeconds, headerSize: parsed.headerSize,
-                verified: current)
-        }
-        return payload
+        let entry = Entry(
+            size: parsed.headerSize + parsed.info.size, expiresAt: expires, lastAccess: nowSeconds,
+            headerSize: parsed.headerSize, verified: current, key: config.usesHashedFileName ? nil : key)
+        return .hit(payload, entry)
     }
 
     /// The header facts of the entry for `key` (key, size, expiry, last access, validators),
     /// without reading its payload or changing its access time.
     public func entryInfo(forKey key: String) -> DiskEntryInfo? {
-        guard let name = try? checkedName(key) else { return nil }
-        let fd = open(directory + "/" + name, O_RDONLY | O_CLOEXEC)
+        guard let id = try? checkedID(key) else { return nil }
+        let fd = withPath(id, key: config.usesHashedFileName ? nil : key) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         return Self.readHeader(fd)?.info
@@ -368,10 +507,10 @@ public final class DiskCache: Sendable {
 
     /// Whether an unexpired entry for `key` is indexed. Reads no file.
     public func isCached(forKey key: String) -> Bool {
-        let name = fileName(forKey: key)
+        let id = EntryID(key: key)
         let now = clock.now().timeIntervalSinceReferenceDate
         return state.withLock { s in
-            guard let e = s.index[name] else { return false }
+            guard let e = s.index[id] else { return false }
             return e.expiresAt > now
         }
     }
@@ -387,11 +526,11 @@ public final class DiskCache: Sendable {
 
     /// Removes the entry for `key`, if any.
     public func remove(forKey key: String) throws(DiskCacheError) {
-        let name = try checkedName(key)
-        if unlink(directory + "/" + name) != 0 && errno != ENOENT {
-            throw .writeFailed(path: directory + "/" + name, errno: errno)
-        }
-        forget(name)
+        let id = try checkedID(key)
+        let unhashedKey = config.usesHashedFileName ? nil : key
+        let failure = withPath(id, key: unhashedKey) { unlink($0) != 0 && errno != ENOENT ? errno : 0 }
+        if failure != 0 { throw .writeFailed(path: path(id, key: unhashedKey), errno: failure) }
+        forget(id)
     }
 
     /// Removes every entry at once: the directory is renamed aside and a new one made; the old
@@ -409,9 +548,9 @@ public final class DiskCache: Sendable {
         try Self.makeDirectory(directory)
         guard moved else {
             // Not renamable (another process holds it?): delete entry by entry.
-            for name in state.withLock({ Array($0.index.keys) }) {
-                unlink(directory + "/" + name)
-                forget(name)
+            for (id, entry) in state.withLock({ Array($0.index) }) {
+                unlink(path(id, key: entry.key))
+                forget(id)
             }
             return
         }
@@ -422,12 +561,14 @@ public final class DiskCache: Sendable {
     @discardableResult
     public func removeExpiredValues(referenceDate: Date? = nil) -> [String] {
         let now = (referenceDate ?? clock.now()).timeIntervalSinceReferenceDate
-        let names = state.withLock { s in s.index.filter { $0.value.expiresAt <= now }.map(\.key) }
-        for name in names {
-            unlink(directory + "/" + name)
-            forget(name)
+        let expired = state.withLock { s in s.index.filter { $0.value.expiresAt <= now }.map { ($0.key, $0.value.key) }
         }
-        return names
+        return expired.map { id, key in
+            let name = fileName(id, key: key)
+            unlink(directory + "/" + name)
+            forget(id)
+            return name
+        }
     }
 
     /// When the directory is over its size limit, removes the least recently accessed entries
@@ -446,45 +587,39 @@ public final class DiskCache: Sendable {
     }
 
     /// Evicts least recently accessed entries (never `spared`) until the total is at most `limit`.
-    private func evictOldest(downTo limit: Int, sparing spared: String) {
+    private func evictOldest(downTo limit: Int, sparing spared: EntryID) {
         removeLeastRecentlyAccessed(over: limit, downTo: limit, sparing: spared)
     }
 
     /// When the total exceeds `threshold`, removes least recently accessed entries (never
     /// `spared`) until it is at most `target`; returns their file names.
     @discardableResult
-    private func removeLeastRecentlyAccessed(over threshold: Int, downTo target: Int, sparing spared: String? = nil)
+    private func removeLeastRecentlyAccessed(over threshold: Int, downTo target: Int, sparing spared: EntryID? = nil)
         -> [String]
     {
-        let victims = state.withLock { s -> [String] in
+        let victims = state.withLock { s -> [(EntryID, String?)] in
             guard s.totalSize > threshold else { return [] }
             var total = s.totalSize
-            var out: [String] = []
-            for (name, entry) in s.index.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) where name != spared
-            {
+            var out: [(EntryID, String?)] = []
+            for (id, entry) in s.index.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) where id != spared {
                 if total <= target { break }
-                out.append(name)
+                out.append((id, entry.key))
                 total -= entry.size
             }
             return out
         }
-        for name in victims {
+        return victims.map { id, key in
+            let name = fileName(id, key: key)
             unlink(directory + "/" + name)
-            forget(name)
+            forget(id)
+            return name
         }
-        return victims
     }
 
-    private func forget(_ name: String) {
+    private func forget(_ id: EntryID) {
         state.withLock { s in
-            if let e = s.index.removeValue(forKey: name) { s.totalSize -= e.size }
+            if let e = s.index.removeValue(forKey: id) { s.totalSize -= e.size }
         }
-    }
-
-    private func discardInvalid(_ name: String, path: String) {
-        unlink(path)
-        forget(name)
-        counters.withLock { $0.invalid += 1 }
     }
 
     // MARK: - file helpers
@@ -514,7 +649,7 @@ public final class DiskCache: Sendable {
         var head = [UInt8](repeating: 0, count: min(fileSize, 4096))
         var got = head.withUnsafeMutableBytes { readAll(fd, $0, at: 0) }
         guard got >= DiskEntryFormat.fixedSize else { return nil }
-        let declared = Int(DiskEntryFormat.read16(head, 6))
+        let declared = Int(head.withUnsafeBytes { DiskEntryFormat.read16($0, 6) })
         if declared > head.count && declared <= min(fileSize, DiskEntryFormat.maxHeaderSize) {
             head = [UInt8](repeating: 0, count: declared)
             got = head.withUnsafeMutableBytes { readAll(fd, $0, at: 0) }
@@ -554,7 +689,9 @@ public final class DiskCache: Sendable {
         var state = State()
         var leftovers = 0
         var invalid = 0
-        for name in entryNames(dir) {
+        let names = entryNames(dir)
+        state.index.reserveCapacity(names.count)
+        for name in names {
             let path = dir + "/" + name
             if name.hasPrefix(".tmp-") {
                 // ".tmp-<pid>-<random>": remove when its writer is gone.
@@ -570,7 +707,8 @@ public final class DiskCache: Sendable {
             let parsed = readHeader(fd)
             close(fd)
             // An entry must sit under the name its own key gives it.
-            guard let parsed, fileName(forKey: parsed.info.key, config: config) == name else {
+            let id = parsed.map { EntryID(key: $0.info.key) }
+            guard let parsed, let id, expectedName(id, key: parsed.info.key, config: config) == name else {
                 var st = stat()
                 if lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG {
                     unlink(path)
@@ -579,12 +717,22 @@ public final class DiskCache: Sendable {
                 continue
             }
             let size = parsed.headerSize + parsed.info.size
-            state.index[name] = Entry(
+            state.index[id] = Entry(
                 size: size, expiresAt: parsed.info.expiresAt, lastAccess: parsed.info.lastAccess,
-                headerSize: parsed.headerSize)
+                headerSize: parsed.headerSize, key: config.usesHashedFileName ? nil : parsed.info.key)
             state.totalSize += size
         }
         return (state, (leftovers, invalid))
+    }
+
+    /// The file name of the entry with `id` and `key`, from the ID's digest (no second hash).
+    static func expectedName(_ id: EntryID, key: String, config: Config) -> String {
+        let suffix = config.pathExtension.flatMap { $0.isEmpty ? nil : "." + $0 } ?? ""
+        guard config.usesHashedFileName else { return key + suffix }
+        return String(unsafeUninitializedCapacity: 32) { buffer in
+            id.writeHex(buffer.baseAddress!)
+            return 32
+        } + suffix
     }
 
     static func removeTree(_ path: String) {

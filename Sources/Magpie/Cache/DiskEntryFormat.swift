@@ -51,14 +51,13 @@ enum DiskEntryFormat {
     static func header(
         key: String, payloadSize: Int, crc: UInt32, created: Double, expires: Double, metadata: DiskEntryMetadata
     ) -> [UInt8]? {
-        let keyBytes = Array(key.utf8)
-        let etag = Array((metadata.etag ?? "").utf8)
-        let lastModified = Array((metadata.lastModified ?? "").utf8)
-        let contentType = Array((metadata.contentType ?? "").utf8)
-        let size = fixedSize + keyBytes.count + etag.count + lastModified.count + contentType.count
-        guard size <= maxHeaderSize, etag.count < 65536, lastModified.count < 65536, contentType.count < 65536 else {
-            return nil
-        }
+        let etag = metadata.etag ?? ""
+        let lastModified = metadata.lastModified ?? ""
+        let contentType = metadata.contentType ?? ""
+        let keyCount = key.utf8.count
+        let counts = (etag.utf8.count, lastModified.utf8.count, contentType.utf8.count)
+        let size = fixedSize + keyCount + counts.0 + counts.1 + counts.2
+        guard size <= Int(UInt16.max) else { return nil }
         var h = [UInt8]()
         h.reserveCapacity(size)
         h += magic
@@ -70,15 +69,15 @@ enum DiskEntryFormat {
         append(&h, created.bitPattern)
         append(&h, expires.bitPattern)
         append(&h, created.bitPattern)
-        append(&h, UInt32(keyBytes.count))
-        append(&h, UInt16(etag.count))
-        append(&h, UInt16(lastModified.count))
-        append(&h, UInt16(contentType.count))
+        append(&h, UInt32(keyCount))
+        append(&h, UInt16(counts.0))
+        append(&h, UInt16(counts.1))
+        append(&h, UInt16(counts.2))
         append(&h, UInt16(0))
-        h += keyBytes
-        h += etag
-        h += lastModified
-        h += contentType
+        h.append(contentsOf: key.utf8)
+        h.append(contentsOf: etag.utf8)
+        h.append(contentsOf: lastModified.utf8)
+        h.append(contentsOf: contentType.utf8)
         return h
     }
 
@@ -93,10 +92,10 @@ enum DiskEntryFormat {
         var headerSize: Int
         var payloadSize: Int
         var keyLength: Int
-        var fieldLengths: [Int]  // ETag, Last-Modified, Content-Type
+        var fieldLengths: (Int, Int, Int)  // ETag, Last-Modified, Content-Type
     }
 
-    static func layout(_ b: [UInt8], fileSize: Int) -> Layout? {
+    static func layout(_ b: UnsafeRawBufferPointer, fileSize: Int) -> Layout? {
         guard b.count >= fixedSize, b[0] == magic[0], b[1] == magic[1], b[2] == magic[2], b[3] == magic[3],
             read16(b, 4) == version
         else { return nil }
@@ -106,38 +105,43 @@ enum DiskEntryFormat {
             headerSize + Int(payload) == fileSize
         else { return nil }
         let keyLength = Int(read32(b, 48))
-        let lengths = [Int(read16(b, 52)), Int(read16(b, 54)), Int(read16(b, 56))]
-        guard fixedSize + keyLength + lengths.reduce(0, +) == headerSize else { return nil }
+        let lengths = (Int(read16(b, 52)), Int(read16(b, 54)), Int(read16(b, 56)))
+        guard fixedSize + keyLength + lengths.0 + lengths.1 + lengths.2 == headerSize else { return nil }
         return Layout(headerSize: headerSize, payloadSize: Int(payload), keyLength: keyLength, fieldLengths: lengths)
     }
 
     /// Parses a header read from the start of a file of `fileSize` bytes; `nil` when invalid.
-    static func parse(_ b: [UInt8], fileSize: Int) -> Parsed? {
-        guard let l = layout(b, fileSize: fileSize) else { return nil }
-        var at = fixedSize
-        func take(_ n: Int) -> String {
-            defer { at += n }
-            return String(decoding: b[at..<at + n], as: UTF8.self)
+    static func parse(_ bytes: [UInt8], fileSize: Int) -> Parsed? {
+        bytes.withUnsafeBytes { b in
+            guard let l = layout(b, fileSize: fileSize) else { return nil }
+            var at = fixedSize
+            func take(_ n: Int) -> String {
+                defer { at += n }
+                return String(decoding: b[at..<at + n], as: UTF8.self)
+            }
+            let key = take(l.keyLength)
+            let fields = [take(l.fieldLengths.0), take(l.fieldLengths.1), take(l.fieldLengths.2)].map {
+                $0.isEmpty ? nil : $0
+            }
+            let metadata = DiskEntryMetadata(etag: fields[0], lastModified: fields[1], contentType: fields[2])
+            return parsed(b, l, key: key, metadata: metadata)
         }
-        let key = take(l.keyLength)
-        let fields = l.fieldLengths.map { take($0) }.map { $0.isEmpty ? nil : $0 }
-        let metadata = DiskEntryMetadata(etag: fields[0], lastModified: fields[1], contentType: fields[2])
-        return parsed(b, l, key: key, metadata: metadata)
     }
 
     /// The facts a read needs, checked without building strings: `nil` unless the header is
     /// valid for a file of `fileSize` bytes and was written for `key`.
-    static func check(_ b: [UInt8], fileSize: Int, key: String) -> Parsed? {
+    static func check(_ b: UnsafeRawBufferPointer, fileSize: Int, key: String) -> Parsed? {
         guard let l = layout(b, fileSize: fileSize), key.utf8.count == l.keyLength else { return nil }
         var key = key
         let same = key.withUTF8 { k in
-            l.keyLength == 0
-                || b.withUnsafeBufferPointer { memcmp(k.baseAddress!, $0.baseAddress! + fixedSize, l.keyLength) == 0 }
+            l.keyLength == 0 || memcmp(k.baseAddress!, b.baseAddress! + fixedSize, l.keyLength) == 0
         }
         return same ? parsed(b, l, key: key, metadata: DiskEntryMetadata()) : nil
     }
 
-    private static func parsed(_ b: [UInt8], _ l: Layout, key: String, metadata: DiskEntryMetadata) -> Parsed {
+    private static func parsed(_ b: UnsafeRawBufferPointer, _ l: Layout, key: String, metadata: DiskEntryMetadata)
+        -> Parsed
+    {
         let info = DiskEntryInfo(
             key: key, size: l.payloadSize, expiresAt: Double(bitPattern: read64(b, 32)),
             lastAccess: Double(bitPattern: read64(b, 40)), metadata: metadata)
@@ -147,11 +151,13 @@ enum DiskEntryFormat {
     static func append<T: FixedWidthInteger>(_ out: inout [UInt8], _ v: T) {
         withUnsafeBytes(of: v.littleEndian) { out += $0 }
     }
-    static func read16(_ b: [UInt8], _ at: Int) -> UInt16 { UInt16(b[at]) | UInt16(b[at + 1]) << 8 }
-    static func read32(_ b: [UInt8], _ at: Int) -> UInt32 {
-        (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[at + $1]) << (8 * UInt32($1)) }
+    static func read16(_ b: UnsafeRawBufferPointer, _ at: Int) -> UInt16 {
+        UInt16(littleEndian: b.loadUnaligned(fromByteOffset: at, as: UInt16.self))
     }
-    static func read64(_ b: [UInt8], _ at: Int) -> UInt64 {
-        (0..<8).reduce(UInt64(0)) { $0 | UInt64(b[at + $1]) << (8 * UInt64($1)) }
+    static func read32(_ b: UnsafeRawBufferPointer, _ at: Int) -> UInt32 {
+        UInt32(littleEndian: b.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+    }
+    static func read64(_ b: UnsafeRawBufferPointer, _ at: Int) -> UInt64 {
+        UInt64(littleEndian: b.loadUnaligned(fromByteOffset: at, as: UInt64.self))
     }
 }
