@@ -466,8 +466,14 @@ public final class DiskCache: Sendable {
         switch extending {
         case .none: break
         case .cacheTime:
-            // The configured lifetime, measured again from now.
-            if expires != .infinity { expires = Self.seconds(config.expiration.expiryDate(from: now)) }
+            // The entry's own lifetime, measured again from now: expiry and last access are
+            // always written together, so their difference is the lifetime last set.
+            let lifetime = parsed.info.expiresAt - parsed.info.lastAccess
+            if expires != .infinity {
+                expires =
+                    lifetime > 0 && lifetime.isFinite
+                    ? nowSeconds + lifetime : Self.seconds(config.expiration.expiryDate(from: now))
+            }
         case .expirationTime(let e): expires = Self.seconds(e.expiryDate(from: now))
         }
         // The header's expiry and last access are rewritten (one 16-byte write) only when they

@@ -69,13 +69,14 @@ public final class ImageCache: Sendable {
     public func store(
         _ image: Image, original: [UInt8]? = nil, forKey key: String, processorIdentifier: String? = nil,
         toDisk: Bool = true, waitForDisk: Bool = true, memoryExpiration: StorageExpiration? = nil,
-        diskExpiration: StorageExpiration? = nil
+        diskExpiration: StorageExpiration? = nil, serializer: (any CacheSerializer)? = nil
     ) async throws {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
         memoryStorage.store(image, forKey: cacheKey, expiration: memoryExpiration)
         guard toDisk else { return }
         let isProcessed = !(processorIdentifier ?? "").isEmpty
-        let work: @Sendable () throws -> Void = { [serializer, diskStorage, counters] in
+        let serializer = serializer ?? self.serializer
+        let work: @Sendable () throws -> Void = { [diskStorage, counters] in
             let data = try serializer.data(for: image, original: original, isProcessed: isProcessed)
             try diskStorage.store(data, forKey: cacheKey, expiration: diskExpiration)
             counters.withLock { $0.bytesStoredToDisk += data.count }
@@ -87,14 +88,42 @@ public final class ImageCache: Sendable {
         }
     }
 
-    /// Stores bytes (an original download, say) on disk only.
+    /// Stores bytes (an original download, say) on disk only; in the background unless
+    /// `waitForDisk` (see ``shutdown()``).
     public func storeToDisk(
-        _ data: [UInt8], forKey key: String, processorIdentifier: String? = nil, expiration: StorageExpiration? = nil
+        _ data: [UInt8], forKey key: String, processorIdentifier: String? = nil, expiration: StorageExpiration? = nil,
+        metadata: DiskEntryMetadata = DiskEntryMetadata(), waitForDisk: Bool = true
     ) async throws {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
-        try await runOnIO { [diskStorage, counters] in
-            try diskStorage.store(data, forKey: cacheKey, expiration: expiration)
+        let work: @Sendable () throws -> Void = { [diskStorage, counters] in
+            try diskStorage.store(data, forKey: cacheKey, expiration: expiration, metadata: metadata)
             counters.withLock { $0.bytesStoredToDisk += data.count }
+        }
+        if waitForDisk {
+            try await runOnIO(work)
+        } else {
+            background(work, key: cacheKey)
+        }
+    }
+
+    /// The image for `key` in memory only (counted as a memory hit or miss).
+    public func retrieveImageInMemoryCache(
+        forKey key: String, processorIdentifier: String? = nil, extendingExpiration: ExpirationExtending = .cacheTime
+    ) -> Image? {
+        let image = memoryStorage.value(
+            forKey: Self.cacheKey(key, processorIdentifier: processorIdentifier),
+            extendingExpiration: extendingExpiration)
+        counters.withLock { image == nil ? ($0.memoryMisses += 1) : ($0.memoryHits += 1) }
+        return image
+    }
+
+    /// The bytes stored on disk for `key`, read off the cooperative pool; `nil` when absent.
+    public func retrieveDataInDiskCache(
+        forKey key: String, processorIdentifier: String? = nil, extendingExpiration: ExpirationExtending = .cacheTime
+    ) async throws -> [UInt8]? {
+        let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
+        return try await runOnIO { [diskStorage] in
+            try diskStorage.value(forKey: cacheKey, extendingExpiration: extendingExpiration)
         }
     }
 
@@ -102,16 +131,23 @@ public final class ImageCache: Sendable {
     /// - Throws: disk read errors; an entry that no longer decodes is removed and reported as a miss.
     public func retrieveImage(
         forKey key: String, processorIdentifier: String? = nil, options: DecodingOptions = .default,
-        memoryExpiration: StorageExpiration? = nil
+        memoryExpiration: StorageExpiration? = nil, memoryExtending: ExpirationExtending = .cacheTime,
+        diskExtending: ExpirationExtending = .cacheTime, serializer: (any CacheSerializer)? = nil,
+        skipsMemory: Bool = false
     ) async throws -> (image: Image?, cacheType: CacheType) {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
-        if let image = memoryStorage.value(forKey: cacheKey) {
-            counters.withLock { $0.memoryHits += 1 }
-            return (image, .memory)
+        if !skipsMemory {
+            if let image = memoryStorage.value(forKey: cacheKey, extendingExpiration: memoryExtending) {
+                counters.withLock { $0.memoryHits += 1 }
+                return (image, .memory)
+            }
+            counters.withLock { $0.memoryMisses += 1 }
         }
-        counters.withLock { $0.memoryMisses += 1 }
-        let image: Image? = try await runOnIO { [diskStorage, serializer, logger] in
-            guard let data = try diskStorage.value(forKey: cacheKey) else { return nil }
+        let serializer = serializer ?? self.serializer
+        let image: Image? = try await runOnIO { [diskStorage, logger] in
+            guard let data = try diskStorage.value(forKey: cacheKey, extendingExpiration: diskExtending) else {
+                return nil
+            }
             do {
                 return try serializer.image(from: data, options: options)
             } catch {

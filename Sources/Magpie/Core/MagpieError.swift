@@ -7,6 +7,8 @@ public enum MagpieError: Error, Sendable, Hashable, CustomStringConvertible {
     case decodingFailed(CoreFailure)
     /// Encoding pixels failed.
     case encodingFailed(CoreFailure)
+    /// Resizing or cropping decoded pixels failed (bad geometry, over the pixel limit).
+    case processingFailed(CoreFailure)
     /// Pixels handed to Magpie do not match their stated size.
     case invalidPixelBuffer(expectedBytes: Int, actualBytes: Int)
 
@@ -14,6 +16,7 @@ public enum MagpieError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .decodingFailed(let failure): return "decoding failed: \(failure)"
         case .encodingFailed(let failure): return "encoding failed: \(failure)"
+        case .processingFailed(let failure): return "processing failed: \(failure)"
         case .invalidPixelBuffer(let expected, let actual):
             return "pixel buffer holds \(actual) bytes, \(expected) expected"
         }
@@ -22,7 +25,7 @@ public enum MagpieError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The C core's failure, when the error came from it.
     public var coreFailure: CoreFailure? {
         switch self {
-        case .decodingFailed(let failure), .encodingFailed(let failure): return failure
+        case .decodingFailed(let failure), .encodingFailed(let failure), .processingFailed(let failure): return failure
         case .invalidPixelBuffer: return nil
         }
     }

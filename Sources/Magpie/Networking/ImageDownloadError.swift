@@ -17,6 +17,8 @@ public indirect enum ImageDownloadError: Error, Sendable, Hashable, CustomString
     case truncatedBody(received: Int, expected: Int)
     /// The body does not start like any image Magpie knows.
     case notAnImage(contentType: String?)
+    /// The body sniffed as an image but did not decode (reported by the pipeline).
+    case undecodable(String)
     /// More redirects than allowed.
     case tooManyRedirects(Int)
     /// A redirect led back to a URL already visited.
@@ -45,6 +47,7 @@ public indirect enum ImageDownloadError: Error, Sendable, Hashable, CustomString
             return "body larger than \(limit) bytes" + (declared.map { " (Content-Length \($0))" } ?? "")
         case .truncatedBody(let received, let expected): return "body ended at \(received) of \(expected) bytes"
         case .notAnImage(let type): return "not an image (Content-Type: \(type ?? "none"))"
+        case .undecodable(let why): return "the image does not decode: \(why)"
         case .tooManyRedirects(let n): return "more than \(n) redirects"
         case .redirectLoop(let u): return "redirect loop at \(u)"
         case .redirectRefused(let status, let location): return "redirect \(status) to \(location) refused"
@@ -68,7 +71,7 @@ public indirect enum ImageDownloadError: Error, Sendable, Hashable, CustomString
     public var isRemembered: Bool {
         switch self {
         case .badStatus(let code, _): return code == 404 || code == 410
-        case .notAnImage: return true
+        case .notAnImage, .undecodable: return true
         default: return false
         }
     }

@@ -1,0 +1,310 @@
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What a retrieval produced.
+public struct RetrieveImageResult: Sendable {
+    public var image: Image
+    /// Where the image came from: `.memory`, `.disk` (processed entry, or the original on disk
+    /// processed again), or `.none` (downloaded or provided now).
+    public var cacheType: CacheType
+    /// The source that answered (an alternative one when the first failed).
+    public var source: Source
+    /// The source asked for.
+    public var originalSource: Source
+    /// The bytes the image was made from, with ``ImageOptions/keepsOriginalData``.
+    public var data: [UInt8]?
+    /// Whether this caller shared the download, decode and processing another caller started.
+    public var coalesced: Bool
+}
+
+/// The pipeline (Kingfisher's `KingfisherManager`): memory cache → disk cache (processed key) →
+/// disk original (processed again) → download → decode and process in the C core → store →
+/// return.
+///
+/// Identical retrievals running at the same time share one download, one decode and one
+/// processing run; retrievals of one URL with different processors share the download.
+/// Decoding and processing run at most `processingConcurrency` at a time (the core count by
+/// default); disk I/O runs on the caches' dispatch queues, never on the cooperative pool.
+public final class ImageManager: Sendable {
+    /// Counts since creation.
+    public struct Statistics: Sendable, Hashable {
+        public var retrievals = 0
+        public var memoryHits = 0
+        public var diskHits = 0
+        /// Processed again from the original on disk.
+        public var originalHits = 0
+        /// Fetches started (each may serve several callers).
+        public var fetches = 0
+        /// Callers who joined a fetch another caller started.
+        public var coalesced = 0
+        /// Decode-and-process runs.
+        public var processed = 0
+        public var failures = 0
+    }
+
+    public let cache: ImageCache
+    public let downloader: ImageDownloader
+    /// Rewrites network URLs into cache keys (drop signature query items, say).
+    public let cacheKeyFilter: CacheKeyFilter
+    /// Options used when a call gives none.
+    public let defaultOptions: ImageOptions
+    private let processing: AsyncLimiter<Int>
+    private let flights = Coalescer<FlightKey, Fetched>()
+    private let stats = Locked(Statistics())
+    private let logger: Logger
+
+    private struct FlightKey: Hashable, Sendable {
+        var key: String
+        var options: ImageOptions
+    }
+
+    private struct Fetched: Sendable {
+        var image: Image
+        var data: [UInt8]
+    }
+
+    public init(
+        cache: ImageCache, downloader: ImageDownloader = ImageDownloader(), cacheKeyFilter: CacheKeyFilter = .none,
+        defaultOptions: ImageOptions = ImageOptions(), processingConcurrency: Int? = nil,
+        logger: Logger = Logger(label: "magpie.manager")
+    ) {
+        self.cache = cache
+        self.downloader = downloader
+        self.cacheKeyFilter = cacheKeyFilter
+        self.defaultOptions = defaultOptions
+        self.processing = AsyncLimiter(limit: max(1, processingConcurrency ?? Self.coreCount))
+        self.logger = logger
+    }
+
+    /// The process-wide manager: the cache `default` under `$XDG_CACHE_HOME/magpie` (a temporary
+    /// directory when that cannot be created) and its own downloader.
+    public static let shared: ImageManager = {
+        let cache: ImageCache
+        if let made = try? ImageCache(name: "default") {
+            cache = made
+        } else {
+            let temporary = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+            let fallback = temporary + "/magpie-\(getuid())/default"
+            // A temporary directory that cannot be created leaves nothing else to try.
+            cache = try! ImageCache(name: "default", disk: DiskCache.Config(directory: fallback))
+        }
+        return ImageManager(cache: cache)
+    }()
+
+    static var coreCount: Int {
+        #if canImport(Glibc)
+            return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        #else
+            return 4
+        #endif
+    }
+
+    public var statistics: Statistics { stats.withLock { $0 } }
+
+    /// The cache key `source` is stored under with `options` (before the processor suffix).
+    public func cacheKey(for source: Source, options: ImageOptions = ImageOptions()) -> String {
+        if let key = options.cacheKey { return key }
+        switch source {
+        case .network(let url, let key):
+            return key ?? cacheKeyFilter.key(for: url, alsoDropping: options.ignoredQueryItems)
+        case .provider(let p): return p.cacheKey
+        }
+    }
+
+    // MARK: - retrieving
+
+    /// Retrieves the image for `source` through caches, download and processing.
+    /// - Throws: ``ImageDownloadError``, ``MagpieError`` (bytes that do not decode or process),
+    ///   ``ImageRetrieveError``, or `CancellationError` when the calling task is cancelled.
+    public func retrieveImage(
+        with source: Source, options: ImageOptions? = nil,
+        progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)? = nil
+    ) async throws -> RetrieveImageResult {
+        let options = options ?? defaultOptions
+        stats.withLock { $0.retrievals += 1 }
+        do {
+            return try await retrieve(source, options, progress)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            var lastError = error
+            for alternative in options.alternativeSources {
+                do {
+                    var result = try await retrieve(alternative, options, progress)
+                    result.originalSource = source
+                    return result
+                } catch is CancellationError {
+                    throw CancellationError()
+                } catch {
+                    lastError = error
+                }
+            }
+            stats.withLock { $0.failures += 1 }
+            throw options.alternativeSources.isEmpty ? error : lastError
+        }
+    }
+
+    /// The image for `url`, with the options a `make` closure records (the constraint DSL).
+    public func image(
+        from url: URL, _ configure: (ImageOptionsMaker) -> Void = { _ in }
+    ) async throws -> Image {
+        let maker = ImageOptionsMaker(base: defaultOptions)
+        configure(maker)
+        let options = try maker.build()
+        return try await retrieveImage(with: .network(url), options: options).image
+    }
+
+    /// The image for `url` with `options` (a preset) updated by a `make` closure.
+    public func image(
+        from url: URL, options: ImageOptions, _ configure: (ImageOptionsMaker) -> Void = { _ in }
+    ) async throws -> Image {
+        let maker = ImageOptionsMaker(base: options)
+        configure(maker)
+        return try await retrieveImage(with: .network(url), options: maker.build()).image
+    }
+
+    private func retrieve(
+        _ source: Source, _ options: ImageOptions, _ progress: (@Sendable (Int, Int?) -> Void)?
+    ) async throws -> RetrieveImageResult {
+        let key = cacheKey(for: source, options: options)
+        let pid = options.processorIdentifier
+        let target = options.targetCache ?? cache
+        func result(_ image: Image, _ type: CacheType, data: [UInt8]? = nil, coalesced: Bool = false)
+            -> RetrieveImageResult
+        {
+            RetrieveImageResult(
+                image: image, cacheType: type, source: source, originalSource: source,
+                data: options.keepsOriginalData ? data : nil, coalesced: coalesced)
+        }
+        if !options.forceRefresh {
+            if let image = target.retrieveImageInMemoryCache(
+                forKey: key, processorIdentifier: pid, extendingExpiration: options.memoryCacheAccessExtendingExpiration
+            ) {
+                stats.withLock { $0.memoryHits += 1 }
+                return result(image, .memory)
+            }
+            if !options.fromMemoryCacheOrRefresh {
+                let (image, _) = try await target.retrieveImage(
+                    forKey: key, processorIdentifier: pid, memoryExpiration: options.memoryCacheExpiration,
+                    diskExtending: options.diskCacheAccessExtendingExpiration, serializer: options.cacheSerializer,
+                    skipsMemory: true)
+                if let image {
+                    stats.withLock { $0.diskHits += 1 }
+                    return result(image, .disk)
+                }
+                if !pid.isEmpty, let reprocessed = try await fromOriginal(key, options, target) {
+                    stats.withLock { $0.originalHits += 1 }
+                    return result(reprocessed.image, .disk, data: reprocessed.data)
+                }
+            }
+        }
+        if options.onlyFromCache { throw ImageRetrieveError.notCached(key: key) }
+        let (fetched, joined) = try await flights.value(for: FlightKey(key: key, options: options), progress: progress)
+        {
+            context in
+            self.stats.withLock { $0.fetches += 1 }
+            return try await self.fetch(source, key: key, options: options, target: target, report: context.report)
+        }
+        if joined { stats.withLock { $0.coalesced += 1 } }
+        return result(fetched.image, .none, data: fetched.data, coalesced: joined)
+    }
+
+    /// Processes the original bytes stored on disk under the plain key, and stores the result.
+    private func fromOriginal(_ key: String, _ options: ImageOptions, _ target: ImageCache) async throws -> Fetched? {
+        let originals = options.originalCache ?? target
+        guard
+            let data = try await originals.retrieveDataInDiskCache(
+                forKey: key, extendingExpiration: options.diskCacheAccessExtendingExpiration)
+        else { return nil }
+        let image = try await process(data, options)
+        await store(image, data: data, key: key, options: options, target: target, storesOriginal: false)
+        return Fetched(image: image, data: data)
+    }
+
+    private func fetch(
+        _ source: Source, key: String, options: ImageOptions, target: ImageCache,
+        report: @escaping @Sendable (Int, Int?) -> Void
+    ) async throws -> Fetched {
+        let data: [UInt8]
+        var metadata = DiskEntryMetadata()
+        switch source {
+        case .network(let url, _):
+            let loader = options.downloader ?? downloader
+            let download = try await loader.download(url, options: options.downloadOptions, progress: report)
+            data = download.data
+            metadata = download.metadata
+        case .provider(let provider):
+            do {
+                data = try await provider.data()
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch let error as ImageDownloadError {
+                throw error
+            } catch {
+                throw ImageRetrieveError.providerFailed(key: provider.cacheKey, reason: String(describing: error))
+            }
+            report(data.count, data.count)
+        }
+        let image: Image
+        do {
+            image = try await process(data, options)
+        } catch let error as MagpieError {
+            // Bodies that do not decode are remembered like 404s: asking again will not help.
+            if case .network(let url, _) = source, case .decodingFailed = error {
+                (options.downloader ?? downloader).rememberFailure(
+                    of: url, headers: options.headers, error: .undecodable(String(describing: error)))
+            }
+            throw error
+        }
+        await store(image, data: data, key: key, options: options, target: target, metadata: metadata)
+        return Fetched(image: image, data: data)
+    }
+
+    /// Decodes and processes under the processing limit.
+    private func process(_ data: [UInt8], _ options: ImageOptions) async throws -> Image {
+        let processor = options.processor
+        let firstFrame = options.onlyLoadFirstFrame
+        let image = try await processing.withPermit(for: 0) {
+            try Task.checkCancellation()
+            return try processor.process(.data(data), firstFrameOnly: firstFrame)
+        }
+        stats.withLock { $0.processed += 1 }
+        return image
+    }
+
+    /// Stores per options: memory always; disk unless memory-only; the original too when asked.
+    /// Disk failures are logged and counted by the cache, never thrown: the image is good.
+    private func store(
+        _ image: Image, data: [UInt8], key: String, options: ImageOptions, target: ImageCache,
+        metadata: DiskEntryMetadata = DiskEntryMetadata(), storesOriginal: Bool = true
+    ) async {
+        let pid = options.processorIdentifier
+        do {
+            try await target.store(
+                image, original: data, forKey: key, processorIdentifier: pid, toDisk: !options.cacheMemoryOnly,
+                waitForDisk: options.waitForCache, memoryExpiration: options.memoryCacheExpiration,
+                diskExpiration: options.diskCacheExpiration, serializer: options.cacheSerializer)
+            if storesOriginal && options.cacheOriginalImage && !pid.isEmpty && !options.cacheMemoryOnly {
+                try await (options.originalCache ?? target).storeToDisk(
+                    data, forKey: key, expiration: options.diskCacheExpiration, metadata: metadata,
+                    waitForDisk: options.waitForCache)
+            }
+        } catch {
+            logger.warning("caching failed", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+    }
+}
+
+extension Magpie {
+    /// The process-wide ``ImageManager``.
+    public static var shared: ImageManager { ImageManager.shared }
+}

@@ -1,0 +1,159 @@
+/// A request modifier with an identity, so options holding it stay `Hashable`.
+public struct RequestModifier: Sendable, Hashable {
+    private let id = IdentityToken()
+    public let modify: @Sendable (DataRequest) async throws -> DataRequest
+    public init(_ modify: @escaping @Sendable (DataRequest) async throws -> DataRequest) { self.modify = modify }
+    public static func == (a: Self, b: Self) -> Bool { a.id == b.id }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// A redirect handler with an identity (see ``DownloadOptions/redirectHandler``).
+public struct RedirectHandler: Sendable, Hashable {
+    private let id = IdentityToken()
+    public let decide: @Sendable (DataResponse, DataRequest) async -> DataRequest?
+    public init(_ decide: @escaping @Sendable (DataResponse, DataRequest) async -> DataRequest?) {
+        self.decide = decide
+    }
+    public static func == (a: Self, b: Self) -> Bool { a.id == b.id }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// A unique identity for values that hold closures or objects.
+final class IdentityToken: Sendable, Hashable {
+    static func == (a: IdentityToken, b: IdentityToken) -> Bool { a === b }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// Everything a retrieval can be told (Kingfisher's `KingfisherOptionsInfo`, as one value).
+///
+/// Build it directly, or with the constraint DSL (`ImageManager.image(from:_:)`). Options that
+/// change the output pixels (processor, first frame only) feed the processor identifier and so
+/// the cache key; transport options (timeout, retry, headers, priority) do not.
+public struct ImageOptions: Sendable, Hashable {
+    // Cache behaviour
+    /// Skip the caches and download; the result is stored as usual.
+    public var forceRefresh = false
+    /// Never download: a miss fails with ``ImageRetrieveError/notCached(key:)``.
+    public var onlyFromCache = false
+    /// Use the memory cache, else download (skip the disk cache).
+    public var fromMemoryCacheOrRefresh = false
+    /// Store in memory only.
+    public var cacheMemoryOnly = false
+    /// Return only after the disk write finished.
+    public var waitForCache = false
+    /// Also store the downloaded bytes under the plain key when a processor ran, so another
+    /// processor can start from them without a download.
+    public var cacheOriginalImage = false
+    /// The cache for this retrieval instead of the manager's.
+    public var targetCache: ImageCache?
+    /// Where originals are read and written (default: the target cache).
+    public var originalCache: ImageCache?
+    /// The downloader for this retrieval instead of the manager's.
+    public var downloader: ImageDownloader?
+    public var memoryCacheExpiration: StorageExpiration?
+    public var memoryCacheAccessExtendingExpiration: ExpirationExtending = .cacheTime
+    public var diskCacheExpiration: StorageExpiration?
+    public var diskCacheAccessExtendingExpiration: ExpirationExtending = .cacheTime
+    /// The serializer for disk writes (default: the target cache's).
+    public var cacheSerializer: (any CacheSerializer)?
+    /// Cache under this key instead of the source's.
+    public var cacheKey: String?
+    /// Query items dropped from network cache keys for this retrieval (on top of the manager's filter).
+    public var ignoredQueryItems: Set<String> = []
+
+    // Output
+    public var processor: any ImageProcessor = DefaultImageProcessor()
+    /// Decode and keep only an animation's first frame.
+    public var onlyLoadFirstFrame = false
+    /// Put the downloaded (or cached original) bytes in the result.
+    public var keepsOriginalData = false
+
+    // Transport
+    public var headers: [HTTPHeaderField] = []
+    public var timeout: Duration?
+    public var requestModifier: RequestModifier?
+    public var redirectHandler: RedirectHandler?
+    public var retryStrategy: RetryStrategy?
+    /// Tried in order when the source fails (not when the caller cancels).
+    public var alternativeSources: [Source] = []
+    /// Priority of the tasks the retrieval starts.
+    public var priority: TaskPriority?
+    /// Download even when the URL failed recently.
+    public var ignoresFailedURLMemory = false
+
+    public init() {}
+
+    /// The identifier cached images are keyed by: the processor's, plus first-frame-only.
+    public var processorIdentifier: String {
+        let base = processor.identifier
+        guard onlyLoadFirstFrame else { return base }
+        return base.isEmpty ? "magpie.first-frame" : base + "|>magpie.first-frame"
+    }
+
+    var downloadOptions: DownloadOptions {
+        DownloadOptions(
+            headers: headers, timeout: timeout, requestModifier: requestModifier?.modify,
+            redirectHandler: redirectHandler?.decide, retryStrategy: retryStrategy,
+            ignoresFailedURLMemory: ignoresFailedURLMemory)
+    }
+
+    public static func == (a: ImageOptions, b: ImageOptions) -> Bool { a.fingerprint == b.fingerprint }
+    public func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
+
+    /// Every field, with objects and closures by identity and processors by identifier.
+    private var fingerprint: Fingerprint {
+        Fingerprint(
+            flags: [
+                forceRefresh, onlyFromCache, fromMemoryCacheOrRefresh, cacheMemoryOnly, waitForCache,
+                cacheOriginalImage, onlyLoadFirstFrame, keepsOriginalData, ignoresFailedURLMemory,
+            ],
+            objects: [
+                targetCache.map { ObjectIdentifier($0) }, originalCache.map { ObjectIdentifier($0) },
+                downloader.map { ObjectIdentifier($0) },
+            ],
+            expirations: [memoryCacheExpiration, diskCacheExpiration],
+            extending: [memoryCacheAccessExtendingExpiration, diskCacheAccessExtendingExpiration],
+            serializer: cacheSerializer.map { String(reflecting: type(of: $0)) + String(describing: $0) },
+            cacheKey: cacheKey, ignoredQueryItems: ignoredQueryItems, processor: processor.identifier,
+            headers: headers, timeout: timeout, requestModifier: requestModifier, redirectHandler: redirectHandler,
+            retryStrategy: retryStrategy, alternativeSources: alternativeSources.map(\.rawCacheKey),
+            priority: priority?.rawValue)
+    }
+
+    private struct Fingerprint: Hashable {
+        var flags: [Bool]
+        var objects: [ObjectIdentifier?]
+        var expirations: [StorageExpiration?]
+        var extending: [ExpirationExtending]
+        var serializer: String?
+        var cacheKey: String?
+        var ignoredQueryItems: Set<String>
+        var processor: String
+        var headers: [HTTPHeaderField]
+        var timeout: Duration?
+        var requestModifier: RequestModifier?
+        var redirectHandler: RedirectHandler?
+        var retryStrategy: RetryStrategy?
+        var alternativeSources: [String]
+        var priority: UInt8?
+    }
+}
+
+/// Why a retrieval failed, beyond download and decoding errors (which are thrown as
+/// ``ImageDownloadError`` and ``MagpieError``).
+public enum ImageRetrieveError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `onlyFromCache` and nothing cached under `key`.
+    case notCached(key: String)
+    /// A data provider failed.
+    case providerFailed(key: String, reason: String)
+    /// The options are contradictory (the DSL's errors name both source lines).
+    case invalidOptions(String)
+
+    public var description: String {
+        switch self {
+        case .notCached(let key): return "not cached: \(key)"
+        case .providerFailed(let key, let reason): return "data provider for \(key) failed: \(reason)"
+        case .invalidOptions(let why): return "invalid options: \(why)"
+        }
+    }
+}

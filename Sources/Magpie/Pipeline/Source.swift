@@ -1,0 +1,99 @@
+import Dispatch
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Bytes that do not come from a URL download: made in memory, read from a store of your own
+/// (Kingfisher's `ImageDataProvider`). The pipeline caches what it makes under `cacheKey`.
+public protocol ImageDataProvider: Sendable {
+    var cacheKey: String { get }
+    func data() async throws -> [UInt8]
+}
+
+/// Bytes you already have.
+public struct RawImageDataProvider: ImageDataProvider {
+    public let bytes: [UInt8]
+    public let cacheKey: String
+    public init(_ bytes: [UInt8], cacheKey: String) {
+        self.bytes = bytes
+        self.cacheKey = cacheKey
+    }
+    public func data() async throws -> [UInt8] { bytes }
+}
+
+/// A local file, read off the cooperative pool; keyed by its path unless you say otherwise.
+public struct LocalFileImageDataProvider: ImageDataProvider {
+    public let path: String
+    public let cacheKey: String
+    public let maxSize: Int
+    public init(path: String, cacheKey: String? = nil, maxSize: Int = 256 << 20) {
+        self.path = path
+        self.cacheKey = cacheKey ?? "file://" + path
+        self.maxSize = maxSize
+    }
+    public func data() async throws -> [UInt8] {
+        let (path, limit) = (path, maxSize)
+        let result = await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async {
+                continuation.resume(returning: FileDataLoader.read(path, limit: limit))
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// Where an image comes from.
+public enum Source: Sendable {
+    /// A URL (`http`, `https`, `file` or a scheme you gave the downloader a transport for),
+    /// cached under `cacheKey` or else the URL (after the manager's key filter).
+    case network(URL, cacheKey: String? = nil)
+    case provider(any ImageDataProvider)
+
+    public var url: URL? {
+        if case .network(let url, _) = self { return url }
+        return nil
+    }
+
+    /// The key before filtering.
+    var rawCacheKey: String {
+        switch self {
+        case .network(let url, let key): return key ?? url.absoluteString
+        case .provider(let p): return p.cacheKey
+        }
+    }
+}
+
+extension Source: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .network(let url, _): return url.absoluteString
+        case .provider(let p): return "provider(\(p.cacheKey))"
+        }
+    }
+}
+
+/// Rewrites URLs into cache keys: drops query items that change per request without changing
+/// the image (signatures, tokens), so signed URLs of one object share a cache entry.
+public struct CacheKeyFilter: Sendable, Hashable {
+    /// Query item names removed (case-sensitive, as URLs are).
+    public var droppedQueryItems: Set<String>
+    public init(droppingQueryItems names: Set<String> = []) { self.droppedQueryItems = names }
+
+    public static let none = CacheKeyFilter()
+
+    /// The cache key for `url`: the URL without the dropped query items (and without a
+    /// fragment), the rest of the query kept in order.
+    public func key(for url: URL, alsoDropping extra: Set<String> = []) -> String {
+        let names = droppedQueryItems.union(extra)
+        guard !names.isEmpty, var parts = URLComponents(url: url, resolvingAgainstBaseURL: true),
+            let items = parts.queryItems
+        else { return url.absoluteString }
+        let kept = items.filter { !names.contains($0.name) }
+        parts.queryItems = kept.isEmpty ? nil : kept
+        parts.fragment = nil
+        return parts.url?.absoluteString ?? url.absoluteString
+    }
+}

@@ -1,0 +1,253 @@
+/// What a processor works on: downloaded or cached bytes, or an image a previous processor made.
+public enum ImageProcessingInput: Sendable {
+    case data([UInt8])
+    case image(Image)
+}
+
+/// Turns bytes or an image into the image that is cached and returned (Kingfisher's
+/// `ImageProcessor`). The identifier names the output: it is part of the cache key, so two
+/// processors that produce different pixels must have different identifiers.
+public protocol ImageProcessor: Sendable {
+    /// Empty for the default processor (plain decoding), which adds nothing to cache keys.
+    var identifier: String { get }
+    /// - Parameter firstFrameOnly: decode or keep only an animation's first frame.
+    func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image
+}
+
+extension ImageProcessor {
+    /// Decodes `data` with `options`, keeping one frame when asked.
+    func decode(_ data: [UInt8], _ options: DecodingOptions, firstFrameOnly: Bool) throws -> Image {
+        var options = options
+        if firstFrameOnly { options.frames = .single(0) }
+        return try Image(decoding: data, options: options)
+    }
+}
+
+/// Plain decoding at full size (orientation applied).
+public struct DefaultImageProcessor: ImageProcessor {
+    public init() {}
+    public var identifier: String { "" }
+    public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
+        switch input {
+        case .data(let data): return try decode(data, .default, firstFrameOnly: firstFrameOnly)
+        case .image(let image): return firstFrameOnly ? image.firstFrame : image
+        }
+    }
+}
+
+/// How a target size is met.
+public enum ContentMode: String, Sendable, Hashable {
+    /// The largest size inside the target, aspect ratio kept.
+    case fit
+    /// Covers the target with the aspect ratio kept, then crops the overflow (see the anchor).
+    case fill
+    /// The smallest size that covers the target, aspect ratio kept, nothing cropped.
+    case cover
+    /// Exactly the target; the aspect ratio is not kept.
+    case exact
+}
+
+/// Where a crop keeps its window: fractions of the slack, (0, 0) top left, (0.5, 0.5) centre.
+public struct CropAnchor: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) {
+        self.x = min(1, max(0, x))
+        self.y = min(1, max(0, y))
+    }
+    public static let center = CropAnchor(x: 0.5, y: 0.5)
+    public static let top = CropAnchor(x: 0.5, y: 0)
+    public static let bottom = CropAnchor(x: 0.5, y: 1)
+    public static let left = CropAnchor(x: 0, y: 0.5)
+    public static let right = CropAnchor(x: 1, y: 0.5)
+    public static let topLeft = CropAnchor(x: 0, y: 0)
+
+    var name: String { "\(x),\(y)" }
+}
+
+/// Computes output sizes for the three content modes.
+enum Geometry {
+    /// The scaled size (before any fill crop) of a `w × h` image for a target, in whole pixels.
+    static func scaled(_ w: Int, _ h: Int, to tw: Int, _ th: Int, mode: ContentMode, upscale: Bool) -> (Int, Int) {
+        switch mode {
+        case .exact: return (tw, th)
+        case .fit, .fill, .cover:
+            let sx = Double(tw) / Double(w)
+            let sy = Double(th) / Double(h)
+            var s = mode == .fit ? min(sx, sy) : max(sx, sy)
+            if !upscale { s = min(s, 1) }
+            return (max(1, Int((Double(w) * s).rounded())), max(1, Int((Double(h) * s).rounded())))
+        }
+    }
+}
+
+/// Decodes straight to a smaller size: JPEGs shrink on load (DCT scaling), PNG and GIF rows
+/// stream through the resampler, so the full image is never held. The pipeline's thumbnail.
+public struct DownsamplingProcessor: ImageProcessor {
+    public var width: Int
+    public var height: Int
+    public var mode: ContentMode
+    public var allowsUpscaling: Bool
+    public var filter: DecodingOptions.Filter
+
+    public init(
+        width: Int, height: Int, mode: ContentMode = .fit, allowsUpscaling: Bool = false,
+        filter: DecodingOptions.Filter = .lanczos3
+    ) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+        self.mode = mode
+        self.allowsUpscaling = allowsUpscaling
+        self.filter = filter
+    }
+
+    public var identifier: String {
+        "magpie.downsample(\(mode.rawValue),\(width)x\(height)\(allowsUpscaling ? ",up" : "")\(filterName))"
+    }
+
+    var filterName: String {
+        switch filter {
+        case .lanczos3: return ""
+        case .mitchell: return ",mitchell"
+        case .bilinear: return ",bilinear"
+        }
+    }
+
+    public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
+        switch input {
+        case .data(let data):
+            let resize: DecodingOptions.Resize
+            switch mode {
+            case .fit: resize = .fit(width: width, height: height)
+            case .fill: resize = .fill(width: width, height: height)
+            case .exact: resize = .exact(width: width, height: height)
+            case .cover:
+                // The header gives the upright size; the covering size keeps its aspect ratio.
+                let (w, h) = try Image.outputSize(of: data)
+                let (sw, sh) = Geometry.scaled(w, h, to: width, height, mode: .cover, upscale: allowsUpscaling)
+                resize = .exact(width: sw, height: sh)
+            }
+            return try decode(
+                data, DecodingOptions(resize: resize, filter: filter, allowsUpscaling: allowsUpscaling),
+                firstFrameOnly: firstFrameOnly)
+        case .image(let image):
+            let source = firstFrameOnly ? image.firstFrame : image
+            return try ResizingProcessor(
+                width: width, height: height, mode: mode, anchor: .center, allowsUpscaling: allowsUpscaling,
+                filter: filter
+            ).resize(source)
+        }
+    }
+}
+
+/// Resizes decoded pixels (from bytes it decodes the full image first; prefer
+/// ``DownsamplingProcessor`` for thumbnails). `.fill` crops at the anchor.
+public struct ResizingProcessor: ImageProcessor {
+    public var width: Int
+    public var height: Int
+    public var mode: ContentMode
+    public var anchor: CropAnchor
+    public var allowsUpscaling: Bool
+    public var filter: DecodingOptions.Filter
+
+    public init(
+        width: Int, height: Int, mode: ContentMode = .fit, anchor: CropAnchor = .center, allowsUpscaling: Bool = false,
+        filter: DecodingOptions.Filter = .lanczos3
+    ) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+        self.mode = mode
+        self.anchor = anchor
+        self.allowsUpscaling = allowsUpscaling
+        self.filter = filter
+    }
+
+    public var identifier: String {
+        let a = mode == .fill && anchor != .center ? ",anchor:\(anchor.name)" : ""
+        return "magpie.resize(\(mode.rawValue),\(width)x\(height)\(allowsUpscaling ? ",up" : "")\(a))"
+    }
+
+    public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
+        switch input {
+        case .data(let data): return try resize(decode(data, .default, firstFrameOnly: firstFrameOnly))
+        case .image(let image): return try resize(firstFrameOnly ? image.firstFrame : image)
+        }
+    }
+
+    func resize(_ image: Image) throws(MagpieError) -> Image {
+        let (sw, sh) = Geometry.scaled(
+            image.width, image.height, to: width, height, mode: mode, upscale: allowsUpscaling || mode == .exact)
+        guard mode == .fill else {
+            if sw == image.width && sh == image.height { return image }
+            return try image.resampled(width: sw, height: sh, filter: filter)
+        }
+        // Fill: the source window that scales onto the (possibly smaller, without upscaling) target.
+        let ow = min(width, sw)
+        let oh = min(height, sh)
+        let scale = Double(sw) / Double(image.width)
+        let ww = min(image.width, max(1, Int((Double(ow) / scale).rounded())))
+        let wh = min(image.height, max(1, Int((Double(oh) / scale).rounded())))
+        let x = Int((Double(image.width - ww) * anchor.x).rounded())
+        let y = Int((Double(image.height - wh) * anchor.y).rounded())
+        let window = PixelRect(x: x, y: y, width: ww, height: wh)
+        return try image.resampled(window: window, width: ow, height: oh, filter: filter)
+    }
+}
+
+/// Crops to `width × height` (clamped to the image) at an anchor, without scaling.
+public struct CroppingProcessor: ImageProcessor {
+    public var width: Int
+    public var height: Int
+    public var anchor: CropAnchor
+
+    public init(width: Int, height: Int, anchor: CropAnchor = .center) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+        self.anchor = anchor
+    }
+
+    public var identifier: String { "magpie.crop(\(width)x\(height),\(anchor.name))" }
+
+    public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
+        let image: Image
+        switch input {
+        case .data(let data): image = try decode(data, .default, firstFrameOnly: firstFrameOnly)
+        case .image(let i): image = firstFrameOnly ? i.firstFrame : i
+        }
+        let w = min(width, image.width)
+        let h = min(height, image.height)
+        if w == image.width && h == image.height { return image }
+        let x = Int((Double(image.width - w) * anchor.x).rounded())
+        let y = Int((Double(image.height - h) * anchor.y).rounded())
+        return try image.cropped(to: PixelRect(x: x, y: y, width: w, height: h))
+    }
+}
+
+/// Two processors in a row: the first gets the bytes, the second its image.
+public struct CompositeProcessor: ImageProcessor {
+    public let first: any ImageProcessor
+    public let second: any ImageProcessor
+
+    public init(_ first: any ImageProcessor, _ second: any ImageProcessor) {
+        self.first = first
+        self.second = second
+    }
+
+    public var identifier: String {
+        if first.identifier.isEmpty { return second.identifier }
+        if second.identifier.isEmpty { return first.identifier }
+        return first.identifier + "|>" + second.identifier
+    }
+
+    public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
+        let image = try first.process(input, firstFrameOnly: firstFrameOnly)
+        return try second.process(.image(image), firstFrameOnly: firstFrameOnly)
+    }
+}
+
+infix operator |> : AdditionPrecedence
+
+/// `a |> b`: `b` processes what `a` made.
+public func |> (lhs: any ImageProcessor, rhs: any ImageProcessor) -> any ImageProcessor {
+    CompositeProcessor(lhs, rhs)
+}

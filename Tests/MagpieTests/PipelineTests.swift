@@ -1,0 +1,306 @@
+import Foundation
+import MagpieLoopback
+import Testing
+
+@testable import Magpie
+
+extension NetFixture {
+    /// A 1×1 two-frame GIF (black, then white), assembled by hand.
+    static let gif: [UInt8] = {
+        var g = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+        g += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
+        for lzw: [UInt8] in [[0x44, 0x01], [0x4C, 0x01]] {
+            g += [0x21, 0xF9, 4, 0, 10, 0, 0, 0]
+            g += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2] + lzw + [0]
+        }
+        return g + [0x3B]
+    }()
+}
+
+/// A manager over a temporary cache and its own downloader, with an injected clock.
+struct PipelineHarness {
+    let dir: TemporaryDirectory
+    let clock: ManualClock
+    let cache: ImageCache
+    let manager: ImageManager
+
+    init(
+        dir: TemporaryDirectory? = nil, clock: ManualClock = ManualClock(), filter: CacheKeyFilter = .none,
+        downloaderConfig: ImageDownloader.Config = .init()
+    ) throws {
+        self.dir = try dir ?? TemporaryDirectory()
+        self.clock = clock
+        cache = try ImageCache(
+            memory: .init(totalCostLimit: 100_000_000, cleanInterval: nil),
+            disk: .init(directory: self.dir.path("cache"), sweepInterval: nil), clock: clock)
+        manager = ImageManager(
+            cache: cache, downloader: ImageDownloader(config: downloaderConfig, clock: clock, sleep: { _ in }),
+            cacheKeyFilter: filter)
+    }
+
+    func finish() async throws {
+        await cache.shutdown()
+        try await manager.downloader.shutdown()
+    }
+}
+
+func imageServer(_ gate: Gate? = nil) -> LoopbackServer.Handler {
+    { request in
+        if let gate { await gate.wait() }
+        switch request.path {
+        case "/anim.gif": return .ok(NetFixture.gif, contentType: "image/gif")
+        case "/corrupt.jpg":
+            return .ok([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x11, count: 64), contentType: "image/jpeg")
+        case "/png": return .ok(NetFixture.png, contentType: "image/png")
+        case let p where p.hasPrefix("/img"): return .ok(NetFixture.jpeg, contentType: "image/jpeg")
+        default: return .respond(status: 404)
+        }
+    }
+}
+
+@Suite struct PipelineTests {
+    @Test func memoryThenDiskThenNetwork() async throws {
+        try await withServer(imageServer()) { server in
+            let h = try PipelineHarness()
+            let url = NetFixture.url(server, "/img/a.jpg")
+            var options = ImageOptions()
+            options.waitForCache = true
+            let first = try await h.manager.retrieveImage(with: .network(url), options: options)
+            #expect(first.cacheType == .none && first.image.width == 96 && first.image.height == 64)
+            let second = try await h.manager.retrieveImage(with: .network(url), options: options)
+            #expect(second.cacheType == .memory)
+            h.cache.clearMemoryCache()
+            let third = try await h.manager.retrieveImage(with: .network(url), options: options)
+            #expect(third.cacheType == .disk && third.image.width == 96)
+            #expect(server.requestCount("/img/a.jpg") == 1)
+            // A second manager over the same directory gets disk hits.
+            let other = try PipelineHarness(dir: h.dir)
+            let fourth = try await other.manager.retrieveImage(with: .network(url))
+            #expect(fourth.cacheType == .disk)
+            #expect(server.requestCount("/img/a.jpg") == 1)
+            try await h.finish()
+            try await other.finish()
+        }
+    }
+
+    @Test func identicalRetrievalsShareDownloadDecodeAndProcessing() async throws {
+        let gate = Gate()
+        try await withServer(imageServer(gate)) { server in
+            let h = try PipelineHarness()
+            let url = NetFixture.url(server, "/img/shared.jpg")
+            var small = ImageOptions()
+            small.processor = DownsamplingProcessor(width: 24, height: 24)
+            var large = ImageOptions()
+            large.processor = DownsamplingProcessor(width: 48, height: 48)
+            let manager = h.manager
+            let results = try await withThrowingTaskGroup(of: RetrieveImageResult.self) { group in
+                for i in 0..<40 {
+                    let options = i % 2 == 0 ? small : large
+                    group.addTask { try await manager.retrieveImage(with: .network(url), options: options) }
+                }
+                await eventually("40 callers waiting on two fetches") {
+                    h.manager.statistics.fetches == 2 && h.manager.downloader.callersWaiting == 2
+                }
+                gate.open()
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(server.requestCount("/img/shared.jpg") == 1, "one origin request for both processors")
+            let stats = h.manager.statistics
+            #expect(stats.fetches == 2 && stats.processed == 2 && stats.coalesced == 38)
+            #expect(
+                results.filter { $0.image.width == 24 }.count == 20
+                    && results.filter { $0.image.width == 48 }.count == 20)
+            try await h.finish()
+        }
+    }
+
+    @Test func cacheOptions() async throws {
+        try await withServer(imageServer()) { server in
+            let h = try PipelineHarness()
+            let url = NetFixture.url(server, "/img/o.jpg")
+            var wait = ImageOptions()
+            wait.waitForCache = true
+            _ = try await h.manager.retrieveImage(with: .network(url), options: wait)
+            #expect(h.cache.diskStorage.isCached(forKey: url.absoluteString), "waitForCache: on disk at return")
+
+            var force = wait
+            force.forceRefresh = true
+            let refreshed = try await h.manager.retrieveImage(with: .network(url), options: force)
+            #expect(refreshed.cacheType == .none && server.requestCount("/img/o.jpg") == 2)
+
+            var only = ImageOptions()
+            only.onlyFromCache = true
+            #expect(try await h.manager.retrieveImage(with: .network(url), options: only).cacheType == .memory)
+            let absent = NetFixture.url(server, "/img/absent.jpg")
+            await #expect(throws: ImageRetrieveError.notCached(key: absent.absoluteString)) {
+                try await h.manager.retrieveImage(with: .network(absent), options: only)
+            }
+            #expect(server.requestCount("/img/absent.jpg") == 0)
+
+            // Disk only: fromMemoryCacheOrRefresh downloads rather than reading the disk.
+            h.cache.clearMemoryCache()
+            var memoryOrRefresh = wait
+            memoryOrRefresh.fromMemoryCacheOrRefresh = true
+            let viaNetwork = try await h.manager.retrieveImage(with: .network(url), options: memoryOrRefresh)
+            #expect(viaNetwork.cacheType == .none && server.requestCount("/img/o.jpg") == 3)
+
+            var memoryOnly = wait
+            memoryOnly.cacheMemoryOnly = true
+            let m = NetFixture.url(server, "/img/memory-only.jpg")
+            _ = try await h.manager.retrieveImage(with: .network(m), options: memoryOnly)
+            #expect(h.cache.memoryStorage.isCached(forKey: m.absoluteString))
+            #expect(!h.cache.diskStorage.isCached(forKey: m.absoluteString))
+
+            // Another target cache, and another downloader.
+            let other = try ImageCache(
+                memory: .init(cleanInterval: nil), disk: .init(directory: h.dir.path("other"), sweepInterval: nil))
+            let downloader = ImageDownloader()
+            var elsewhere = wait
+            elsewhere.targetCache = other
+            elsewhere.downloader = downloader
+            let t = NetFixture.url(server, "/img/target.jpg")
+            _ = try await h.manager.retrieveImage(with: .network(t), options: elsewhere)
+            #expect(other.diskStorage.isCached(forKey: t.absoluteString))
+            #expect(!h.cache.diskStorage.isCached(forKey: t.absoluteString))
+            #expect(downloader.statistics.downloads == 1)
+            try await downloader.shutdown()
+
+            // A serializer that forces PNG on disk.
+            var png = wait
+            png.cacheSerializer = FormatIndicatedCacheSerializer(format: .png())
+            png.processor = DownsamplingProcessor(width: 20, height: 20)
+            let s = NetFixture.url(server, "/img/serialized.jpg")
+            _ = try await h.manager.retrieveImage(with: .network(s), options: png)
+            let stored = try #require(
+                try h.cache.diskStorage.value(
+                    forKey: ImageCache.cacheKey(s.absoluteString, processorIdentifier: png.processorIdentifier)))
+            #expect(ImageFormat(sniffing: stored) == .png)
+            try await h.finish()
+        }
+    }
+
+    @Test func originalCacheServesOtherProcessors() async throws {
+        try await withServer(imageServer()) { server in
+            let h = try PipelineHarness()
+            let url = NetFixture.url(server, "/img/original.jpg")
+            var a = ImageOptions()
+            a.processor = DownsamplingProcessor(width: 32, height: 32)
+            a.cacheOriginalImage = true
+            a.waitForCache = true
+            _ = try await h.manager.retrieveImage(with: .network(url), options: a)
+            #expect(h.cache.diskStorage.isCached(forKey: url.absoluteString), "original stored under the plain key")
+            var b = ImageOptions()
+            b.processor = DownsamplingProcessor(width: 16, height: 16, mode: .fill)
+                |> CroppingProcessor(width: 8, height: 16)
+            b.waitForCache = true
+            let r = try await h.manager.retrieveImage(with: .network(url), options: b)
+            #expect(r.cacheType == .disk && r.image.width == 8 && r.image.height == 16)
+            #expect(server.requestCount("/img/original.jpg") == 1 && h.manager.statistics.originalHits == 1)
+            #expect(b.processorIdentifier == "magpie.downsample(fill,16x16)|>magpie.crop(8x16,0.5,0.5)")
+            try await h.finish()
+        }
+    }
+
+    @Test func expiryFollowsTheInjectedClock() async throws {
+        try await withServer(imageServer()) { server in
+            let h = try PipelineHarness()
+            let url = NetFixture.url(server, "/img/expiry.jpg")
+            var options = ImageOptions()
+            options.waitForCache = true
+            options.memoryCacheExpiration = .seconds(10)
+            options.diskCacheExpiration = .seconds(100)
+            options.memoryCacheAccessExtendingExpiration = .none
+            _ = try await h.manager.retrieveImage(with: .network(url), options: options)
+            h.clock.advance(by: 11)
+            #expect(try await h.manager.retrieveImage(with: .network(url), options: options).cacheType == .disk)
+            h.clock.advance(by: 101)
+            h.cache.clearMemoryCache()
+            #expect(try await h.manager.retrieveImage(with: .network(url), options: options).cacheType == .none)
+            #expect(server.requestCount("/img/expiry.jpg") == 2)
+            try await h.finish()
+        }
+    }
+
+    @Test func transportOptionsAlternativesAndFirstFrame() async throws {
+        try await withServer({ request in
+            if request.path == "/img/signed.jpg" && request.header("X-Token") != "t" { return .respond(status: 403) }
+            if request.path == "/flaky.jpg" {
+                return request.header("X-Try") == nil
+                    ? .respond(status: 503) : .ok(NetFixture.jpeg, contentType: "image/jpeg")
+            }
+            return await imageServer()(request)
+        }) { server in
+            let h = try PipelineHarness()
+            var signed = ImageOptions()
+            signed.requestModifier = RequestModifier { r in
+                var r = r
+                r.headers.set("X-Token", "t")
+                return r
+            }
+            _ = try await h.manager.retrieveImage(
+                with: .network(NetFixture.url(server, "/img/signed.jpg")), options: signed)
+
+            let alternative = try await h.manager.retrieveImage(
+                with: .network(NetFixture.url(server, "/missing.jpg")),
+                options: {
+                    var o = ImageOptions()
+                    o.alternativeSources = [.network(NetFixture.url(server, "/png"))]
+                    return o
+                }())
+            #expect(alternative.source.url?.path == "/png" && alternative.originalSource.url?.path == "/missing.jpg")
+            #expect(alternative.image.width == 40)
+
+            var retry = ImageOptions()
+            retry.retryStrategy = RetryStrategy(maxRetries: 0)
+            await #expect(throws: ImageDownloadError.badStatus(code: 503, retryAfter: nil)) {
+                try await h.manager.retrieveImage(with: .network(NetFixture.url(server, "/flaky.jpg")), options: retry)
+            }
+            retry.retryStrategy = RetryStrategy(maxRetries: 1, backoff: .immediate)
+            retry.headers = [HTTPHeaderField("X-Try", "1")]
+            #expect(
+                try await h.manager.retrieveImage(with: .network(NetFixture.url(server, "/flaky.jpg")), options: retry)
+                    .image.width == 96)
+
+            let gif = NetFixture.url(server, "/anim.gif")
+            #expect(try await h.manager.retrieveImage(with: .network(gif)).image.frames.count == 2)
+            var first = ImageOptions()
+            first.onlyLoadFirstFrame = true
+            let one = try await h.manager.retrieveImage(with: .network(gif), options: first)
+            // Its own key; made from the original the first retrieval stored, without a download.
+            #expect(one.image.frames.count == 1 && one.cacheType == .disk)
+            #expect(server.requestCount("/anim.gif") == 1)
+            #expect(first.processorIdentifier == "magpie.first-frame")
+            try await h.finish()
+        }
+    }
+
+    @Test func keysFiltersProvidersAndUndecodableBodies() async throws {
+        try await withServer(imageServer()) { server in
+            let h = try PipelineHarness(filter: CacheKeyFilter(droppingQueryItems: ["token"]))
+            let a = URL(string: server.baseURL + "/img/k.jpg?token=a&v=1")!
+            let b = URL(string: server.baseURL + "/img/k.jpg?token=b&v=1")!
+            _ = try await h.manager.retrieveImage(with: .network(a))
+            #expect(try await h.manager.retrieveImage(with: .network(b)).cacheType == .memory)
+            #expect(h.manager.cacheKey(for: .network(b)) == server.baseURL + "/img/k.jpg?v=1")
+            var keyed = ImageOptions()
+            keyed.cacheKey = "my-key"
+            _ = try await h.manager.retrieveImage(with: .network(a), options: keyed)
+            #expect(h.cache.memoryStorage.isCached(forKey: "my-key"))
+
+            let provided = try await h.manager.retrieveImage(
+                with: .provider(RawImageDataProvider(NetFixture.png, cacheKey: "raw:png")))
+            #expect(provided.image.width == 40 && h.cache.memoryStorage.isCached(forKey: "raw:png"))
+
+            let corrupt = NetFixture.url(server, "/corrupt.jpg")
+            await #expect(throws: MagpieError.self) { try await h.manager.retrieveImage(with: .network(corrupt)) }
+            do {
+                _ = try await h.manager.retrieveImage(with: .network(corrupt))
+                Issue.record("undecodable body not remembered")
+            } catch ImageDownloadError.recentlyFailed(let reason, _) {
+                if case .undecodable = reason {} else { Issue.record("reason \(reason)") }
+            }
+            #expect(server.requestCount("/corrupt.jpg") == 1)
+            try await h.finish()
+        }
+    }
+}
