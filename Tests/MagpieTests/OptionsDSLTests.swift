@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+
+@testable import Magpie
+
+@Suite struct OptionsDSLTests {
+    @Test func sizeConstraintsCompileToProcessors() throws {
+        let fit = try ImageOptions.make { make in make.size.lessThanOrEqualTo(width: 256, height: 256) }
+        #expect(fit.processorIdentifier == "magpie.downsample(fit,256x256)")
+        let exact = try ImageOptions.make { make in make.size.equalTo(width: 100, height: 50) }
+        #expect(exact.processorIdentifier == "magpie.downsample(exact,100x50,up)")
+        let fill = try ImageOptions.make { make in make.size.greaterThanOrEqualTo(width: 64, height: 64).crop(.center) }
+        #expect(fill.processorIdentifier == "magpie.downsample(fill,64x64)")
+        let cover = try ImageOptions.make { make in make.size.greaterThanOrEqualTo(width: 64, height: 64) }
+        #expect(cover.processorIdentifier == "magpie.downsample(cover,64x64)")
+        let top = try ImageOptions.make { make in
+            make.size.greaterThanOrEqualTo(width: 64, height: 32).crop(.top).allowingUpscale()
+        }
+        #expect(top.processorIdentifier == "magpie.downsample(cover,64x32,up)|>magpie.crop(64x32,0.5,0.0)")
+        let width = try ImageOptions.make { make in make.width.equalTo(300).with.filter(.mitchell) }
+        #expect(width.processorIdentifier == "magpie.downsample(fit,300x1073741824,up,mitchell)")
+        let both = try ImageOptions.make { make in
+            make.width.lessThanOrEqualTo(300)
+            make.height.lessThanOrEqualTo(200)
+        }
+        #expect(both.processorIdentifier == "magpie.downsample(fit,300x200)")
+        let chained = try ImageOptions.make { make in
+            make.size.lessThanOrEqualTo(128)
+            make.processor(CroppingProcessor(width: 10, height: 10))
+            make.firstFrameOnly()
+        }
+        #expect(chained.processorIdentifier == "magpie.downsample(fit,128x128)|>magpie.crop(10x10,0.5,0.5)|>magpie.first-frame")
+    }
+
+    @Test func theIssueExampleReadsAsWritten() throws {
+        let token = "Bearer t"
+        let options = try ImageOptions.make { make in
+            make.size.lessThanOrEqualTo(width: 256, height: 256)
+            make.cache.memory.expires(.seconds(300)).and.disk.expires(.days(7))
+            make.cache.key.ignoringQuery("X-Amz-Signature", "token")
+            make.request.timeout(.seconds(10)).header("Authorization", token)
+            make.retry.times(3).with.backoff(.exponential(.milliseconds(200)))
+            make.forceRefresh()
+        }
+        #expect(options.memoryCacheExpiration == .seconds(300) && options.diskCacheExpiration == .days(7))
+        #expect(options.ignoredQueryItems == ["X-Amz-Signature", "token"])
+        #expect(options.timeout == .seconds(10) && options.headers == [HTTPHeaderField("Authorization", token)])
+        #expect(options.retryStrategy?.maxRetries == 3 && options.retryStrategy?.backoff == .exponential(.milliseconds(200)))
+        #expect(options.forceRefresh)
+        #expect(options.debugDescription.contains("cache key: <source key>@magpie.downsample(fit,256x256)"))
+    }
+
+    @Test func redefinitionsAndContradictionsNameBothLines() {
+        func error(_ configure: (ImageOptionsMaker) -> Void) -> ImageOptionsError? {
+            do {
+                _ = try ImageOptions.make(configure)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let file = #fileID
+        let line = #line + 2
+        let twice = error { make in
+            make.size.lessThanOrEqualTo(100)
+            make.size.lessThanOrEqualTo(200)
+        }
+        #expect(
+            twice == .redefined(
+                "size.lessThanOrEqualTo", first: SourceLine(fileID: file, line: line),
+                second: SourceLine(fileID: file, line: line + 1)))
+        let contradictory = error { make in
+            make.size.lessThanOrEqualTo(width: 10, height: 10)
+            make.size.equalTo(width: 10, height: 10)
+        }
+        guard case .contradictory(let what, let a, let b)? = contradictory else {
+            Issue.record("expected a contradiction, got \(String(describing: contradictory))")
+            return
+        }
+        #expect(what == "size.lessThanOrEqualTo and size.equalTo" && b.line == a.line + 1 && a.fileID == file)
+        #expect(String(describing: contradictory!).contains("\(file):\(a.line)"))
+
+        let header = error { make in make.request.header("X-A", "1").header("x-a", "2") }
+        if case .redefined(let what, _, _)? = header { #expect(what == "request.header(x-a)") } else { Issue.record("header") }
+        let composite = error { make in
+            make.cache.expires(.days(1))
+            make.cache.disk.expires(.days(2))
+        }
+        if case .redefined(let what, _, _)? = composite { #expect(what == "cache.disk.expires") } else { Issue.record("composite") }
+        let refresh = error { make in
+            make.forceRefresh()
+            make.onlyFromCache()
+        }
+        if case .contradictory? = refresh {} else { Issue.record("forceRefresh with onlyFromCache") }
+        let mixed = error { make in
+            make.size.lessThanOrEqualTo(100)
+            make.width.equalTo(50)
+        }
+        if case .contradictory? = mixed {} else { Issue.record("size with width") }
+        let memoryOnly = error { make in make.cache.memory.only().and.disk.expires(.days(1)) }
+        if case .contradictory? = memoryOnly {} else { Issue.record("memory only with disk expiry") }
+        let crop = error { make in make.size.lessThanOrEqualTo(100).crop() }
+        if case .invalid? = crop {} else { Issue.record("crop on a fit") }
+    }
+
+    @Test func transportOptionsLeaveTheCacheKeyAlone() throws {
+        let plain = try ImageOptions.make { make in make.size.lessThanOrEqualTo(64) }
+        let transported = try ImageOptions.make { make in
+            make.size.lessThanOrEqualTo(64)
+            make.request.timeout(.seconds(1)).priority(.high).header("X-Trace", "1")
+            make.retry.times(2)
+        }
+        #expect(plain.processorIdentifier == transported.processorIdentifier)
+        #expect(plain != transported)
+        let other = try ImageOptions.make { make in make.size.lessThanOrEqualTo(65) }
+        #expect(plain.processorIdentifier != other.processorIdentifier)
+        #expect(plain == (try ImageOptions.make { make in make.size.lessThanOrEqualTo(64) }), "Hashable by value")
+    }
+
+    @Test func presetsUpdateAndRemake() throws {
+        let thumb = try ImageOptions.make { make in
+            make.size.lessThanOrEqualTo(256)
+            make.cache.disk.expires(.days(30))
+        }
+        let small = try thumb.updated { make in make.size.lessThanOrEqualTo(64) }
+        #expect(small.processorIdentifier == "magpie.downsample(fit,64x64)" && small.diskCacheExpiration == .days(30))
+        let kept = try thumb.updated { make in make.request.timeout(.seconds(3)) }
+        #expect(kept.processorIdentifier == thumb.processorIdentifier && kept.timeout == .seconds(3))
+        let fresh = try thumb.remade { make in make.forceRefresh() }
+        #expect(fresh.processorIdentifier == "" && fresh.diskCacheExpiration == nil && fresh.forceRefresh)
+        #expect(throws: ImageOptionsError.self) {
+            try thumb.updated { make in
+                make.request.timeout(.seconds(1))
+                make.request.timeout(.seconds(2))
+            }
+        }
+    }
+
+    @Test func errorsSurfaceWhenTheRequestStarts() async throws {
+        let h = try PipelineHarness()
+        await #expect(throws: ImageOptionsError.self) {
+            try await h.manager.image(from: URL(string: "http://127.0.0.1:9/never.jpg")!) { make in
+                make.onlyFromCache()
+                make.forceRefresh()
+            }
+        }
+        #expect(h.manager.downloader.statistics.downloads == 0)
+        try await h.finish()
+    }
+}
+
+@Suite struct ProcessorTests {
+    let image = try! Image(width: 120, height: 80, rgba: Fixture.gradient(width: 120, height: 80))
+
+    @Test func contentModesOnDecodedImages() throws {
+        let fit = try ResizingProcessor(width: 60, height: 60).process(.image(image), firstFrameOnly: false)
+        #expect(fit.width == 60 && fit.height == 40)
+        let fill = try ResizingProcessor(width: 60, height: 60, mode: .fill).process(.image(image), firstFrameOnly: false)
+        #expect(fill.width == 60 && fill.height == 60)
+        let cover = try ResizingProcessor(width: 60, height: 60, mode: .cover).process(.image(image), firstFrameOnly: false)
+        #expect(cover.width == 90 && cover.height == 60)
+        let exact = try ResizingProcessor(width: 30, height: 70, mode: .exact).process(.image(image), firstFrameOnly: false)
+        #expect(exact.width == 30 && exact.height == 70)
+        let noUpscale = try ResizingProcessor(width: 500, height: 500).process(.image(image), firstFrameOnly: false)
+        #expect(noUpscale.width == 120 && noUpscale.height == 80)
+        let up = try ResizingProcessor(width: 240, height: 240, allowsUpscaling: true).process(.image(image), firstFrameOnly: false)
+        #expect(up.width == 240 && up.height == 160)
+    }
+
+    @Test func cropsAreExactAndAnchored() throws {
+        let left = try CroppingProcessor(width: 10, height: 80, anchor: .left).process(.image(image), firstFrameOnly: false)
+        let right = try CroppingProcessor(width: 10, height: 80, anchor: .right).process(.image(image), firstFrameOnly: false)
+        #expect(left.width == 10 && Array(left.pixels[0..<4]) == Array(image.pixels[0..<4]))
+        #expect(Array(right.pixels[0..<4]) == Array(image.pixels[(110 * 4)..<(111 * 4)]))
+        // Downsampling from bytes agrees with resizing the decoded image (same size, close pixels).
+        let png = try image.encoded(as: .png())
+        let fromBytes = try DownsamplingProcessor(width: 60, height: 60, mode: .fill).process(.data(png), firstFrameOnly: false)
+        let fromImage = try DownsamplingProcessor(width: 60, height: 60, mode: .fill).process(.image(image), firstFrameOnly: false)
+        #expect(fromBytes.width == fromImage.width && fromBytes.height == fromImage.height)
+        let worst = zip(fromBytes.pixels, fromImage.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(worst <= 8, "worst channel difference \(worst)")
+        let cover = try DownsamplingProcessor(width: 60, height: 60, mode: .cover).process(.data(png), firstFrameOnly: false)
+        #expect(cover.width == 90 && cover.height == 60)
+    }
+
+    @Test func badGeometryIsATypedError() {
+        #expect(throws: MagpieError.self) { try image.resampled(width: 0, height: 10) }
+        #expect(throws: MagpieError.self) { try image.cropped(to: PixelRect(x: 100, y: 0, width: 30, height: 10)) }
+        #expect(throws: MagpieError.self) { try image.resampled(width: 30_000, height: 30_000) }
+    }
+}
