@@ -29,7 +29,9 @@ import Testing
             make.processor(CroppingProcessor(width: 10, height: 10))
             make.firstFrameOnly()
         }
-        #expect(chained.processorIdentifier == "magpie.downsample(fit,128x128)|>magpie.crop(10x10,0.5,0.5)|>magpie.first-frame")
+        #expect(
+            chained.processorIdentifier
+                == "magpie.downsample(fit,128x128)|>magpie.crop(10x10,0.5,0.5)|>magpie.first-frame")
     }
 
     @Test func theIssueExampleReadsAsWritten() throws {
@@ -45,7 +47,9 @@ import Testing
         #expect(options.memoryCacheExpiration == .seconds(300) && options.diskCacheExpiration == .days(7))
         #expect(options.ignoredQueryItems == ["X-Amz-Signature", "token"])
         #expect(options.timeout == .seconds(10) && options.headers == [HTTPHeaderField("Authorization", token)])
-        #expect(options.retryStrategy?.maxRetries == 3 && options.retryStrategy?.backoff == .exponential(.milliseconds(200)))
+        #expect(
+            options.retryStrategy?.maxRetries == 3 && options.retryStrategy?.backoff == .exponential(.milliseconds(200))
+        )
         #expect(options.forceRefresh)
         #expect(options.debugDescription.contains("cache key: <source key>@magpie.downsample(fit,256x256)"))
     }
@@ -66,9 +70,10 @@ import Testing
             make.size.lessThanOrEqualTo(200)
         }
         #expect(
-            twice == .redefined(
-                "size.lessThanOrEqualTo", first: SourceLine(fileID: file, line: line),
-                second: SourceLine(fileID: file, line: line + 1)))
+            twice
+                == .redefined(
+                    "size.lessThanOrEqualTo", first: SourceLine(fileID: file, line: line),
+                    second: SourceLine(fileID: file, line: line + 1)))
         let contradictory = error { make in
             make.size.lessThanOrEqualTo(width: 10, height: 10)
             make.size.equalTo(width: 10, height: 10)
@@ -81,12 +86,20 @@ import Testing
         #expect(String(describing: contradictory!).contains("\(file):\(a.line)"))
 
         let header = error { make in make.request.header("X-A", "1").header("x-a", "2") }
-        if case .redefined(let what, _, _)? = header { #expect(what == "request.header(x-a)") } else { Issue.record("header") }
+        if case .redefined(let what, _, _)? = header {
+            #expect(what == "request.header(x-a)")
+        } else {
+            Issue.record("header")
+        }
         let composite = error { make in
             make.cache.expires(.days(1))
             make.cache.disk.expires(.days(2))
         }
-        if case .redefined(let what, _, _)? = composite { #expect(what == "cache.disk.expires") } else { Issue.record("composite") }
+        if case .redefined(let what, _, _)? = composite {
+            #expect(what == "cache.disk.expires")
+        } else {
+            Issue.record("composite")
+        }
         let refresh = error { make in
             make.forceRefresh()
             make.onlyFromCache()
@@ -155,31 +168,40 @@ import Testing
     @Test func contentModesOnDecodedImages() throws {
         let fit = try ResizingProcessor(width: 60, height: 60).process(.image(image), firstFrameOnly: false)
         #expect(fit.width == 60 && fit.height == 40)
-        let fill = try ResizingProcessor(width: 60, height: 60, mode: .fill).process(.image(image), firstFrameOnly: false)
+        let fill = try ResizingProcessor(width: 60, height: 60, mode: .fill).process(
+            .image(image), firstFrameOnly: false)
         #expect(fill.width == 60 && fill.height == 60)
-        let cover = try ResizingProcessor(width: 60, height: 60, mode: .cover).process(.image(image), firstFrameOnly: false)
+        let cover = try ResizingProcessor(width: 60, height: 60, mode: .cover).process(
+            .image(image), firstFrameOnly: false)
         #expect(cover.width == 90 && cover.height == 60)
-        let exact = try ResizingProcessor(width: 30, height: 70, mode: .exact).process(.image(image), firstFrameOnly: false)
+        let exact = try ResizingProcessor(width: 30, height: 70, mode: .exact).process(
+            .image(image), firstFrameOnly: false)
         #expect(exact.width == 30 && exact.height == 70)
         let noUpscale = try ResizingProcessor(width: 500, height: 500).process(.image(image), firstFrameOnly: false)
         #expect(noUpscale.width == 120 && noUpscale.height == 80)
-        let up = try ResizingProcessor(width: 240, height: 240, allowsUpscaling: true).process(.image(image), firstFrameOnly: false)
+        let up = try ResizingProcessor(width: 240, height: 240, allowsUpscaling: true).process(
+            .image(image), firstFrameOnly: false)
         #expect(up.width == 240 && up.height == 160)
     }
 
     @Test func cropsAreExactAndAnchored() throws {
-        let left = try CroppingProcessor(width: 10, height: 80, anchor: .left).process(.image(image), firstFrameOnly: false)
-        let right = try CroppingProcessor(width: 10, height: 80, anchor: .right).process(.image(image), firstFrameOnly: false)
+        let left = try CroppingProcessor(width: 10, height: 80, anchor: .left).process(
+            .image(image), firstFrameOnly: false)
+        let right = try CroppingProcessor(width: 10, height: 80, anchor: .right).process(
+            .image(image), firstFrameOnly: false)
         #expect(left.width == 10 && Array(left.pixels[0..<4]) == Array(image.pixels[0..<4]))
         #expect(Array(right.pixels[0..<4]) == Array(image.pixels[(110 * 4)..<(111 * 4)]))
         // Downsampling from bytes agrees with resizing the decoded image (same size, close pixels).
         let png = try image.encoded(as: .png())
-        let fromBytes = try DownsamplingProcessor(width: 60, height: 60, mode: .fill).process(.data(png), firstFrameOnly: false)
-        let fromImage = try DownsamplingProcessor(width: 60, height: 60, mode: .fill).process(.image(image), firstFrameOnly: false)
+        let fromBytes = try DownsamplingProcessor(width: 60, height: 60, mode: .fill).process(
+            .data(png), firstFrameOnly: false)
+        let fromImage = try DownsamplingProcessor(width: 60, height: 60, mode: .fill).process(
+            .image(image), firstFrameOnly: false)
         #expect(fromBytes.width == fromImage.width && fromBytes.height == fromImage.height)
         let worst = zip(fromBytes.pixels, fromImage.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
         #expect(worst <= 8, "worst channel difference \(worst)")
-        let cover = try DownsamplingProcessor(width: 60, height: 60, mode: .cover).process(.data(png), firstFrameOnly: false)
+        let cover = try DownsamplingProcessor(width: 60, height: 60, mode: .cover).process(
+            .data(png), firstFrameOnly: false)
         #expect(cover.width == 90 && cover.height == 60)
     }
 

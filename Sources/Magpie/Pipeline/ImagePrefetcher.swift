@@ -1,0 +1,151 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Fetches a list of sources into the caches ahead of need (Kingfisher's `ImagePrefetcher`,
+/// SDWebImage's `SDWebImagePrefetcher`).
+///
+/// Sources already cached are skipped. In disk-only mode the downloaded bytes are stored on disk
+/// without decoding: cache warming for a server, where later retrievals process the original
+/// (see ``ImageOptions/cacheOriginalImage``). Cancel the task that runs ``start(progress:)`` to
+/// stop: running fetches are cancelled and the rest are counted as cancelled.
+public struct ImagePrefetcher: Sendable {
+    /// How far a prefetch has come.
+    public struct Progress: Sendable, Hashable {
+        public var total: Int
+        public var completed = 0
+        public var skipped = 0
+        public var failed = 0
+        public var finished: Int { completed + skipped + failed }
+    }
+
+    /// What a prefetch did.
+    public struct Summary: Sendable {
+        /// Fetched and stored now.
+        public var completed: [Source] = []
+        /// Already cached.
+        public var skipped: [Source] = []
+        public var failed: [(source: Source, error: any Error)] = []
+        /// Not started or stopped because the prefetch was cancelled.
+        public var cancelled: [Source] = []
+        /// Bytes downloaded or provided.
+        public var bytes = 0
+    }
+
+    public let sources: [Source]
+    public let manager: ImageManager
+    public let options: ImageOptions
+    public let maxConcurrentDownloads: Int
+    public let diskOnly: Bool
+
+    public init(
+        sources: [Source], manager: ImageManager = .shared, options: ImageOptions = ImageOptions(),
+        maxConcurrentDownloads: Int = 5, diskOnly: Bool = false
+    ) {
+        self.sources = sources
+        self.manager = manager
+        self.options = options
+        self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
+        self.diskOnly = diskOnly
+    }
+
+    /// A prefetcher of URLs.
+    public init(
+        urls: [URL], manager: ImageManager = .shared, options: ImageOptions = ImageOptions(),
+        maxConcurrentDownloads: Int = 5, diskOnly: Bool = false
+    ) {
+        self.init(
+            sources: urls.map { .network($0) }, manager: manager, options: options,
+            maxConcurrentDownloads: maxConcurrentDownloads, diskOnly: diskOnly)
+    }
+
+    private enum Outcome: Sendable {
+        case completed(Int)
+        case skipped
+        case failed(any Error)
+        case cancelled
+    }
+
+    /// Runs the prefetch; `progress` is called after each source finishes.
+    public func start(progress: (@Sendable (Progress) -> Void)? = nil) async -> Summary {
+        var summary = Summary()
+        var state = Progress(total: sources.count)
+        await withTaskGroup(of: (Int, Outcome).self) { group in
+            var next = 0
+            func launch() {
+                guard next < sources.count else { return }
+                let index = next
+                next += 1
+                group.addTask { (index, await self.fetch(self.sources[index])) }
+            }
+            for _ in 0..<min(maxConcurrentDownloads, sources.count) { launch() }
+            while let (index, outcome) = await group.next() {
+                let source = sources[index]
+                switch outcome {
+                case .completed(let bytes):
+                    summary.completed.append(source)
+                    summary.bytes += bytes
+                    state.completed += 1
+                case .skipped:
+                    summary.skipped.append(source)
+                    state.skipped += 1
+                case .failed(let error):
+                    summary.failed.append((source, error))
+                    state.failed += 1
+                case .cancelled:
+                    summary.cancelled.append(source)
+                }
+                if case .cancelled = outcome {} else { progress?(state) }
+                if Task.isCancelled {
+                    while next < sources.count {
+                        summary.cancelled.append(sources[next])
+                        next += 1
+                    }
+                } else {
+                    launch()
+                }
+            }
+        }
+        return summary
+    }
+
+    private func fetch(_ source: Source) async -> Outcome {
+        if Task.isCancelled { return .cancelled }
+        let key = manager.cacheKey(for: source, options: options)
+        let target = options.targetCache ?? manager.cache
+        do {
+            if diskOnly {
+                if !options.forceRefresh && target.diskStorage.isCached(forKey: key) { return .skipped }
+                let data: [UInt8]
+                var metadata = DiskEntryMetadata()
+                switch source {
+                case .network(let url, _):
+                    let download = try await (options.downloader ?? manager.downloader).download(
+                        url, options: options.downloadOptions)
+                    data = download.data
+                    metadata = download.metadata
+                case .provider(let provider):
+                    data = try await provider.data()
+                }
+                try await target.storeToDisk(
+                    data, forKey: key, expiration: options.diskCacheExpiration, metadata: metadata, waitForDisk: true)
+                return .completed(data.count)
+            }
+            if !options.forceRefresh
+                && target.imageCachedType(forKey: key, processorIdentifier: options.processorIdentifier) != .none
+            {
+                return .skipped
+            }
+            var retrieval = options
+            retrieval.keepsOriginalData = true
+            let result = try await manager.retrieveImage(with: source, options: retrieval)
+            return .completed(result.data?.count ?? 0)
+        } catch is CancellationError {
+            return .cancelled
+        } catch {
+            return Task.isCancelled ? .cancelled : .failed(error)
+        }
+    }
+}
