@@ -8,12 +8,14 @@ import Magpie
 #endif
 
 @main
-struct MagpieCommand: ParsableCommand {
+struct MagpieCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "magpie",
         abstract: "Image loading and thumbnails for servers and terminals.",
         version: "magpie \(Magpie.coreVersion)",
-        subcommands: [Info.self, Thumb.self, Convert.self, CacheCommand.self]
+        subcommands: [
+            Fetch.self, Prefetch.self, Demo.self, Info.self, Thumb.self, Convert.self, CacheCommand.self,
+        ]
     )
 }
 
@@ -45,6 +47,15 @@ enum CLI {
         }
         let bytes = try image.encoded(as: encodingFormat(forPath: path, quality: quality))
         try OutputFile.write(to: path) { try $0.write(bytes) }
+    }
+
+    /// Creates `path` and its missing parents.
+    static func makeDirectory(_ path: String) throws {
+        var built = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            built += "/" + part
+            if mkdir(built, 0o755) != 0 && errno != EEXIST { throw fail(path, CLIError("cannot create directory")) }
+        }
     }
 
     static func encodingFormat(forPath path: String, quality: Int) throws -> EncodingFormat {

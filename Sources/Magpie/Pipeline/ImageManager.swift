@@ -69,7 +69,8 @@ public final class ImageManager: Sendable {
 
     private struct Fetched: Sendable {
         var image: Image
-        var data: [UInt8]
+        var data: [UInt8]?
+        var cacheType: CacheType
     }
 
     public init(
@@ -176,21 +177,43 @@ public final class ImageManager: Sendable {
         _ source: Source, _ options: ImageOptions, _ progress: (@Sendable (Int, Int?) -> Void)?
     ) async throws -> RetrieveImageResult {
         let key = cacheKey(for: source, options: options)
-        let pid = options.processorIdentifier
         let target = options.targetCache ?? cache
-        func result(_ image: Image, _ type: CacheType, data: [UInt8]? = nil, coalesced: Bool = false)
-            -> RetrieveImageResult
+        // The fast path: a memory hit takes no lock beyond the cache's own.
+        if !options.forceRefresh,
+            let image = target.retrieveImageInMemoryCache(
+                forKey: key, processorIdentifier: options.processorIdentifier,
+                extendingExpiration: options.memoryCacheAccessExtendingExpiration)
         {
-            RetrieveImageResult(
-                image: image, cacheType: type, source: source, originalSource: source,
-                data: options.keepsOriginalData ? data : nil, coalesced: coalesced)
+            stats.withLock { $0.memoryHits += 1 }
+            return RetrieveImageResult(
+                image: image, cacheType: .memory, source: source, originalSource: source, data: nil, coalesced: false)
         }
+        // Everything else runs once for concurrent identical retrievals: the disk lookups too,
+        // and a caller arriving as a fetch finishes finds its result in memory.
+        let (found, joined) = try await flights.value(for: FlightKey(key: key, options: options), progress: progress) {
+            context in
+            try await self.lookUpOrFetch(source, key: key, options: options, target: target, report: context.report)
+        }
+        if joined { stats.withLock { $0.coalesced += 1 } }
+        return RetrieveImageResult(
+            image: found.image, cacheType: found.cacheType, source: source, originalSource: source,
+            data: options.keepsOriginalData ? found.data : nil, coalesced: joined)
+    }
+
+    /// Memory again (a flight that just finished stored there), the disk (processed entry,
+    /// then the original processed again), then the network.
+    private func lookUpOrFetch(
+        _ source: Source, key: String, options: ImageOptions, target: ImageCache,
+        report: @escaping @Sendable (Int, Int?) -> Void
+    ) async throws -> Fetched {
+        let pid = options.processorIdentifier
         if !options.forceRefresh {
-            if let image = target.retrieveImageInMemoryCache(
-                forKey: key, processorIdentifier: pid, extendingExpiration: options.memoryCacheAccessExtendingExpiration
-            ) {
+            if let image = target.memoryStorage.value(
+                forKey: ImageCache.cacheKey(key, processorIdentifier: pid),
+                extendingExpiration: options.memoryCacheAccessExtendingExpiration)
+            {
                 stats.withLock { $0.memoryHits += 1 }
-                return result(image, .memory)
+                return Fetched(image: image, data: nil, cacheType: .memory)
             }
             if !options.fromMemoryCacheOrRefresh {
                 let (image, _) = try await target.retrieveImage(
@@ -199,23 +222,17 @@ public final class ImageManager: Sendable {
                     skipsMemory: true)
                 if let image {
                     stats.withLock { $0.diskHits += 1 }
-                    return result(image, .disk)
+                    return Fetched(image: image, data: nil, cacheType: .disk)
                 }
                 if !pid.isEmpty, let reprocessed = try await fromOriginal(key, options, target) {
                     stats.withLock { $0.originalHits += 1 }
-                    return result(reprocessed.image, .disk, data: reprocessed.data)
+                    return reprocessed
                 }
             }
         }
         if options.onlyFromCache { throw ImageRetrieveError.notCached(key: key) }
-        let (fetched, joined) = try await flights.value(for: FlightKey(key: key, options: options), progress: progress)
-        {
-            context in
-            self.stats.withLock { $0.fetches += 1 }
-            return try await self.fetch(source, key: key, options: options, target: target, report: context.report)
-        }
-        if joined { stats.withLock { $0.coalesced += 1 } }
-        return result(fetched.image, .none, data: fetched.data, coalesced: joined)
+        stats.withLock { $0.fetches += 1 }
+        return try await fetch(source, key: key, options: options, target: target, report: report)
     }
 
     /// Processes the original bytes stored on disk under the plain key, and stores the result.
@@ -227,7 +244,7 @@ public final class ImageManager: Sendable {
         else { return nil }
         let image = try await process(data, options)
         await store(image, data: data, key: key, options: options, target: target, storesOriginal: false)
-        return Fetched(image: image, data: data)
+        return Fetched(image: image, data: data, cacheType: .disk)
     }
 
     private func fetch(
@@ -266,7 +283,7 @@ public final class ImageManager: Sendable {
             throw error
         }
         await store(image, data: data, key: key, options: options, target: target, metadata: metadata)
-        return Fetched(image: image, data: data)
+        return Fetched(image: image, data: data, cacheType: .none)
     }
 
     /// Decodes and processes under the processing limit.

@@ -1,0 +1,143 @@
+import ArgumentParser
+import Magpie
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+struct Fetch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Fetch images through the caches and the network, optionally as thumbnails.",
+        discussion: """
+            Each URL goes through the memory cache, the disk cache, the network (concurrent requests \
+            for one URL share a download), decoding and downsampling, and is stored in the cache. \
+            A summary follows: downloads, coalesced requests, memory and disk hits, failures, bytes, time.
+            """)
+
+    @Argument(help: "http(s) or file URLs, or local paths.") var urls: [String]
+    @OptionGroup var flags: PipelineFlags
+    @Option(name: .long, help: "Write each image to DIR (PNG when it has alpha, else JPEG).") var out: String?
+
+    struct Item: Sendable {
+        var url: String
+        var width = 0
+        var height = 0
+        var cacheType = ""
+        var coalesced = false
+        var error: String?
+        var written: String?
+    }
+
+    func run() async throws {
+        let parsed = try urls.map { try Net.parse($0) }
+        let manager = try flags.makeManager()
+        let options = try flags.options()
+        if let out { try CLI.makeDirectory(out) }
+        let start = ContinuousClock.now
+        let bar = ProgressBar(total: parsed.count, enabled: Net.stderrIsTerminal && !flags.json)
+        var items = [Item](repeating: Item(url: ""), count: parsed.count)
+        var done = 0
+        var failed = 0
+        let out = self.out
+        await Net.forEach(parsed, limit: flags.jobs) { i, url -> Item in
+            var item = Item(url: url.absoluteString)
+            do {
+                let r = try await manager.retrieveImage(with: .network(url), options: options)
+                item.width = r.image.width
+                item.height = r.image.height
+                item.cacheType = r.cacheType == .memory ? "memory" : r.cacheType == .disk ? "disk" : "network"
+                item.coalesced = r.coalesced
+                if let out { item.written = try Self.write(r.image, url: url, index: i, to: out) }
+            } catch {
+                item.error = CLI.describe(error)
+            }
+            return item
+        } each: { i, item in
+            items[i] = item
+            done += 1
+            if item.error != nil { failed += 1 }
+            bar.update(done, failed: failed)
+            if !bar.enabled && !flags.json { Self.printLine(item) }
+        }
+        bar.finish()
+        await Net.shutdown(manager)
+        let elapsed = Net.seconds(since: start)
+        if flags.json {
+            print(Self.json(items, manager, elapsed))
+        } else {
+            if bar.enabled { for item in items where item.error != nil { Self.printLine(item) } }
+            print(Self.summary(items, manager, elapsed))
+        }
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    static func printLine(_ item: Item) {
+        if let error = item.error {
+            var stderr = StandardError()
+            print("failed  \(item.url): \(error)", to: &stderr)
+            return
+        }
+        var line = "ok      \(item.url)  \(item.width)x\(item.height)  \(item.cacheType)"
+        if item.coalesced { line += " (shared)" }
+        if let written = item.written { line += "  -> \(written)" }
+        print(line)
+    }
+
+    static func write(_ image: Image, url: URL, index: Int, to dir: String) throws -> String {
+        let stem = url.deletingPathExtension().lastPathComponent
+        let base = stem.isEmpty || stem == "/" ? "image" : stem
+        let tag = String(CacheKey.md5Hex(url.absoluteString).prefix(8))
+        let ext = image.hasAlpha ? "png" : "jpg"
+        let path = dir + "/" + base + "-" + tag + "." + ext
+        try CLI.save(image, to: path, quality: 90)
+        return path
+    }
+
+    static func summary(_ items: [Item], _ manager: ImageManager, _ elapsed: Double) -> String {
+        let m = manager.statistics
+        let d = manager.downloader.statistics
+        let failed = items.filter { $0.error != nil }.count
+        return """
+            \(items.count) images in \(Net.format(elapsed, decimals: 2)) s: \
+            \(d.downloads) downloaded (\(Net.bytes(d.bytes))), \
+            \(m.coalesced + d.coalesced) coalesced, \(m.memoryHits) memory hits, \
+            \(m.diskHits + m.originalHits) disk hits, \(failed) failed
+            """
+    }
+
+    static func json(_ items: [Item], _ manager: ImageManager, _ elapsed: Double) -> String {
+        let m = manager.statistics
+        let d = manager.downloader.statistics
+        let rows = items.map { item -> String in
+            var fields = ["\"url\": \(Net.json(item.url))"]
+            if let error = item.error {
+                fields.append("\"error\": \(Net.json(error))")
+            } else {
+                fields += [
+                    "\"width\": \(item.width)", "\"height\": \(item.height)",
+                    "\"from\": \(Net.json(item.cacheType))", "\"coalesced\": \(item.coalesced)",
+                ]
+                if let w = item.written { fields.append("\"file\": \(Net.json(w))") }
+            }
+            return "    {" + fields.joined(separator: ", ") + "}"
+        }
+        return """
+            {
+              "images": \(items.count),
+              "downloaded": \(d.downloads),
+              "requests": \(d.requests),
+              "coalesced": \(m.coalesced + d.coalesced),
+              "memory_hits": \(m.memoryHits),
+              "disk_hits": \(m.diskHits + m.originalHits),
+              "failed": \(items.filter { $0.error != nil }.count),
+              "bytes": \(d.bytes),
+              "seconds": \(Net.format(elapsed, decimals: 3)),
+              "results": [
+            \(rows.joined(separator: ",\n"))
+              ]
+            }
+            """
+    }
+}
