@@ -142,3 +142,68 @@ enum CLI {
         #expect(bad.status == 1 && bad.stderr.contains("not a directory"))
     }
 }
+
+extension CLI {
+    /// Runs the CLI on a dispatch thread, so the cooperative pool stays free for servers in the test.
+    static func runAsync(_ arguments: [String]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Swift.Result { try run(arguments) }) }
+        }
+    }
+}
+
+@Suite struct CLINetworkTests {
+    @Test func fetchReportsDownloadsHitsAndWritesFiles() async throws {
+        try await withServer(imageServer()) { server in
+            let dir = try TemporaryDirectory()
+            let a = server.baseURL + "/img/a.jpg"
+            let b = server.baseURL + "/img/b.jpg"
+            let args = ["fetch", a, b, a, "-s", "32", "--cache-dir", dir.path("cache"), "--out", dir.path("out"), "--json"]
+            let cold = try await CLI.runAsync(args)
+            #expect(cold.status == 0, "\(cold.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(cold.stdout.utf8)) as? [String: Any])
+            #expect(json["images"] as? Int == 3 && json["downloaded"] as? Int == 2 && json["failed"] as? Int == 0)
+            #expect(server.requestCount("/img/a.jpg") == 1)
+            let files = try FileManager.default.contentsOfDirectory(atPath: dir.path("out"))
+            #expect(files.count == 2 && files.allSatisfy { $0.hasSuffix(".jpg") })
+            let thumb = try Image(contentsOfFile: dir.path("out") + "/" + files[0])
+            #expect(max(thumb.width, thumb.height) == 32)
+            // A second run is served from the disk cache.
+            let warm = try await CLI.runAsync(["fetch", a, b, "-s", "32", "--cache-dir", dir.path("cache")])
+            #expect(warm.status == 0 && warm.stdout.contains("0 downloaded") && warm.stdout.contains("2 disk hits"))
+            #expect(server.totalRequests == 2)
+            // Failures are listed and set the exit status.
+            let bad = try await CLI.runAsync(["fetch", server.baseURL + "/nothing", "--cache-dir", dir.path("cache")])
+            #expect(bad.status == 1 && bad.stderr.contains("HTTP status 404"))
+            let usage = try await CLI.runAsync(["fetch", "ftp://example.com/x.png"])
+            #expect(usage.status != 0 && usage.stderr.contains("not an http, https or file URL"))
+        }
+    }
+
+    @Test func prefetchWarmsTheDiskCacheFromAList() async throws {
+        try await withServer(imageServer()) { server in
+            let dir = try TemporaryDirectory()
+            let list = ["# warm these", server.baseURL + "/img/1.jpg", "", server.baseURL + "/png  # with alpha"]
+            try list.joined(separator: "\n").write(toFile: dir.path("urls.txt"), atomically: true, encoding: .utf8)
+            let r = try await CLI.runAsync(["prefetch", "-i", dir.path("urls.txt"), "--cache-dir", dir.path("cache")])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("2 URLs") && r.stdout.contains("2 stored"))
+            let located = try await CLI.runAsync(["cache", "locate", server.baseURL + "/png", "--cache-dir", dir.path("cache")])
+            #expect(located.status == 0)
+            let again = try await CLI.runAsync(["prefetch", "-i", dir.path("urls.txt"), "--cache-dir", dir.path("cache")])
+            #expect(again.stdout.contains("2 already cached") && server.totalRequests == 2)
+        }
+    }
+
+    @Test func demoRunsOffline() async throws {
+        let r = try await CLI.runAsync(["demo", "--images", "4", "--requests", "60", "-j", "8"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        let cold = try #require(lines.first { $0.hasPrefix("cold ") })
+        let cells = cold.split(separator: " ")
+        // pass, requests, origin: 4 images and the two failing URLs reach the origin once each.
+        #expect(cells[1] == "60" && cells[2] == "6", "\(cold)")
+        let memory = try #require(lines.first { $0.hasPrefix("warm memory") })
+        #expect(memory.split(separator: " ")[3] == "0", "no origin requests when warm: \(memory)")
+    }
+}
