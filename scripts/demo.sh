@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The main job on a fresh machine: install what is needed, build the CLI in release mode and make
-# an upright 256-pixel thumbnail of the repository's own fixture (then describe both files).
+# The main job on a fresh machine: install what is needed, build the CLI in release mode and run
+# `magpie demo`: a loopback HTTP server inside the process serves images it draws, and a list of
+# URLs with many duplicates goes through the whole pipeline (memory and disk caches, coalesced
+# downloads, shrink-on-load thumbnails) three times, cold, warm in memory and warm on disk.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
+rm -f .build/*/release/description.json  # a stale one makes SwiftPM fail with "unknown build description"
 swift build -c release --product magpie 2>&1 | tail -1
 bin=$(swift build -c release --show-bin-path)/magpie
-out=${1:-/tmp/magpie-demo-thumb.jpg}
-"$bin" thumb fixtures/magpie-demo.jpg -s 256 -o "$out"
-"$bin" info fixtures/magpie-demo.jpg "$out"
-echo "thumbnail written to $out"
+"$bin" demo "$@"

@@ -93,7 +93,9 @@ struct Demo: AsyncParsableCommand {
         return ImageManager(cache: cache)
     }
 
-    func fetch(_ name: String, _ urls: [URL], _ manager: ImageManager, _ options: ImageOptions, _ server: LoopbackServer)
+    func fetch(
+        _ name: String, _ urls: [URL], _ manager: ImageManager, _ options: ImageOptions, _ server: LoopbackServer
+    )
         async -> Pass
     {
         var pass = Pass(name: name)
@@ -131,13 +133,17 @@ struct Demo: AsyncParsableCommand {
         func lpad(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
         let header = ["pass", "requests", "origin", "shared", "memory", "disk", "new", "failed", "time"]
         let widths = [13, 9, 7, 7, 7, 6, 5, 7, 9]
-        print(zip(header, widths).enumerated().map { $0 == 0 ? pad($1.0, $1.1) : lpad($1.0, $1.1) }.joined(separator: " "))
+        print(
+            zip(header, widths).enumerated().map { $0 == 0 ? pad($1.0, $1.1) : lpad($1.0, $1.1) }.joined(separator: " ")
+        )
         for p in passes {
             let cells = [
                 p.name, "\(p.ok + p.failed)", "\(p.originRequests)", "\(p.shared)", "\(p.memory)", "\(p.disk)",
                 "\(p.network)", "\(p.failed)", Net.format(p.seconds * 1000, decimals: 0) + " ms",
             ]
-            print(zip(cells, widths).enumerated().map { $0 == 0 ? pad($1.0, $1.1) : lpad($1.0, $1.1) }.joined(separator: " "))
+            print(
+                zip(cells, widths).enumerated().map { $0 == 0 ? pad($1.0, $1.1) : lpad($1.0, $1.1) }.joined(
+                    separator: " "))
         }
         print("\norigin: requests that reached the server; shared: callers that joined a fetch in flight;")
         print("new: images fetched and made in that pass (the rest came from memory or disk).")
@@ -176,7 +182,8 @@ struct Demo: AsyncParsableCommand {
             }
             let image = try Image(width: w, height: h, rgba: pixels)
             let bytes = try image.encoded(as: png ? .png() : .jpeg(quality: 85))
-            out["photo-\(i).\(png ? "png" : "jpg")"] = Asset(bytes: bytes, contentType: png ? "image/png" : "image/jpeg")
+            out["photo-\(i).\(png ? "png" : "jpg")"] = Asset(
+                bytes: bytes, contentType: png ? "image/png" : "image/jpeg")
         }
         return out
     }

@@ -158,7 +158,9 @@ extension CLI {
             let dir = try TemporaryDirectory()
             let a = server.baseURL + "/img/a.jpg"
             let b = server.baseURL + "/img/b.jpg"
-            let args = ["fetch", a, b, a, "-s", "32", "--cache-dir", dir.path("cache"), "--out", dir.path("out"), "--json"]
+            let args = [
+                "fetch", a, b, a, "-s", "32", "--cache-dir", dir.path("cache"), "--out", dir.path("out"), "--json",
+            ]
             let cold = try await CLI.runAsync(args)
             #expect(cold.status == 0, "\(cold.stderr)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(cold.stdout.utf8)) as? [String: Any])
@@ -188,9 +190,13 @@ extension CLI {
             let r = try await CLI.runAsync(["prefetch", "-i", dir.path("urls.txt"), "--cache-dir", dir.path("cache")])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stdout.contains("2 URLs") && r.stdout.contains("2 stored"))
-            let located = try await CLI.runAsync(["cache", "locate", server.baseURL + "/png", "--cache-dir", dir.path("cache")])
+            let located = try await CLI.runAsync([
+                "cache", "locate", server.baseURL + "/png", "--cache-dir", dir.path("cache"),
+            ])
             #expect(located.status == 0)
-            let again = try await CLI.runAsync(["prefetch", "-i", dir.path("urls.txt"), "--cache-dir", dir.path("cache")])
+            let again = try await CLI.runAsync([
+                "prefetch", "-i", dir.path("urls.txt"), "--cache-dir", dir.path("cache"),
+            ])
             #expect(again.stdout.contains("2 already cached") && server.totalRequests == 2)
         }
     }
