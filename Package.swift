@@ -57,6 +57,10 @@ let package = Package(
         ),
         .executableTarget(name: "magpie-cache-bench", dependencies: ["Magpie"], path: "Benchmarks/CacheBench"),
         .executableTarget(name: "magpie-disk-cache-bench", dependencies: ["Magpie"], path: "Benchmarks/DiskCacheBench"),
+        .executableTarget(
+            name: "magpie-net-bench",
+            dependencies: ["Magpie", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            path: "Benchmarks/NetBench"),
         // Test support: payloads shared by the tests and the helper process they run.
         .target(name: "MagpieTestSupport", path: "Tests/Support"),
         .executableTarget(

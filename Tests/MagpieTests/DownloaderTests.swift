@@ -141,6 +141,30 @@ import Testing
         }
     }
 
+    @Test func refusedConnectionsAreRetried() async throws {
+        // A port that was just free: nothing listens there.
+        let server = try await LoopbackServer { _ in .respond(status: 204) }
+        let port = server.port
+        try await server.shutdown()
+        let delays = Recorder<Duration>()
+        let downloader = makeDownloader(
+            .init(
+                connectTimeout: .milliseconds(300),
+                retryStrategy: RetryStrategy(maxRetries: 2, backoff: .fixed(.milliseconds(5)), jitter: 0)),
+            delays: delays)
+        do {
+            _ = try await downloader.download(URL(string: "http://127.0.0.1:\(port)/x.jpg")!)
+            Issue.record("a refused connection succeeded")
+        } catch let error as ImageDownloadError {
+            guard case .connectionFailed = error else {
+                Issue.record("expected connectionFailed, got \(error)")
+                return
+            }
+        }
+        #expect(downloader.statistics.requests == 3 && delays.all == [.milliseconds(5), .milliseconds(5)])
+        try await downloader.shutdown()
+    }
+
     @Test func retryStrategyRules() {
         let s = RetryStrategy(maxRetries: 2, backoff: .exponential(base: .seconds(1), maximum: .seconds(3)), jitter: 0)
         #expect(s.delay(beforeRetry: 1, after: ImageDownloadError.timedOut(.seconds(1))) == .seconds(1))

@@ -48,8 +48,10 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// The value of the work for `key`: joins the flight running for it, else starts `operation`.
     /// - Returns: the value, and whether this caller joined a flight another caller started.
+    /// - Parameter priority: the priority of the task that runs the work (the caller's by default).
     func value(
-        for key: Key, progress: Progress? = nil, operation: @escaping @Sendable (Context) async throws -> Value
+        for key: Key, priority: TaskPriority? = nil, progress: Progress? = nil,
+        operation: @escaping @Sendable (Context) async throws -> Value
     ) async throws -> (value: Value, joined: Bool) {
         let waiterID = state.withLock { s -> UInt64 in
             s.nextID += 1
@@ -81,7 +83,7 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                     joined.withLock { $0 = true }
                     if let last, let progress { progress(last.received, last.expected) }
                 case .started(let flightID):
-                    let task = Task { await self.fly(key, flightID, operation) }
+                    let task = Task(priority: priority) { await self.fly(key, flightID, operation) }
                     let orphaned = state.withLock { s -> Bool in
                         guard s.flights[key]?.id == flightID else { return true }
                         s.flights[key]!.task = task

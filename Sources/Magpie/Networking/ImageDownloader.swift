@@ -92,6 +92,9 @@ public final class ImageDownloader: Sendable {
     public struct Config: Sendable {
         /// Time for a whole request, body included. 15 s.
         public var timeout: Duration
+        /// How long the HTTP client keeps trying to connect (it retries refused connections
+        /// within this time). 10 s.
+        public var connectTimeout: Duration
         /// Downloads running at once per host; more wait their turn. 6.
         public var maxConcurrentDownloadsPerHost: Int
         public var acceptableStatusCodes: Range<Int>
@@ -111,7 +114,8 @@ public final class ImageDownloader: Sendable {
         public var headersIgnoredForCoalescing: Set<String>
 
         public init(
-            timeout: Duration = .seconds(15), maxConcurrentDownloadsPerHost: Int = 6,
+            timeout: Duration = .seconds(15), connectTimeout: Duration = .seconds(10),
+            maxConcurrentDownloadsPerHost: Int = 6,
             acceptableStatusCodes: Range<Int> = 200..<300, maxRedirects: Int = 5, maxBodySize: Int = 64 << 20,
             requiresImageBody: Bool = true, failedURLTTL: Duration? = .seconds(300),
             retryStrategy: RetryStrategy? = nil,
@@ -125,6 +129,7 @@ public final class ImageDownloader: Sendable {
             ]
         ) {
             self.timeout = timeout
+            self.connectTimeout = connectTimeout
             self.maxConcurrentDownloadsPerHost = max(1, maxConcurrentDownloadsPerHost)
             self.acceptableStatusCodes = acceptableStatusCodes
             self.maxRedirects = max(0, maxRedirects)
@@ -182,7 +187,8 @@ public final class ImageDownloader: Sendable {
         var all = transports
         var owned: [any DataLoading] = []
         if all["http"] == nil || all["https"] == nil {
-            let http = HTTPDataLoader(perHostConnections: config.maxConcurrentDownloadsPerHost)
+            let http = HTTPDataLoader(
+                perHostConnections: config.maxConcurrentDownloadsPerHost, connectTimeout: config.connectTimeout)
             owned.append(http)
             if all["http"] == nil { all["http"] = http }
             if all["https"] == nil { all["https"] = http }

@@ -190,8 +190,9 @@ public final class ImageManager: Sendable {
         }
         // Everything else runs once for concurrent identical retrievals: the disk lookups too,
         // and a caller arriving as a fetch finishes finds its result in memory.
-        let (found, joined) = try await flights.value(for: FlightKey(key: key, options: options), progress: progress) {
-            context in
+        let (found, joined) = try await flights.value(
+            for: FlightKey(key: key, options: options), priority: options.priority, progress: progress
+        ) { context in
             try await self.lookUpOrFetch(source, key: key, options: options, target: target, report: context.report)
         }
         if joined { stats.withLock { $0.coalesced += 1 } }

@@ -1,0 +1,171 @@
+// Network-path benchmark against a real HTTP server (nginx, started by scripts/bench-net.sh):
+//   magpie-net-bench raw LIST OUTDIR [-j N]        plain AsyncHTTPClient loop, bodies written to files
+//   magpie-net-bench compare LIST WORKDIR [-j N]   raw loop vs disk-only prefetch, 3 interleaved rounds
+//   magpie-net-bench warm LIST WORKDIR             warm memory-cache retrievals per second, one task
+//   magpie-net-bench coalesce URL WORKDIR [-n N]   N concurrent retrievals of one URL
+// LIST is a file of URLs, one per line.
+import AsyncHTTPClient
+import Foundation
+import Magpie
+import NIOCore
+
+let args = CommandLine.arguments
+func option(_ name: String, _ fallback: Int) -> Int {
+    guard let i = args.firstIndex(of: name), i + 1 < args.count, let v = Int(args[i + 1]) else { return fallback }
+    return v
+}
+guard args.count >= 4 else {
+    print("usage: magpie-net-bench raw|compare|warm|coalesce LIST|URL DIR [-j N] [-n N]")
+    exit(64)
+}
+let mode = args[1]
+let concurrency = option("-j", 8)
+
+func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+    let start = ContinuousClock.now
+    try await body()
+    let d = ContinuousClock.now - start
+    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+}
+
+func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+
+func readList(_ path: String) throws -> [URL] {
+    try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { URL(string: String($0)) }
+}
+
+/// The baseline: AsyncHTTPClient with the same pool size, `concurrency` requests in flight,
+/// each body collected and written to a file.
+func rawFetch(_ urls: [URL], into dir: String?) async throws -> Int {
+    var configuration = HTTPClient.Configuration()
+    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = concurrency
+    let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    var total = 0
+    do {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            var next = 0
+            func launch() {
+                guard next < urls.count else { return }
+                let i = next
+                next += 1
+                group.addTask {
+                    let response = try await client.execute(
+                        HTTPClientRequest(url: urls[i].absoluteString), timeout: .seconds(30))
+                    let body = try await response.body.collect(upTo: 64 << 20)
+                    if let dir {
+                        let path = dir + "/\(i)." + urls[i].pathExtension
+                        try Data(body.readableBytesView).write(to: URL(fileURLWithPath: path))
+                    }
+                    return body.readableBytes
+                }
+            }
+            for _ in 0..<min(concurrency, urls.count) { launch() }
+            while let n = try await group.next() {
+                total += n
+                launch()
+            }
+        }
+    } catch {
+        try? await client.shutdown()
+        throw error
+    }
+    try await client.shutdown()
+    return total
+}
+
+func makeManager(_ dir: String) throws -> ImageManager {
+    try? FileManager.default.removeItem(atPath: dir)
+    let cache = try ImageCache(
+        memory: .init(cleanInterval: nil), disk: .init(directory: dir, sizeLimit: 0, sweepInterval: nil))
+    return ImageManager(
+        cache: cache, downloader: ImageDownloader(config: .init(maxConcurrentDownloadsPerHost: concurrency)))
+}
+
+switch mode {
+case "raw":
+    let urls = try readList(args[2])
+    try FileManager.default.createDirectory(atPath: args[3], withIntermediateDirectories: true)
+    var bytes = 0
+    let t = try await seconds { bytes = try await rawFetch(urls, into: args[3]) }
+    print(String(format: "raw fetch: %d URLs, %.1f MiB in %.3f s", urls.count, Double(bytes) / 1048576, t))
+
+case "compare":
+    let urls = try readList(args[2])
+    let work = args[3]
+    var raw: [Double] = []
+    var prefetch: [Double] = []
+    for round in 0..<3 {
+        let rawDir = work + "/raw-\(round)"
+        try? FileManager.default.removeItem(atPath: rawDir)
+        try FileManager.default.createDirectory(atPath: rawDir, withIntermediateDirectories: true)
+        raw.append(try await seconds { _ = try await rawFetch(urls, into: rawDir) })
+        let manager = try makeManager(work + "/prefetch-\(round)")
+        let t = await seconds {
+            let summary = await ImagePrefetcher(
+                urls: urls, manager: manager, maxConcurrentDownloads: concurrency, diskOnly: true
+            ).start()
+            precondition(
+                summary.completed.count == urls.count,
+                "prefetch failed: \(summary.failed.first.map { "\($0.error)" } ?? "")")
+        }
+        prefetch.append(t)
+        await manager.cache.shutdown()
+        try await manager.downloader.shutdown()
+        try? FileManager.default.removeItem(atPath: rawDir)
+    }
+    print(
+        String(
+            format:
+                "bytes-only: raw AsyncHTTPClient loop %.3f s, disk-only prefetch %.3f s (medians of 3): throughput ratio %.2f",
+            median(raw), median(prefetch), median(raw) / median(prefetch)))
+
+case "warm":
+    let urls = Array(try readList(args[2]).prefix(1000))
+    let manager = try makeManager(args[3] + "/warm")
+    let options = try ImageOptions.make { make in make.size.lessThanOrEqualTo(256) }
+    await withTaskGroup(of: Void.self) { group in
+        for url in urls {
+            group.addTask { _ = try? await manager.retrieveImage(with: .network(url), options: options) }
+        }
+    }
+    let rounds = 200
+    var hits = 0
+    let t = try await seconds {
+        for _ in 0..<rounds {
+            for url in urls {
+                let result = try await manager.retrieveImage(with: .network(url), options: options)
+                if result.cacheType == .memory { hits += 1 }
+            }
+        }
+    }
+    precondition(hits == rounds * urls.count, "not all memory hits: \(hits)")
+    print(
+        String(format: "warm memory retrievals: %.0f per second on one task (%d in %.3f s)", Double(hits) / t, hits, t))
+    await manager.cache.shutdown()
+    try await manager.downloader.shutdown()
+
+case "coalesce":
+    let url = URL(string: args[2])!
+    let n = option("-n", 1000)
+    let manager = try makeManager(args[3] + "/coalesce")
+    let options = try ImageOptions.make { make in make.size.lessThanOrEqualTo(256) }
+    let t = try await seconds {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<n {
+                group.addTask { _ = try await manager.retrieveImage(with: .network(url), options: options) }
+            }
+            try await group.waitForAll()
+        }
+    }
+    let s = manager.statistics
+    print(
+        String(
+            format: "%d concurrent retrievals of one URL in %.3f s: %d download(s), %d decode(s), %d coalesced",
+            n, t, manager.downloader.statistics.downloads, s.processed, s.coalesced))
+    await manager.cache.shutdown()
+    try await manager.downloader.shutdown()
+
+default:
+    print("unknown mode \(mode)")
+    exit(64)
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Network-path benchmark: nginx (Debian's package) serves 1,000 generated images of mixed sizes on
+# loopback; the same run measures, side by side:
+#   - the bytes-only path (disk-only prefetch) against a plain AsyncHTTPClient loop, same concurrency;
+#   - 256-px thumbnails of all 1,000 with a cold cache (`magpie prefetch -s 256`), wall time and peak
+#     RSS, against the raw fetch followed by vipsthumbnail on the fetched files;
+#   - warm memory-cache retrievals per second from one task;
+#   - 1,000 concurrent retrievals of one URL, counting the origin requests in nginx's access log.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh --bench
+python3 -c "import PIL" 2>/dev/null || python3 -m pip install --quiet pillow
+work=${BENCH_DIR:-/tmp/magpie-net-bench}
+jobs=${JOBS:-8}
+mkdir -p "$work"
+rm -f .build-bench/*/release/description.json  # a stale one makes SwiftPM fail with "unknown build description"
+swift build -c release --static-swift-stdlib --product magpie --scratch-path .build-bench 2>&1 | tail -1
+swift build -c release --static-swift-stdlib --product magpie-net-bench --scratch-path .build-bench 2>&1 | tail -1
+bin=.build-bench/release
+
+# 1,000 images: JPEG photos-like gradients from 640x480 to 3000x2000, every tenth a PNG.
+if [ ! -f "$work/www/.complete" ]; then
+    python3 - "$work/www" <<'PY'
+import os, random, sys
+from PIL import Image, ImageDraw
+out = sys.argv[1]; os.makedirs(out, exist_ok=True)
+rng = random.Random(7)
+sizes = [(640, 480), (1024, 768), (1600, 1200), (2048, 1536), (3000, 2000), (1200, 1600)]
+for i in range(1000):
+    w, h = sizes[i % len(sizes)]
+    im = Image.linear_gradient("L").resize((w, h)).convert("RGB")
+    d = ImageDraw.Draw(im)
+    for _ in range(12):
+        x, y = rng.randrange(w), rng.randrange(h)
+        r = rng.randrange(20, max(21, w // 6))
+        d.ellipse((x - r, y - r, x + r, y + r), fill=(rng.randrange(256), rng.randrange(256), rng.randrange(256)))
+    if i % 10 == 9:
+        im.save(f"{out}/{i:04d}.png", optimize=False)
+    else:
+        im.save(f"{out}/{i:04d}.jpg", quality=88)
+open(f"{out}/.complete", "w").close()
+PY
+fi
+
+# nginx on a free loopback port, as this user, everything under $work.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir -p "$work/nginx/tmp"
+: > "$work/nginx/access.log"
+cat > "$work/nginx/nginx.conf" <<CONF
+worker_processes 2;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log $work/nginx/access.log;
+    client_body_temp_path $work/nginx/tmp/body;
+    proxy_temp_path $work/nginx/tmp/proxy;
+    fastcgi_temp_path $work/nginx/tmp/fastcgi;
+    uwsgi_temp_path $work/nginx/tmp/uwsgi;
+    scgi_temp_path $work/nginx/tmp/scgi;
+    types { image/jpeg jpg; image/png png; }
+    sendfile on;
+    keepalive_requests 100000;
+    server { listen 127.0.0.1:$port; root $work/www; }
+}
+CONF
+/usr/sbin/nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" -e "$work/nginx/error.log"
+trap 'kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true' EXIT
+base="http://127.0.0.1:$port"
+ls "$work/www" | grep -v '^\.' | sed "s|^|$base/|" > "$work/urls.txt"
+echo "nginx on $base serving $(wc -l < "$work/urls.txt") images ($(du -sh "$work/www" | cut -f1)), $jobs downloads at a time"
+
+echo; echo "== bytes-only path"
+"$bin/magpie-net-bench" compare "$work/urls.txt" "$work/run" -j "$jobs"
+
+echo; echo "== 256-px thumbnails of all, cold cache (3 interleaved rounds)"
+rss() { awk '/Maximum resident/ {print $6}' "$1"; }
+wall() { awk '/Elapsed \(wall/ {n=split($8,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$1"; }
+for round in 1 2 3; do
+    rm -rf "$work/thumbcache" "$work/fetched" "$work/tn"
+    /usr/bin/time -v "$bin/magpie" prefetch -i "$work/urls.txt" -s 256 --cache-dir "$work/thumbcache" -j "$jobs" --disk-limit 0 \
+        > /dev/null 2> "$work/time-magpie-$round.txt"
+    /usr/bin/time -v "$bin/magpie-net-bench" raw "$work/urls.txt" "$work/fetched" -j "$jobs" > /dev/null 2> "$work/time-raw-$round.txt"
+    mkdir -p "$work/tn"
+    /usr/bin/time -v sh -c "ls '$work/fetched'/* | xargs -P $(nproc) -n 25 vipsthumbnail -s 256 -o '$work/tn/%s.jpg'" \
+        2> "$work/time-vips-$round.txt"
+    echo "round $round: magpie $(wall "$work/time-magpie-$round.txt") s, $(rss "$work/time-magpie-$round.txt") KiB;" \
+        "raw fetch $(wall "$work/time-raw-$round.txt") s, $(rss "$work/time-raw-$round.txt") KiB;" \
+        "vipsthumbnail $(wall "$work/time-vips-$round.txt") s, $(rss "$work/time-vips-$round.txt") KiB"
+done
+python3 - "$work" <<'PY'
+import re, statistics, sys
+w = sys.argv[1]
+def field(path, key):
+    for line in open(path):
+        if key in line:
+            v = line.split(": ", 1)[1].strip()
+            if ":" in v:
+                parts = [float(p) for p in v.split(":")]
+                s = 0.0
+                for p in parts: s = s * 60 + p
+                return s
+            return float(v)
+m = [field(f"{w}/time-magpie-{r}.txt", "Elapsed (wall") for r in (1, 2, 3)]
+b = [field(f"{w}/time-raw-{r}.txt", "Elapsed (wall") + field(f"{w}/time-vips-{r}.txt", "Elapsed (wall") for r in (1, 2, 3)]
+mr = max(field(f"{w}/time-magpie-{r}.txt", "Maximum resident") for r in (1, 2, 3))
+br = max(max(field(f"{w}/time-raw-{r}.txt", "Maximum resident"), field(f"{w}/time-vips-{r}.txt", "Maximum resident")) for r in (1, 2, 3))
+print(f"thumbnails: magpie {statistics.median(m):.2f} s vs raw fetch + vipsthumbnail {statistics.median(b):.2f} s: "
+      f"time ratio {statistics.median(m) / statistics.median(b):.2f}; peak RSS {mr / 1024:.0f} MiB vs {br / 1024:.0f} MiB")
+PY
+
+echo; echo "== warm memory-cache retrievals"
+"$bin/magpie-net-bench" warm "$work/urls.txt" "$work/run"
+
+echo; echo "== 1,000 concurrent retrievals of one URL"
+target="$base/$(head -1 "$work/urls.txt" | sed 's|.*/||')?coalesce=$RANDOM$RANDOM"
+before=$(grep -c "coalesce=" "$work/nginx/access.log" || true)
+"$bin/magpie-net-bench" coalesce "$target" "$work/run" -n 1000
+sleep 1  # nginx writes its access log line after the response; give it a moment to land
+origin=$(grep -c "${target#"$base"}" "$work/nginx/access.log" || true)
+echo "origin requests for that URL in nginx's access log: $origin"
