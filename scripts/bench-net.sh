@@ -13,9 +13,10 @@ python3 -c "import PIL" 2>/dev/null || python3 -m pip install --quiet pillow
 work=${BENCH_DIR:-/tmp/magpie-net-bench}
 jobs=${JOBS:-8}
 mkdir -p "$work"
-rm -f .build-bench/*/release/description.json  # a stale one makes SwiftPM fail with "unknown build description"
-swift build -c release --static-swift-stdlib --product magpie --scratch-path .build-bench 2>&1 | tail -1
-swift build -c release --static-swift-stdlib --product magpie-net-bench --scratch-path .build-bench 2>&1 | tail -1
+for product in magpie magpie-net-bench; do
+    rm -f .build-bench/*/release/description.json  # a stale one makes SwiftPM fail with "unknown build description"
+    swift build -c release --static-swift-stdlib --product "$product" --scratch-path .build-bench 2>&1 | tail -1
+done
 bin=.build-bench/release
 
 # 1,000 images: JPEG photos-like gradients from 640x480 to 3000x2000, every tenth a PNG.
@@ -78,7 +79,8 @@ rss() { awk '/Maximum resident/ {print $6}' "$1"; }
 wall() { awk '/Elapsed \(wall/ {n=split($8,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$1"; }
 for round in 1 2 3; do
     rm -rf "$work/thumbcache" "$work/fetched" "$work/tn"
-    /usr/bin/time -v "$bin/magpie" prefetch -i "$work/urls.txt" -s 256 --cache-dir "$work/thumbcache" -j "$jobs" --disk-limit 0 \
+    # An 8 MiB memory cache: vipsthumbnail keeps nothing, and a prefetch never reads its memory cache.
+    /usr/bin/time -v "$bin/magpie" prefetch -i "$work/urls.txt" -s 256 --cache-dir "$work/thumbcache" -j "$jobs" --disk-limit 0 --memory-limit 8388608 \
         > /dev/null 2> "$work/time-magpie-$round.txt"
     /usr/bin/time -v "$bin/magpie-net-bench" raw "$work/urls.txt" "$work/fetched" -j "$jobs" > /dev/null 2> "$work/time-raw-$round.txt"
     mkdir -p "$work/tn"
@@ -116,6 +118,6 @@ echo; echo "== 1,000 concurrent retrievals of one URL"
 target="$base/$(head -1 "$work/urls.txt" | sed 's|.*/||')?coalesce=$RANDOM$RANDOM"
 before=$(grep -c "coalesce=" "$work/nginx/access.log" || true)
 "$bin/magpie-net-bench" coalesce "$target" "$work/run" -n 1000
-sleep 1  # nginx writes its access log line after the response; give it a moment to land
+sleep 1  # nginx logs a request as it finalises it, which can trail the last byte the client read
 origin=$(grep -c "${target#"$base"}" "$work/nginx/access.log" || true)
 echo "origin requests for that URL in nginx's access log: $origin"

@@ -129,15 +129,20 @@ case "warm":
         }
     }
     let rounds = 200
-    var hits = 0
-    let t = try await seconds {
-        for _ in 0..<rounds {
-            for url in urls {
-                let result = try await manager.retrieveImage(with: .network(url), options: options)
-                if result.cacheType == .memory { hits += 1 }
+    // On the global executor, as a server's request handlers run: top-level code is on the main
+    // actor, and every call from there would hop to the pool and back.
+    let (hits, t) = try await Task.detached {
+        var hits = 0
+        let t = try await seconds {
+            for _ in 0..<rounds {
+                for url in urls {
+                    let result = try await manager.retrieveImage(with: .network(url), options: options)
+                    if result.cacheType == .memory { hits += 1 }
+                }
             }
         }
-    }
+        return (hits, t)
+    }.value
     precondition(hits == rounds * urls.count, "not all memory hits: \(hits)")
     print(
         String(format: "warm memory retrievals: %.0f per second on one task (%d in %.3f s)", Double(hits) / t, hits, t))

@@ -20,6 +20,9 @@ struct PipelineFlags: ParsableArguments {
     @Option(name: .long, help: "Disk cache size limit in bytes (0 = none).")
     var diskLimit: Int = DiskCache.Config().sizeLimit
 
+    @Option(name: .long, help: "Memory cache limit in bytes of decoded pixels (a short-lived process needs little).")
+    var memoryLimit: Int = 64 << 20
+
     @Option(name: .shortAndLong, help: "Retrievals running at once.")
     var jobs: Int = 8
 
@@ -36,12 +39,13 @@ struct PipelineFlags: ParsableArguments {
         guard jobs > 0 else { throw ValidationError("--jobs must be at least 1") }
         if let size, size <= 0 { throw ValidationError("--size must be positive") }
         guard diskLimit >= 0 else { throw ValidationError("--disk-limit cannot be negative") }
+        guard memoryLimit > 0 else { throw ValidationError("--memory-limit must be positive") }
     }
 
     func makeManager() throws -> ImageManager {
         do {
             let cache = try ImageCache(
-                memory: .init(cleanInterval: nil),
+                memory: .init(totalCostLimit: memoryLimit, cleanInterval: nil),
                 disk: DiskCache.Config(directory: cacheDir, sizeLimit: diskLimit, sweepInterval: nil))
             return ImageManager(cache: cache)
         } catch {

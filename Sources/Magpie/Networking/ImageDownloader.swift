@@ -163,6 +163,8 @@ public final class ImageDownloader: Sendable {
     private let coalescer = Coalescer<String, DownloadOutcome>()
     private let hosts: AsyncLimiter<String>
     private let failed = Locked<[String: (until: Double, error: ImageDownloadError)]>([:])
+    /// Size of the failed-URL memory that triggers the next sweep (doubles with what survives).
+    private let failedSweepAt = Locked(4096)
     private let stats = Locked(Statistics())
     private let observers = Locked<[UInt64: @Sendable (DownloadEvent) -> Void]>([:])
     private let nextObserver = Locked<UInt64>(0)
@@ -260,14 +262,21 @@ public final class ImageDownloader: Sendable {
 
     private func remember(_ key: String, _ error: ImageDownloadError, _ ttl: Duration) {
         let until = clock.now().timeIntervalSinceReferenceDate + Double(ttl.nanoseconds) / 1e9
-        failed.withLock { f in
+        let sweepAt = failedSweepAt.withLock { $0 }
+        let survivors = failed.withLock { f -> Int? in
             f[key] = (until, error)
-            // Drop expired ones now and then, so the memory stays small.
-            if f.count > 4096 {
-                let now = clock.now().timeIntervalSinceReferenceDate
-                f = f.filter { $0.value.until > now }
+            // Drop expired ones now and then (amortised), so the memory stays small; a flood of
+            // distinct failing URLs within the TTL is capped by forgetting the soonest to expire.
+            guard f.count > sweepAt else { return nil }
+            let now = clock.now().timeIntervalSinceReferenceDate
+            f = f.filter { $0.value.until > now }
+            if f.count > 65536 {
+                let keep = f.sorted { $0.value.until > $1.value.until }.prefix(32768)
+                f = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
             }
+            return f.count
         }
+        if let survivors { failedSweepAt.withLock { $0 = max(4096, 2 * survivors) } }
     }
 
     // MARK: - downloading
