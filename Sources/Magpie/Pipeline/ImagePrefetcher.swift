@@ -39,6 +39,7 @@ public struct ImagePrefetcher: Sendable {
     public let options: ImageOptions
     public let maxConcurrentDownloads: Int
     public let diskOnly: Bool
+    private let downloads: AsyncLimiter<Int>
 
     public init(
         sources: [Source], manager: ImageManager = .shared, options: ImageOptions = ImageOptions(),
@@ -49,6 +50,7 @@ public struct ImagePrefetcher: Sendable {
         self.options = options
         self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
         self.diskOnly = diskOnly
+        self.downloads = AsyncLimiter(limit: max(1, maxConcurrentDownloads))
     }
 
     /// A prefetcher of URLs.
@@ -80,7 +82,10 @@ public struct ImagePrefetcher: Sendable {
                 next += 1
                 group.addTask { (index, await self.fetch(self.sources[index])) }
             }
-            for _ in 0..<min(maxConcurrentDownloads, sources.count) { launch() }
+            // Disk-only fetches hold a download slot only while downloading: the disk write of
+            // one overlaps the next download.
+            let tasks = diskOnly ? 2 * maxConcurrentDownloads : maxConcurrentDownloads
+            for _ in 0..<min(tasks, sources.count) { launch() }
             while let (index, outcome) = await group.next() {
                 let source = sources[index]
                 switch outcome {
@@ -118,16 +123,16 @@ public struct ImagePrefetcher: Sendable {
         do {
             if diskOnly {
                 if !options.forceRefresh && target.diskStorage.isCached(forKey: key) { return .skipped }
-                let data: [UInt8]
-                var metadata = DiskEntryMetadata()
-                switch source {
-                case .network(let url, _):
-                    let download = try await (options.downloader ?? manager.downloader).download(
-                        url, options: options.downloadOptions)
-                    data = download.data
-                    metadata = download.metadata
-                case .provider(let provider):
-                    data = try await provider.data()
+                let (data, metadata) = try await downloads.withPermit(for: 0) {
+                    () async throws -> ([UInt8], DiskEntryMetadata) in
+                    switch source {
+                    case .network(let url, _):
+                        let download = try await (options.downloader ?? manager.downloader).download(
+                            url, options: options.downloadOptions)
+                        return (download.data, download.metadata)
+                    case .provider(let provider):
+                        return (try await provider.data(), DiskEntryMetadata())
+                    }
                 }
                 try await target.storeToDisk(
                     data, forKey: key, expiration: options.diskCacheExpiration, metadata: metadata, waitForDisk: true)
