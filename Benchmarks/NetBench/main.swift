@@ -129,10 +129,26 @@ case "compare":
             median(raw), median(rawWrite), median(prefetch), median(raw) / median(prefetch),
             median(rawWrite) / median(prefetch)))
 
-case "prefetch", "fetch":
+case "prefetch", "fetch", "download":
     // One side of `compare` alone, five times (for profiling).
     let urls = try readList(args[2])
     for round in 0..<5 {
+        if mode == "download" {
+            let downloader = ImageDownloader(config: .init(maxConcurrentDownloadsPerHost: concurrency))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var next = 0
+                func launch() {
+                    guard next < urls.count else { return }
+                    let url = urls[next]
+                    next += 1
+                    group.addTask { _ = try await downloader.download(url) }
+                }
+                for _ in 0..<concurrency { launch() }
+                while try await group.next() != nil { launch() }
+            }
+            try await downloader.shutdown()
+            continue
+        }
         if mode == "fetch" {
             _ = try await rawFetch(urls, into: nil)
             continue

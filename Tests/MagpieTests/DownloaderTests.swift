@@ -165,6 +165,25 @@ import Testing
         try await downloader.shutdown()
     }
 
+    @Test func urlsAreNormalisedForCoalescing() throws {
+        let cases: [(String, String)] = [
+            ("HTTP://Example.COM/a.jpg#frag", "http://example.com/a.jpg"),
+            ("http://example.com:80/a.jpg", "http://example.com/a.jpg"),
+            ("https://example.com:443/a.jpg?x=1", "https://example.com/a.jpg?x=1"),
+            ("https://example.com", "https://example.com/"),
+            ("http://example.com:8080/a.jpg", "http://example.com:8080/a.jpg"),
+            ("http://127.0.0.1:9000/b/c.png?q=%20", "http://127.0.0.1:9000/b/c.png?q=%20"),
+        ]
+        for (input, expected) in cases {
+            #expect(try ImageDownloader.normalized(URL(string: input)!).absoluteString == expected, "\(input)")
+        }
+        #expect(ImageDownloader.isNormalized("http://127.0.0.1:9000/b/c.png"))
+        #expect(!ImageDownloader.isNormalized("http://Example.com/a"))
+        #expect(!ImageDownloader.isNormalized("http://example.com"))
+        #expect(!ImageDownloader.isNormalized("http://example.com:80/a"))
+        #expect(!ImageDownloader.isNormalized("http://example.com/a#b"))
+    }
+
     @Test func retryStrategyRules() {
         let s = RetryStrategy(maxRetries: 2, backoff: .exponential(base: .seconds(1), maximum: .seconds(3)), jitter: 0)
         #expect(s.delay(beforeRetry: 1, after: ImageDownloadError.timedOut(.seconds(1))) == .seconds(1))

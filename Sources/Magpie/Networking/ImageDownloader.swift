@@ -362,6 +362,7 @@ public final class ImageDownloader: Sendable {
 
     /// Lower-case scheme and host, no default port, no fragment, `/` for an empty path.
     static func normalized(_ url: URL) throws(ImageDownloadError) -> URL {
+        if isNormalized(url.absoluteString) { return url }
         guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true),
             let scheme = parts.scheme?.lowercased()
         else { throw .invalidURL(url.absoluteString) }
@@ -375,6 +376,35 @@ public final class ImageDownloader: Sendable {
         }
         guard let result = parts.url else { throw .invalidURL(url.absoluteString) }
         return result
+    }
+
+    /// Whether `text` is already an http(s) URL in normal form: lower-case scheme and host, no
+    /// default port, no fragment, a path. Most URLs are, and parsing them again is costly.
+    static func isNormalized(_ text: String) -> Bool {
+        var utf8 = text.utf8[...]
+        if utf8.starts(with: "http://".utf8) {
+            utf8 = utf8.dropFirst(7)
+        } else if utf8.starts(with: "https://".utf8) {
+            utf8 = utf8.dropFirst(8)
+        } else {
+            return false
+        }
+        guard let slash = utf8.firstIndex(of: UInt8(ascii: "/")) else { return false }
+        let authority = utf8[..<slash]
+        guard !authority.isEmpty else { return false }
+        for byte in authority {
+            // Upper case, user info and IPv6 literals take the slow path.
+            if (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "@")
+                || byte == UInt8(ascii: "[")
+            {
+                return false
+            }
+        }
+        // A default port (which the slow path drops) ends the authority in ":80" or ":443".
+        if authority.reversed().starts(with: "08:".utf8) || authority.reversed().starts(with: "344:".utf8) {
+            return false
+        }
+        return !utf8[slash...].contains(UInt8(ascii: "#"))
     }
 
     private func perform(
