@@ -209,5 +209,7 @@ import Testing
         #expect(throws: MagpieError.self) { try image.resampled(width: 0, height: 10) }
         #expect(throws: MagpieError.self) { try image.cropped(to: PixelRect(x: 100, y: 0, width: 30, height: 10)) }
         #expect(throws: MagpieError.self) { try image.resampled(width: 30_000, height: 30_000) }
+        #expect(throws: MagpieError.self) { try image.resampled(width: 4_000_000_000, height: 4_000_000_000) }
+        #expect(throws: MagpieError.self) { try image.resampled(width: Int.max, height: Int.max) }
     }
 }

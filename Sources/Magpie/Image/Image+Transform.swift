@@ -26,7 +26,8 @@ extension Image {
         guard width > 0, height > 0, width <= Int(UInt32.max), height <= Int(UInt32.max), rect.x >= 0, rect.y >= 0,
             rect.width > 0, rect.height > 0, rect.x <= self.width - rect.width, rect.y <= self.height - rect.height
         else { throw .processingFailed(CoreBridge.failure(Int32(MAGPIE_EINVAL.rawValue))) }
-        if width * height > 300_000_000 {
+        let (area, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || area > 300_000_000 {
             throw .processingFailed(CoreBridge.failure(Int32(MAGPIE_ELIMIT_PIXELS.rawValue)))
         }
         var c = magpie_rect(

@@ -42,7 +42,8 @@ public final class HTTPDataLoader: DataLoading {
         var http = HTTPClientRequest(url: request.url.absoluteString)
         http.method = .GET
         for field in request.headers { http.headers.add(name: field.name, value: field.value) }
-        let timeoutNanos = Int64(request.timeout.nanoseconds)
+        // At most a day: NIO deadlines do not take unbounded amounts.
+        let timeoutNanos = Int64(min(max(0, request.timeout.nanoseconds), 86_400 * 1_000_000_000))
         let start = NIODeadline.now()
         let deadline = start + .nanoseconds(timeoutNanos)
         // What arrived before a failure, for the error.
@@ -52,7 +53,9 @@ public final class HTTPDataLoader: DataLoading {
             let headers = response.headers.map { HTTPHeaderField($0.name, $0.value) }
             let status = Int(response.status.code)
             let finalURL = request.url
-            let declared = response.headers.first(name: "content-length").flatMap { Int($0) }
+            let declared = response.headers.first(name: "content-length").flatMap { Int($0) }.flatMap {
+                $0 >= 0 ? $0 : nil
+            }
             received.withLock { $0.declared = declared }
             if (300..<400).contains(status) {
                 // The body of a redirect is not wanted; a small one is drained so the
