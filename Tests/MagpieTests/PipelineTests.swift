@@ -262,7 +262,9 @@ func imageServer(_ gate: Gate? = nil) -> LoopbackServer.Handler {
                     .image.width == 96)
 
             let gif = NetFixture.url(server, "/anim.gif")
-            #expect(try await h.manager.retrieveImage(with: .network(gif)).image.frames.count == 2)
+            var stored = ImageOptions()
+            stored.waitForCache = true  // the original is on disk before the next retrieval looks
+            #expect(try await h.manager.retrieveImage(with: .network(gif), options: stored).image.frames.count == 2)
             var first = ImageOptions()
             first.onlyLoadFirstFrame = true
             let one = try await h.manager.retrieveImage(with: .network(gif), options: first)
@@ -270,6 +272,37 @@ func imageServer(_ gate: Gate? = nil) -> LoopbackServer.Handler {
             #expect(one.image.frames.count == 1 && one.cacheType == .disk)
             #expect(server.requestCount("/anim.gif") == 1)
             #expect(first.processorIdentifier == "magpie.first-frame")
+            try await h.finish()
+        }
+    }
+
+    @Test func redirectHandlerAndProgressThroughThePipeline() async throws {
+        try await withServer({ request in
+            if request.path == "/moved.jpg" { return .respond(status: 301, headers: [("Location", "/img/moved.jpg")]) }
+            return await imageServer()(request)
+        }) { server in
+            let h = try PipelineHarness()
+            let seen = Recorder<String>()
+            let options = try ImageOptions.make { make in
+                make.request.redirects { response, next in
+                    seen.add("\(response.statusCode) \(next.url.path)")
+                    return next
+                }
+            }
+            let progress = Recorder<Int>()
+            let r = try await h.manager.retrieveImage(
+                with: .network(NetFixture.url(server, "/moved.jpg")), options: options,
+                progress: { got, _ in progress.add(got) })
+            #expect(r.image.width == 96 && seen.all == ["301 /img/moved.jpg"])
+            #expect(progress.all.last == NetFixture.jpeg.count)
+            let refusing = try ImageOptions.make { make in
+                make.request.redirects { _, _ in nil }
+                make.forceRefresh()
+            }
+            await #expect(throws: ImageDownloadError.redirectRefused(status: 301, location: "/img/moved.jpg")) {
+                try await h.manager.retrieveImage(
+                    with: .network(NetFixture.url(server, "/moved.jpg")), options: refusing)
+            }
             try await h.finish()
         }
     }

@@ -215,3 +215,14 @@ extension DecodingOptions {
         return o
     }
 }
+
+extension Image: CustomStringConvertible {
+    /// Size, frames and source format (never the pixels).
+    public var description: String {
+        "Image(\(width)×\(height), \(frames.count) frame\(frames.count == 1 ? "" : "s"), \(sourceFormat.rawValue))"
+    }
+}
+
+extension ImageFrame: CustomStringConvertible {
+    public var description: String { "ImageFrame(\(pixels.count) bytes, delay \(delay))" }
+}
