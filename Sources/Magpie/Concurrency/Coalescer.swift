@@ -24,6 +24,8 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         let id: UInt64
         var waiters: [UInt64: Waiter] = [:]
         var joined = 0
+        /// Waiters that asked for progress (so reports to nobody cost one lookup).
+        var listeners = 0
         var task: Task<Void, Never>?
         var lastProgress: (received: Int, expected: Int?)?
     }
@@ -63,16 +65,17 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 let arrival = state.withLock { s -> Arrival in
                     if Task.isCancelled { return .cancelled }
                     let waiter = Waiter(continuation: continuation, progress: progress)
-                    if var flight = s.flights[key] {
-                        flight.waiters[waiterID] = waiter
-                        flight.joined += 1
-                        s.flights[key] = flight
-                        return .joined(flight.lastProgress)
+                    if let i = s.flights.index(forKey: key) {
+                        s.flights.values[i].waiters[waiterID] = waiter
+                        s.flights.values[i].joined += 1
+                        if progress != nil { s.flights.values[i].listeners += 1 }
+                        return .joined(s.flights.values[i].lastProgress)
                     }
                     s.nextID += 1
                     var flight = Flight(id: s.nextID)
                     flight.waiters[waiterID] = waiter
                     flight.joined = 1
+                    flight.listeners = progress == nil ? 0 : 1
                     s.flights[key] = flight
                     return .started(flight.id)
                 }
@@ -102,6 +105,7 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                     s.flights[key] = nil
                     return (waiter, flight.task)
                 }
+                if waiter.progress != nil { flight.listeners -= 1 }
                 s.flights[key] = flight
                 return (waiter, nil)
             }
@@ -135,9 +139,10 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private func broadcast(_ key: Key, _ flightID: UInt64, _ received: Int, _ expected: Int?) {
         let handlers = state.withLock { s -> [Progress] in
-            guard s.flights[key]?.id == flightID else { return [] }
-            s.flights[key]!.lastProgress = (received, expected)
-            return s.flights[key]!.waiters.values.compactMap(\.progress)
+            guard let i = s.flights.index(forKey: key), s.flights.values[i].id == flightID else { return [] }
+            s.flights.values[i].lastProgress = (received, expected)
+            guard s.flights.values[i].listeners > 0 else { return [] }
+            return s.flights.values[i].waiters.values.compactMap(\.progress)
         }
         for handler in handlers { handler(received, expected) }
     }

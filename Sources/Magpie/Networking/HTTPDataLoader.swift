@@ -47,7 +47,8 @@ public final class HTTPDataLoader: DataLoading {
         let start = NIODeadline.now()
         let deadline = start + .nanoseconds(timeoutNanos)
         // What arrived before a failure, for the error.
-        let received = Locked((bytes: 0, declared: Int?.none))
+        var receivedBytes = 0
+        var declaredLength: Int?
         do {
             let response = try await client.execute(http, deadline: deadline)
             let headers = response.headers.map { HTTPHeaderField($0.name, $0.value) }
@@ -56,7 +57,7 @@ public final class HTTPDataLoader: DataLoading {
             let declared = response.headers.first(name: "content-length").flatMap { Int($0) }.flatMap {
                 $0 >= 0 ? $0 : nil
             }
-            received.withLock { $0.declared = declared }
+            declaredLength = declared
             if (300..<400).contains(status) {
                 // The body of a redirect is not wanted; a small one is drained so the
                 // connection can be reused.
@@ -73,7 +74,7 @@ public final class HTTPDataLoader: DataLoading {
                     throw ImageDownloadError.bodyTooLarge(limit: request.maxBodySize, declared: declared)
                 }
                 body.append(contentsOf: chunk.readableBytesView)
-                received.withLock { $0.bytes = body.count }
+                receivedBytes = body.count
                 if NIODeadline.now() > deadline { throw ImageDownloadError.timedOut(request.timeout) }
                 progress(body.count, declared)
             }
@@ -93,9 +94,8 @@ public final class HTTPDataLoader: DataLoading {
             case .invalidURL, .emptyHost, .emptyScheme:
                 throw ImageDownloadError.invalidURL(request.url.absoluteString)
             default:
-                let got = received.withLock { $0 }
-                if let declared = got.declared, got.bytes < declared {
-                    throw ImageDownloadError.truncatedBody(received: got.bytes, expected: declared)
+                if let declared = declaredLength, receivedBytes < declared {
+                    throw ImageDownloadError.truncatedBody(received: receivedBytes, expected: declared)
                 }
                 throw ImageDownloadError.connectionFailed(String(describing: error))
             }
@@ -118,6 +118,7 @@ extension Duration {
         let (seconds, attoseconds) = components
         let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? Int.min : Int.max }
-        return Int(product) + Int(attoseconds / 1_000_000_000)
+        let (sum, sumOverflow) = Int(product).addingReportingOverflow(Int(attoseconds / 1_000_000_000))
+        return sumOverflow ? (seconds < 0 ? Int.min : Int.max) : sum
     }
 }
