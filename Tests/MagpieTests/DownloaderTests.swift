@@ -248,6 +248,9 @@ import Testing
                 return .truncated(
                     status: 200, body: Array(NetFixture.jpeg.prefix(300)), declaredLength: NetFixture.jpeg.count)
             case "/page.html": return .ok(Array("<html>hello</html>".utf8), contentType: "text/html; charset=utf-8")
+            case "/error.html":
+                // A 500 with a body far over the limit: the status is what counts.
+                return .respond(status: 500, body: [UInt8](repeating: 0x20, count: 4 << 20))
             default: return .respond(status: 204)
             }
         }) { server in
@@ -265,6 +268,9 @@ import Testing
                 Issue.record("a truncated body was accepted")
             } catch let error as ImageDownloadError {
                 #expect(error.isTransient, "a cut body is a network failure: \(error)")
+            }
+            await #expect(throws: ImageDownloadError.badStatus(code: 500, retryAfter: nil)) {
+                try await downloader.download(NetFixture.url(server, "/error.html"))
             }
             await #expect(throws: ImageDownloadError.notAnImage(contentType: "text/html; charset=utf-8")) {
                 try await downloader.download(NetFixture.url(server, "/page.html"))

@@ -37,18 +37,22 @@ public struct DataRequest: Sendable, Hashable {
     public var timeout: Duration
     /// Largest body accepted: refused early on `Content-Length`, aborted while streaming.
     public var maxBodySize: Int
+    /// Statuses whose body is wanted; other answers (redirects, error pages) are drained, not kept.
+    public var acceptableStatusCodes: Range<Int>
 
     public init(
-        url: URL, headers: [HTTPHeaderField] = [], timeout: Duration = .seconds(15), maxBodySize: Int = 64 << 20
+        url: URL, headers: [HTTPHeaderField] = [], timeout: Duration = .seconds(15), maxBodySize: Int = 64 << 20,
+        acceptableStatusCodes: Range<Int> = 200..<300
     ) {
         self.url = url
         self.headers = headers
         self.timeout = timeout
         self.maxBodySize = maxBodySize
+        self.acceptableStatusCodes = acceptableStatusCodes
     }
 }
 
-/// What a transport got back. Redirect responses carry their `Location` and no body.
+/// What a transport got back. Redirects and other unwanted statuses carry their headers and no body.
 public struct DataResponse: Sendable, Hashable {
     public var url: URL
     public var statusCode: Int

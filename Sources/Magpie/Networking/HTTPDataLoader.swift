@@ -58,9 +58,9 @@ public final class HTTPDataLoader: DataLoading {
                 $0 >= 0 ? $0 : nil
             }
             declaredLength = declared
-            if (300..<400).contains(status) {
-                // The body of a redirect is not wanted; a small one is drained so the
-                // connection can be reused.
+            if !request.acceptableStatusCodes.contains(status) {
+                // Redirects and error pages: the body is not wanted. A small one is drained so
+                // the connection can be reused; a large one closes it.
                 _ = try? await response.body.collect(upTo: 64 << 10)
                 return DataResponse(url: finalURL, statusCode: status, headers: headers)
             }

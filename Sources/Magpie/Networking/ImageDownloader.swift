@@ -343,7 +343,7 @@ public final class ImageDownloader: Sendable {
         for field in options.headers { headers.set(field.name, field.value) }
         return DataRequest(
             url: try Self.normalized(url), headers: headers, timeout: options.timeout ?? config.timeout,
-            maxBodySize: config.maxBodySize)
+            maxBodySize: config.maxBodySize, acceptableStatusCodes: config.acceptableStatusCodes)
     }
 
     /// The coalescing key: normalised URL plus the header fields that can change the response.
