@@ -111,15 +111,15 @@ struct Fetch: AsyncParsableCommand {
         let m = manager.statistics
         let d = manager.downloader.statistics
         let rows = items.map { item -> String in
-            var fields = ["\"url\": \(Net.json(item.url))"]
+            var fields = ["\"url\": \(JSONText.string(item.url))"]
             if let error = item.error {
-                fields.append("\"error\": \(Net.json(error))")
+                fields.append("\"error\": \(JSONText.string(error))")
             } else {
                 fields += [
                     "\"width\": \(item.width)", "\"height\": \(item.height)",
-                    "\"from\": \(Net.json(item.cacheType))", "\"coalesced\": \(item.coalesced)",
+                    "\"from\": \(JSONText.string(item.cacheType))", "\"coalesced\": \(item.coalesced)",
                 ]
-                if let w = item.written { fields.append("\"file\": \(Net.json(w))") }
+                if let w = item.written { fields.append("\"file\": \(JSONText.string(w))") }
             }
             return "    {" + fields.joined(separator: ", ") + "}"
         }

@@ -123,26 +123,6 @@ enum Net {
         if n >= 1 << 10 { return format(Double(n) / Double(1 << 10), decimals: 1) + " KiB" }
         return "\(n) B"
     }
-
-    /// A JSON string literal.
-    static func json(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20:
-                out +=
-                    "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count)
-                    + String(c.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
 }
 
 /// A one-line progress bar on a terminal's stderr.
