@@ -1,6 +1,7 @@
 // Disk-cache benchmark: DiskCache against a raw baseline in the same run (write a temporary file
 // and rename it; read a whole file), for 10,000 entries of 2 KB and 1,000 of 200 KB, plus
-// isCached, opening a directory of 100,000 entries and trimming it to half. Medians of 3 rounds.
+// isCached, opening a directory of 100,000 entries and trimming it to half. Medians of 3 rounds
+// (reads: of 5 passes a round).
 //   swift run -c release magpie-disk-cache-bench [DIR]
 import Foundation
 import Magpie
@@ -47,22 +48,41 @@ enum Raw {
     }
 }
 
-// Profiling aid: MAGPIE_DISK_PROFILE=hit|write runs only that loop, 20 times over 10,000 entries of 2 KB.
+// Profiling aid: MAGPIE_DISK_PROFILE=hit|write runs only that loop, MAGPIE_DISK_PASSES (20) times over 10,000 entries of 2 KB.
 if let mode = ProcessInfo.processInfo.environment["MAGPIE_DISK_PROFILE"] {
     let cache = try DiskCache(config: .init(directory: fresh("profile"), sizeLimit: 0, sweepInterval: nil))
     let payload = [UInt8](repeating: 0xA5, count: mode.hasSuffix("big") ? 200_000 : 2_048)
     let keys = (0..<(mode.hasSuffix("big") ? 1000 : 10_000)).map { "https://images.example.com/p/\($0).jpg" }
     for k in keys { try cache.store(payload, forKey: k) }
+    let names = keys.map { cache.fileName(forKey: $0) }
+    let passes = Int(ProcessInfo.processInfo.environment["MAGPIE_DISK_PASSES"] ?? "") ?? 20
+    if mode == "compare" {
+        // The same passes, interleaved: DiskCache hits, raw reads of the cache's files, raw reads
+        // of files the raw writer made.
+        let rawDir = fresh("profile-raw")
+        for n in names { Raw.write(rawDir, n, payload) }
+        var t = [[Double]](repeating: [], count: 3)
+        for _ in 0..<passes {
+            t[0].append(try seconds { for k in keys { _ = try cache.value(forKey: k) } })
+            t[1].append(seconds { for n in names { _ = Raw.read(cache.directory, n) } })
+            t[2].append(seconds { for n in names { _ = Raw.read(rawDir, n) } })
+        }
+        let us = t.map { median($0) / Double(keys.count) * 1e6 }
+        print(String(format: "hit %.2f µs, raw on cache files %.2f µs, raw %.2f µs", us[0], us[1], us[2]))
+        exit(0)
+    }
     let t = try seconds {
-        for _ in 0..<20 {
-            if mode.hasPrefix("hit") {
+        for _ in 0..<passes {
+            if mode.hasPrefix("hitraw") {
+                for n in names { _ = Raw.read(cache.directory, n) }
+            } else if mode.hasPrefix("hit") {
                 for k in keys { _ = try cache.value(forKey: k) }
             } else {
                 for k in keys { try cache.store(payload, forKey: k) }
             }
         }
     }
-    print(mode, String(format: "%.2f µs per call", t / Double(20 * keys.count) * 1e6))
+    print(mode, String(format: "%.2f µs per call", t / Double(passes * keys.count) * 1e6))
     exit(0)
 }
 
@@ -88,20 +108,42 @@ for (count, size) in [(10_000, 2_048), (1_000, 200_000)] {
             w2 = seconds { for n in names { Raw.write(rawDir, n, payload) } }
             w1 = try seconds { for k in keys { try cache.store(payload, forKey: k) } }
         }
-        let h1 = try seconds {
-            for k in keys {
-                let v = try cache.value(forKey: k)
-                precondition(v?.count == size)
+        func cacheHits() throws -> Double {
+            try seconds {
+                for k in keys {
+                    let v = try cache.value(forKey: k)
+                    precondition(v?.count == size)
+                }
             }
         }
-        let h2 = seconds { for n in names { precondition(Raw.read(rawDir, n)?.count == size) } }
-        let m1 = try seconds {
-            for k in keys {
-                let v = try cache.value(forKey: k + "?miss")
-                precondition(v == nil)
+        func rawHits() -> Double { seconds { for n in names { precondition(Raw.read(rawDir, n)?.count == size) } } }
+        func cacheMisses() throws -> Double {
+            try seconds {
+                for k in keys {
+                    let v = try cache.value(forKey: k + "?miss")
+                    precondition(v == nil)
+                }
             }
         }
-        let m2 = seconds { for n in names { precondition(Raw.read(rawDir, n + "x") == nil) } }
+        func rawMisses() -> Double { seconds { for n in names { precondition(Raw.read(rawDir, n + "x") == nil) } } }
+        // Reads are short (tens of milliseconds a pass): five passes each, the two sides taking
+        // turns going first, and the median pass counts. The first pass after the writes is the
+        // one where DiskCache also checks each payload's CRC (once per file and process).
+        var passes: [[Double]] = [[], [], [], []]
+        for pass in 0..<5 {
+            if (round + pass) % 2 == 0 {
+                passes[0].append(try cacheHits())
+                passes[1].append(rawHits())
+                passes[2].append(try cacheMisses())
+                passes[3].append(rawMisses())
+            } else {
+                passes[1].append(rawHits())
+                passes[0].append(try cacheHits())
+                passes[3].append(rawMisses())
+                passes[2].append(try cacheMisses())
+            }
+        }
+        let (h1, h2, m1, m2) = (median(passes[0]), median(passes[1]), median(passes[2]), median(passes[3]))
         for (label, a, b) in [("write", w1, w2), ("hit", h1, h2), ("miss", m1, m2)] {
             results[label, default: ([], [])].0.append(Double(count) / a)
             results[label, default: ([], [])].1.append(Double(count) / b)

@@ -168,6 +168,27 @@ enum Helper {
         #expect(try reopened.value(forKey: "torn") == nil)
     }
 
+    @Test func anEntryRewrittenByAnotherCacheWithALongerHeaderIsReadNotDiscarded() throws {
+        let dir = try TemporaryDirectory()
+        let a = try makeCache(dir)
+        let b = try makeCache(dir)
+        try a.store([UInt8](repeating: 1, count: 3000), forKey: "shared")
+        #expect(try a.value(forKey: "shared") == [UInt8](repeating: 1, count: 3000))
+        #expect(try a.value(forKey: "shared") == [UInt8](repeating: 1, count: 3000))
+        // `a` knows the old header's size; the new file's header is longer by the validators.
+        let meta = DiskEntryMetadata(etag: "\"v2-\(String(repeating: "e", count: 40))\"", contentType: "image/png")
+        try b.store([UInt8](repeating: 2, count: 2000), forKey: "shared", metadata: meta)
+        #expect(try a.value(forKey: "shared") == [UInt8](repeating: 2, count: 2000))
+        #expect(a.invalidEntriesRemoved == 0)
+        #expect(a.entryInfo(forKey: "shared")?.metadata == meta)
+        // Truncated after `a` verified it (the file's size no longer matches): removed, counted.
+        let file = try FileHandle(forUpdating: URL(fileURLWithPath: a.path(forKey: "shared")))
+        try file.truncate(atOffset: 1500)
+        try file.close()
+        #expect(try a.value(forKey: "shared") == nil)
+        #expect(a.invalidEntriesRemoved == 1)
+    }
+
     @Test func writeErrorsAreTypedAndTheCacheStaysUsable() throws {
         let dir = try TemporaryDirectory()
         let cache = try makeCache(dir)

@@ -94,6 +94,7 @@ public final class DiskCache: Sendable {
         }
     }
 
+    /// What the index knows of an entry: plain values only, so copying one retains nothing.
     struct Entry {
         var size: Int  // file bytes
         var expiresAt: Double
@@ -102,8 +103,6 @@ public final class DiskCache: Sendable {
         /// The file's identity when its payload last passed the CRC check in this process: a
         /// read of the same inode, size and modification time skips the check.
         var verified: FileStamp?
-        /// The key, kept only when files are named by their keys (not hashed).
-        var key: String?
     }
 
     struct FileStamp: Equatable {
@@ -122,6 +121,8 @@ public final class DiskCache: Sendable {
 
     struct State {
         var index: [EntryID: Entry] = [:]
+        /// The keys of indexed entries, kept only when files are named by their keys (not hashed).
+        var keys: [EntryID: String] = [:]
         var totalSize = 0
         var trimScheduled = false
     }
@@ -289,10 +290,11 @@ public final class DiskCache: Sendable {
         }
         if failure != 0 { throw .writeFailed(path: path(id, key: unhashedKey), errno: failure) }
         let over = state.withLock { s -> Bool in
-            s.totalSize += fileSize - (s.index[id]?.size ?? 0)
-            s.index[id] = Entry(
+            let entry = Entry(
                 size: fileSize, expiresAt: expires, lastAccess: now.timeIntervalSinceReferenceDate,
-                headerSize: header.count, verified: stamp, key: unhashedKey)
+                headerSize: header.count, verified: stamp)
+            s.totalSize += fileSize - (s.index.updateValue(entry, forKey: id)?.size ?? 0)
+            if let unhashedKey { s.keys[id] = unhashedKey }
             guard config.sizeLimit > 0, s.totalSize > config.sizeLimit, !s.trimScheduled else { return false }
             s.trimScheduled = true
             return true
@@ -411,8 +413,8 @@ public final class DiskCache: Sendable {
             return nil
         case .hit(let payload, let entry):
             state.withLock { s in
-                s.totalSize += entry.size - (s.index[id]?.size ?? 0)
-                s.index[id] = entry
+                s.totalSize += entry.size - (s.index.updateValue(entry, forKey: id)?.size ?? 0)
+                if let unhashedKey { s.keys[id] = unhashedKey }
             }
             return payload
         }
@@ -440,35 +442,45 @@ public final class DiskCache: Sendable {
         var st = stat()
         guard fstat(fd, &st) == 0 else { return .failed(errno) }
         let stamp = FileStamp(st)
-        var parsed: DiskEntryFormat.Parsed?
         var payload: [UInt8] = []
-        if let known, known.verified == stamp, known.headerSize > 0, known.headerSize <= stamp.size {
-            // Verified before and unchanged since: header and payload in one read, no CRC pass.
+        var facts: DiskEntryFormat.Facts?
+        if let known, known.headerSize >= DiskEntryFormat.fixedSize, known.headerSize <= stamp.size {
+            // The index knows the header's size: header and payload in one read. The CRC pass is
+            // skipped when this process verified this very file (inode, size, time) before.
             let headerSize = known.headerSize
             withUnsafeTemporaryAllocation(byteCount: headerSize, alignment: 8) { header in
-                header.initializeMemory(as: UInt8.self, repeating: 0)
+                var complete = false
                 payload = [UInt8](unsafeUninitializedCapacity: stamp.size - headerSize) { buffer, count in
-                    count = max(0, Self.readTwo(fd, header, UnsafeMutableRawBufferPointer(buffer)) - headerSize)
+                    let got = Self.readTwo(fd, header, UnsafeMutableRawBufferPointer(buffer))
+                    complete = got == stamp.size
+                    count = complete ? stamp.size - headerSize : 0
                 }
-                parsed = DiskEntryFormat.check(UnsafeRawBufferPointer(header), fileSize: stamp.size, key: key)
+                if complete {
+                    facts = DiskEntryFormat.facts(UnsafeRawBufferPointer(header), fileSize: stamp.size, key: key)
+                }
             }
-            if let p = parsed, payload.count != p.info.size { parsed = nil }
-        } else if let header = Self.readHeader(fd) {
+            if let f = facts, known.verified != stamp, Self.crc(payload) != f.crc { facts = nil }
+        }
+        if facts == nil {
+            // First sight of this file, or it changed under us: read the header to learn its size.
+            guard let header = Self.readHeader(fd), header.info.key == key else { return .invalid }
             payload = [UInt8](unsafeUninitializedCapacity: header.info.size) { buffer, count in
                 count = Self.readAll(fd, UnsafeMutableRawBufferPointer(buffer), at: off_t(header.headerSize))
             }
-            let crc = payload.withUnsafeBytes { UInt32(magpie_crc32c(0, $0.baseAddress, $0.count)) }
-            if payload.count == header.info.size && crc == header.crc { parsed = header }
+            guard payload.count == header.info.size, Self.crc(payload) == header.crc else { return .invalid }
+            facts = DiskEntryFormat.Facts(
+                headerSize: header.headerSize, payloadSize: header.info.size, crc: header.crc,
+                expiresAt: header.info.expiresAt, lastAccess: header.info.lastAccess)
         }
-        guard let parsed, parsed.info.key == key else { return .invalid }
-        if parsed.info.expiresAt <= nowSeconds { return .expired }
-        var expires = parsed.info.expiresAt
+        guard let parsed = facts else { return .invalid }
+        if parsed.expiresAt <= nowSeconds { return .expired }
+        var expires = parsed.expiresAt
         switch extending {
         case .none: break
         case .cacheTime:
             // The entry's own lifetime, measured again from now: expiry and last access are
             // always written together, so their difference is the lifetime last set.
-            let lifetime = parsed.info.expiresAt - parsed.info.lastAccess
+            let lifetime = parsed.expiresAt - parsed.lastAccess
             if expires != .infinity {
                 expires =
                     lifetime > 0 && lifetime.isFinite
@@ -481,8 +493,8 @@ public final class DiskCache: Sendable {
         // the access order survives reopening at one-minute resolution (exact within a process).
         var current = stamp
         let slack = expires == .infinity ? 60 : min(60, max(0.001, (expires - nowSeconds) / 100))
-        let expiryMoved = expires != parsed.info.expiresAt && !(abs(expires - parsed.info.expiresAt) < slack)
-        if expiryMoved || nowSeconds - parsed.info.lastAccess >= 60 {
+        let expiryMoved = expires != parsed.expiresAt && !(abs(expires - parsed.expiresAt) < slack)
+        if expiryMoved || nowSeconds - parsed.lastAccess >= 60 {
             let wfd = open(path, O_WRONLY | O_CLOEXEC)
             if wfd >= 0 {
                 var fields = (expires.bitPattern.littleEndian, nowSeconds.bitPattern.littleEndian)
@@ -496,8 +508,8 @@ public final class DiskCache: Sendable {
             }
         }
         let entry = Entry(
-            size: parsed.headerSize + parsed.info.size, expiresAt: expires, lastAccess: nowSeconds,
-            headerSize: parsed.headerSize, verified: current, key: config.usesHashedFileName ? nil : key)
+            size: parsed.headerSize + parsed.payloadSize, expiresAt: expires, lastAccess: nowSeconds,
+            headerSize: parsed.headerSize, verified: current)
         return .hit(payload, entry)
     }
 
@@ -547,6 +559,7 @@ public final class DiskCache: Sendable {
             let ok = rename(directory, trash) == 0
             if ok {
                 s.index.removeAll()
+                s.keys.removeAll()
                 s.totalSize = 0
             }
             return ok
@@ -554,8 +567,8 @@ public final class DiskCache: Sendable {
         try Self.makeDirectory(directory)
         guard moved else {
             // Not renamable (another process holds it?): delete entry by entry.
-            for (id, entry) in state.withLock({ Array($0.index) }) {
-                unlink(path(id, key: entry.key))
+            for (id, key) in state.withLock({ s in s.index.keys.map { ($0, s.keys[$0]) } }) {
+                unlink(path(id, key: key))
                 forget(id)
             }
             return
@@ -567,7 +580,8 @@ public final class DiskCache: Sendable {
     @discardableResult
     public func removeExpiredValues(referenceDate: Date? = nil) -> [String] {
         let now = (referenceDate ?? clock.now()).timeIntervalSinceReferenceDate
-        let expired = state.withLock { s in s.index.filter { $0.value.expiresAt <= now }.map { ($0.key, $0.value.key) }
+        let expired = state.withLock { s in
+            s.index.filter { $0.value.expiresAt <= now }.map { ($0.key, s.keys[$0.key]) }
         }
         return expired.map { id, key in
             let name = fileName(id, key: key)
@@ -609,7 +623,7 @@ public final class DiskCache: Sendable {
             var out: [(EntryID, String?)] = []
             for (id, entry) in s.index.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) where id != spared {
                 if total <= target { break }
-                out.append((id, entry.key))
+                out.append((id, s.keys[id]))
                 total -= entry.size
             }
             return out
@@ -625,6 +639,7 @@ public final class DiskCache: Sendable {
     private func forget(_ id: EntryID) {
         state.withLock { s in
             if let e = s.index.removeValue(forKey: id) { s.totalSize -= e.size }
+            if !s.keys.isEmpty { s.keys.removeValue(forKey: id) }
         }
     }
 
@@ -688,6 +703,10 @@ public final class DiskCache: Sendable {
         return n + rest
     }
 
+    static func crc(_ bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBytes { UInt32(magpie_crc32c(0, $0.baseAddress, $0.count)) }
+    }
+
     static func seconds(_ date: Date?) -> Double { date?.timeIntervalSinceReferenceDate ?? .infinity }
 
     /// Indexes a directory: removes dead writers' temporary files and invalid entries.
@@ -725,7 +744,8 @@ public final class DiskCache: Sendable {
             let size = parsed.headerSize + parsed.info.size
             state.index[id] = Entry(
                 size: size, expiresAt: parsed.info.expiresAt, lastAccess: parsed.info.lastAccess,
-                headerSize: parsed.headerSize, key: config.usesHashedFileName ? nil : parsed.info.key)
+                headerSize: parsed.headerSize)
+            if !config.usesHashedFileName { state.keys[id] = parsed.info.key }
             state.totalSize += size
         }
         return (state, (leftovers, invalid))

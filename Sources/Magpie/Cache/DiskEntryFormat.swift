@@ -128,15 +128,27 @@ enum DiskEntryFormat {
         }
     }
 
+    /// The header facts a read needs, without the key and validators.
+    struct Facts {
+        var headerSize: Int
+        var payloadSize: Int
+        var crc: UInt32
+        var expiresAt: Double
+        var lastAccess: Double
+    }
+
     /// The facts a read needs, checked without building strings: `nil` unless the header is
     /// valid for a file of `fileSize` bytes and was written for `key`.
-    static func check(_ b: UnsafeRawBufferPointer, fileSize: Int, key: String) -> Parsed? {
+    static func facts(_ b: UnsafeRawBufferPointer, fileSize: Int, key: String) -> Facts? {
         guard let l = layout(b, fileSize: fileSize), key.utf8.count == l.keyLength else { return nil }
         var key = key
         let same = key.withUTF8 { k in
             l.keyLength == 0 || memcmp(k.baseAddress!, b.baseAddress! + fixedSize, l.keyLength) == 0
         }
-        return same ? parsed(b, l, key: key, metadata: DiskEntryMetadata()) : nil
+        guard same else { return nil }
+        return Facts(
+            headerSize: l.headerSize, payloadSize: l.payloadSize, crc: read32(b, 16),
+            expiresAt: Double(bitPattern: read64(b, 32)), lastAccess: Double(bitPattern: read64(b, 40)))
     }
 
     private static func parsed(_ b: UnsafeRawBufferPointer, _ l: Layout, key: String, metadata: DiskEntryMetadata)
