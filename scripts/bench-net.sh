@@ -6,6 +6,7 @@
 #     RSS, against the raw fetch followed by vipsthumbnail on the fetched files;
 #   - warm memory-cache retrievals per second from one task;
 #   - 1,000 concurrent retrievals of one URL, counting the origin requests in nginx's access log.
+#   scripts/bench-net.sh [bytes]    "bytes": only the first part
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh --bench
@@ -73,6 +74,7 @@ echo "nginx on $base serving $(wc -l < "$work/urls.txt") images ($(du -sh "$work
 
 echo; echo "== bytes-only path"
 "$bin/magpie-net-bench" compare "$work/urls.txt" "$work/run" -j "$jobs"
+[ "${1:-}" = "bytes" ] && exit 0
 
 echo; echo "== 256-px thumbnails of all, cold cache (3 interleaved rounds)"
 rss() { awk '/Maximum resident/ {print $6}' "$1"; }

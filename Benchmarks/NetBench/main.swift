@@ -1,8 +1,10 @@
 // Network-path benchmark against a real HTTP server (nginx, started by scripts/bench-net.sh):
 //   magpie-net-bench raw LIST OUTDIR [-j N]        plain AsyncHTTPClient loop, bodies written to files
-//   magpie-net-bench compare LIST WORKDIR [-j N]   raw loop vs disk-only prefetch, 3 interleaved rounds
+//   magpie-net-bench compare LIST WORKDIR [-j N]   raw loop vs disk-only prefetch, 5 interleaved rounds
 //   magpie-net-bench warm LIST WORKDIR             warm memory-cache retrievals per second, one task
 //   magpie-net-bench coalesce URL WORKDIR [-n N]   N concurrent retrievals of one URL
+//   magpie-net-bench fetch|loader|download|prefetch LIST WORKDIR [-j N]
+//                                                  one side alone, 5 rounds (for profiling)
 // LIST is a file of URLs, one per line.
 import AsyncHTTPClient
 import Foundation
@@ -29,6 +31,14 @@ func seconds(_ body: () async throws -> Void) async rethrows -> Double {
 }
 
 func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+
+/// CPU seconds this process has used (user + system).
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return s(usage.ru_utime) + s(usage.ru_stime)
+}
 
 func readList(_ path: String) throws -> [URL] {
     try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { URL(string: String($0)) }
@@ -77,6 +87,21 @@ func rawFetch(_ urls: [URL], into dir: String?) async throws -> Int {
     return total
 }
 
+/// `urls` through `downloader`, `concurrency` at a time, bodies dropped.
+func downloadAll(_ urls: [URL], _ downloader: ImageDownloader) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        var next = 0
+        func launch() {
+            guard next < urls.count else { return }
+            let url = urls[next]
+            next += 1
+            group.addTask { _ = try await downloader.download(url) }
+        }
+        for _ in 0..<concurrency { launch() }
+        while try await group.next() != nil { launch() }
+    }
+}
+
 func makeManager(_ dir: String) throws -> ImageManager {
     try? FileManager.default.removeItem(atPath: dir)
     let cache = try ImageCache(
@@ -94,58 +119,87 @@ case "raw":
     print(String(format: "raw fetch: %d URLs, %.1f MiB in %.3f s", urls.count, Double(bytes) / 1048576, t))
 
 case "compare":
-    // The issue's baseline is a plain AsyncHTTPClient loop that fetches and keeps nothing; the
-    // loop that also writes each body to a file is shown beside it.
+    // The issue's baseline is a plain AsyncHTTPClient loop that fetches and keeps nothing. Shown
+    // beside it, same run, same concurrency: that loop writing each body to a file, and
+    // ImageDownloader alone (no cache). Five rounds, each side going first in turn.
     let urls = try readList(args[2])
     let work = args[3]
-    var raw: [Double] = []
-    var rawWrite: [Double] = []
-    var prefetch: [Double] = []
-    for round in 0..<3 {
-        raw.append(try await seconds { _ = try await rawFetch(urls, into: nil) })
-        let rawDir = work + "/raw-\(round)"
-        try? FileManager.default.removeItem(atPath: rawDir)
-        try FileManager.default.createDirectory(atPath: rawDir, withIntermediateDirectories: true)
-        rawWrite.append(try await seconds { _ = try await rawFetch(urls, into: rawDir) })
-        let manager = try makeManager(work + "/prefetch-\(round)")
-        let t = await seconds {
-            let prefetcher = ImagePrefetcher(
-                urls: urls, manager: manager, maxConcurrentDownloads: concurrency, diskOnly: true)
-            let summary = await prefetcher.start()
-            precondition(
-                summary.completed.count == urls.count,
-                "prefetch failed: \(summary.failed.first.map { "\($0.error)" } ?? "")")
+    var times: [String: [Double]] = [:]
+    var cpu: [String: [Double]] = [:]
+    let sides = ["raw", "raw+write", "downloader", "prefetch"]
+    for round in 0..<5 {
+        for offset in 0..<sides.count {
+            let side = sides[(round + offset) % sides.count]
+            let cpuBefore = cpuSeconds()
+            defer { cpu[side, default: []].append(cpuSeconds() - cpuBefore) }
+            switch side {
+            case "raw":
+                times[side, default: []].append(try await seconds { _ = try await rawFetch(urls, into: nil) })
+            case "raw+write":
+                let rawDir = work + "/raw-\(round)"
+                try? FileManager.default.removeItem(atPath: rawDir)
+                try FileManager.default.createDirectory(atPath: rawDir, withIntermediateDirectories: true)
+                times[side, default: []].append(try await seconds { _ = try await rawFetch(urls, into: rawDir) })
+                try? FileManager.default.removeItem(atPath: rawDir)
+            case "downloader":
+                let downloader = ImageDownloader(config: .init(maxConcurrentDownloadsPerHost: concurrency))
+                times[side, default: []].append(try await seconds { try await downloadAll(urls, downloader) })
+                try await downloader.shutdown()
+            default:
+                let dir = work + "/prefetch-\(round)"
+                let manager = try makeManager(dir)
+                let t = await seconds {
+                    let prefetcher = ImagePrefetcher(
+                        urls: urls, manager: manager, maxConcurrentDownloads: concurrency, diskOnly: true)
+                    let summary = await prefetcher.start()
+                    precondition(
+                        summary.completed.count == urls.count,
+                        "prefetch failed: \(summary.failed.first.map { "\($0.error)" } ?? "")")
+                }
+                times[side, default: []].append(t)
+                await manager.cache.shutdown()
+                try await manager.downloader.shutdown()
+                try? FileManager.default.removeItem(atPath: dir)
+            }
         }
-        prefetch.append(t)
-        await manager.cache.shutdown()
-        try await manager.downloader.shutdown()
-        try? FileManager.default.removeItem(atPath: rawDir)
     }
+    let m = times.mapValues(median)
     print(
         String(
             format:
-                "bytes-only, medians of 3: AsyncHTTPClient loop %.3f s, the same writing files %.3f s, "
-                + "disk-only prefetch %.3f s: throughput ratio %.2f (%.2f against the writing loop)",
-            median(raw), median(rawWrite), median(prefetch), median(raw) / median(prefetch),
-            median(rawWrite) / median(prefetch)))
+                "bytes-only, medians of 5: AsyncHTTPClient loop %.3f s, the same writing files %.3f s, "
+                + "ImageDownloader alone %.3f s, disk-only prefetch %.3f s: throughput ratio %.2f "
+                + "(%.2f against the writing loop; the downloader alone %.2f)",
+            m["raw"]!, m["raw+write"]!, m["downloader"]!, m["prefetch"]!, m["raw"]! / m["prefetch"]!,
+            m["raw+write"]! / m["prefetch"]!, m["raw"]! / m["downloader"]!))
+    print(
+        "CPU seconds of this process (medians, nginx not included): "
+            + sides.map { "\($0) " + String(format: "%.3f", median(cpu[$0]!)) }.joined(separator: ", "))
 
-case "prefetch", "fetch", "download":
-    // One side of `compare` alone, five times (for profiling).
+case "prefetch", "fetch", "download", "loader":
+    // One side of `compare` alone, five times (for profiling); "download" is the downloader
+    // alone, "loader" its HTTP transport alone.
     let urls = try readList(args[2])
     for round in 0..<5 {
-        if mode == "download" {
-            let downloader = ImageDownloader(config: .init(maxConcurrentDownloadsPerHost: concurrency))
+        if mode == "loader" {
+            let loader = HTTPDataLoader(perHostConnections: concurrency)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 var next = 0
                 func launch() {
                     guard next < urls.count else { return }
                     let url = urls[next]
                     next += 1
-                    group.addTask { _ = try await downloader.download(url) }
+                    group.addTask { _ = try await loader.load(DataRequest(url: url), progress: { _, _ in }) }
                 }
                 for _ in 0..<concurrency { launch() }
                 while try await group.next() != nil { launch() }
             }
+            try await loader.shutdown()
+            continue
+        }
+        if mode == "download" {
+            let downloader = ImageDownloader(config: .init(maxConcurrentDownloadsPerHost: concurrency))
+            try await downloadAll(urls, downloader)
             try await downloader.shutdown()
             continue
         }

@@ -20,14 +20,19 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var progress: Progress?
     }
 
+    /// A flight's progress, reached by its reports without a lookup of the key.
+    private struct ProgressState {
+        /// Waiters that asked for progress: reports to nobody stop here.
+        var listeners = 0
+        var last: (received: Int, expected: Int?)?
+    }
+
     private struct Flight {
         let id: UInt64
         var waiters: [UInt64: Waiter] = [:]
         var joined = 0
-        /// Waiters that asked for progress (so reports to nobody cost one lookup).
-        var listeners = 0
         var task: Task<Void, Never>?
-        var lastProgress: (received: Int, expected: Int?)?
+        let progress = Locked(ProgressState())
     }
 
     private struct State {
@@ -68,14 +73,17 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                     if let i = s.flights.index(forKey: key) {
                         s.flights.values[i].waiters[waiterID] = waiter
                         s.flights.values[i].joined += 1
-                        if progress != nil { s.flights.values[i].listeners += 1 }
-                        return .joined(s.flights.values[i].lastProgress)
+                        let last = s.flights.values[i].progress.withLock { p in
+                            if progress != nil { p.listeners += 1 }
+                            return p.last
+                        }
+                        return .joined(last)
                     }
                     s.nextID += 1
                     var flight = Flight(id: s.nextID)
                     flight.waiters[waiterID] = waiter
                     flight.joined = 1
-                    flight.listeners = progress == nil ? 0 : 1
+                    if progress != nil { flight.progress.withLock { $0.listeners = 1 } }
                     s.flights[key] = flight
                     return .started(flight.id)
                 }
@@ -105,7 +113,7 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                     s.flights[key] = nil
                     return (waiter, flight.task)
                 }
-                if waiter.progress != nil { flight.listeners -= 1 }
+                if waiter.progress != nil { flight.progress.withLock { $0.listeners -= 1 } }
                 s.flights[key] = flight
                 return (waiter, nil)
             }
@@ -118,8 +126,16 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private func fly(
         _ key: Key, _ flightID: UInt64, _ operation: @Sendable (Context) async throws -> Value
     ) async {
+        let progress = state.withLock { s in s.flights[key].flatMap { $0.id == flightID ? $0.progress : nil } }
         let context = Context(
-            report: { [weak self] received, expected in self?.broadcast(key, flightID, received, expected) },
+            report: { [weak self] received, expected in
+                guard let progress else { return }
+                let listeners = progress.withLock { p -> Int in
+                    p.last = (received, expected)
+                    return p.listeners
+                }
+                if listeners > 0 { self?.broadcast(key, flightID, received, expected) }
+            },
             callers: { [weak self] in
                 self?.state.withLock { s in s.flights[key].flatMap { $0.id == flightID ? $0.joined : nil } } ?? 0
             })
@@ -140,8 +156,6 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private func broadcast(_ key: Key, _ flightID: UInt64, _ received: Int, _ expected: Int?) {
         let handlers = state.withLock { s -> [Progress] in
             guard let i = s.flights.index(forKey: key), s.flights.values[i].id == flightID else { return [] }
-            s.flights.values[i].lastProgress = (received, expected)
-            guard s.flights.values[i].listeners > 0 else { return [] }
             return s.flights.values[i].waiters.values.compactMap(\.progress)
         }
         for handler in handlers { handler(received, expected) }

@@ -12,13 +12,19 @@ public struct HTTPHeaderField: Sendable, Hashable {
         self.name = name
         self.value = value
     }
+
+    /// Whether two field names are equal ignoring ASCII case (field names are ASCII tokens).
+    static func namesMatch(_ a: String, _ b: String) -> Bool {
+        a.utf8.elementsEqual(b.utf8) { x, y in
+            x == y || (x ^ y == 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
+        }
+    }
 }
 
 extension [HTTPHeaderField] {
     /// The first value of the field `name` (case-insensitive).
     public func value(for name: String) -> String? {
-        let lower = name.lowercased()
-        return first { $0.name.lowercased() == lower }?.value
+        first { HTTPHeaderField.namesMatch($0.name, name) }?.value
     }
 
     /// Replaces every field `name` with one holding `value`.

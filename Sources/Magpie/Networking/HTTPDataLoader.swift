@@ -11,8 +11,10 @@ import NIOHTTP1
 /// The HTTP transport: one AsyncHTTPClient `HTTPClient` shared by every download.
 ///
 /// Redirects are not followed here (the downloader follows them, so its limit, loop check and
-/// handler apply). The request's timeout covers connecting, the response head and the body; a
-/// stalled body also trips the client's read timeout.
+/// handler apply). The request's timeout is one deadline for connecting, the response head and the
+/// body, so a stalled body fails when it passes. There is no separate idle-read timeout: the client
+/// would re-arm its timer on every read of every body, which costs more than the rest of a
+/// download's bookkeeping together.
 public final class HTTPDataLoader: DataLoading {
     public let client: HTTPClient
     private let ownsClient: Bool
@@ -23,7 +25,7 @@ public final class HTTPDataLoader: DataLoading {
         configuration.redirectConfiguration = .disallow
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, perHostConnections)
         configuration.timeout = HTTPClient.Configuration.Timeout(
-            connect: .nanoseconds(Int64(connectTimeout.nanoseconds)), read: .seconds(15))
+            connect: .nanoseconds(Int64(connectTimeout.nanoseconds)))
         configuration.decompression = .disabled
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         self.ownsClient = true

@@ -243,8 +243,10 @@ public final class ImageDownloader: Sendable {
 
     public func removeObserver(_ token: UInt64) { _ = observers.withLock { $0.removeValue(forKey: token) } }
 
-    private func emit(_ event: DownloadEvent) {
-        for observer in observers.withLock({ Array($0.values) }) { observer(event) }
+    private func emit(_ event: @autoclosure () -> DownloadEvent) {
+        guard let current = observers.withLock({ $0.isEmpty ? nil : Array($0.values) }) else { return }
+        let event = event()
+        for observer in current { observer(event) }
     }
 
     // MARK: - failed-URL memory
@@ -419,14 +421,16 @@ public final class ImageDownloader: Sendable {
         var redirects = 0
         var lastStatus = 0
         func finish(_ bytes: Int, _ error: ImageDownloadError?) {
-            let metrics = DownloadMetrics(
-                url: request.url, bytes: bytes, duration: ContinuousClock.now - started, statusCode: lastStatus,
-                callers: context.callers(), attempts: attempt, redirects: redirects)
             stats.withLock { s in
                 s.bytes += bytes
                 if error != nil { s.failures += 1 }
             }
-            emit(.didFinish(metrics, error: error))
+            emit(
+                .didFinish(
+                    DownloadMetrics(
+                        url: request.url, bytes: bytes, duration: ContinuousClock.now - started,
+                        statusCode: lastStatus, callers: context.callers(), attempts: attempt, redirects: redirects),
+                    error: error))
         }
         while true {
             do {
@@ -468,7 +472,8 @@ public final class ImageDownloader: Sendable {
         redirects: inout Int, lastStatus: inout Int, report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> DownloadOutcome {
         var request = first
-        var visited: Set<String> = [first.url.absoluteString]
+        // Made at the first redirect: most downloads have none.
+        var visited: Set<String> = []
         while true {
             let scheme = request.url.scheme?.lowercased() ?? ""
             guard let transport = transports[scheme] else { throw ImageDownloadError.unsupportedScheme(scheme) }
@@ -498,6 +503,7 @@ public final class ImageDownloader: Sendable {
                     nextRequest = decided
                     nextRequest.url = try Self.normalized(nextRequest.url)
                 }
+                if visited.isEmpty { visited.insert(first.url.absoluteString) }
                 guard visited.insert(nextRequest.url.absoluteString).inserted else {
                     throw ImageDownloadError.redirectLoop(nextRequest.url.absoluteString)
                 }
