@@ -223,7 +223,7 @@ case "warm":
             group.addTask { _ = try? await manager.retrieveImage(with: .network(url), options: options) }
         }
     }
-    let rounds = 200
+    let rounds = Int(ProcessInfo.processInfo.environment["MAGPIE_WARM_ROUNDS"] ?? "") ?? 200
     // On the global executor, as a server's request handlers run: top-level code is on the main
     // actor, and every call from there would hop to the pool and back.
     let (hits, t) = try await Task.detached {

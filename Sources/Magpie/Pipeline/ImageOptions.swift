@@ -62,9 +62,14 @@ public struct ImageOptions: Sendable, Hashable {
     public var ignoredQueryItems: Set<String> = []
 
     // Output
-    public var processor: any ImageProcessor = DefaultImageProcessor()
+    /// Its ``ImageProcessor/identifier`` is read when it is set (see ``processorIdentifier``).
+    public var processor: any ImageProcessor = DefaultImageProcessor() {
+        didSet { processorIdentifier = Self.identifier(processor, onlyLoadFirstFrame) }
+    }
     /// Decode and keep only an animation's first frame.
-    public var onlyLoadFirstFrame = false
+    public var onlyLoadFirstFrame = false {
+        didSet { processorIdentifier = Self.identifier(processor, onlyLoadFirstFrame) }
+    }
     /// Put the downloaded (or cached original) bytes in the result.
     public var keepsOriginalData = false
 
@@ -83,10 +88,13 @@ public struct ImageOptions: Sendable, Hashable {
 
     public init() {}
 
-    /// The identifier cached images are keyed by: the processor's, plus first-frame-only.
-    public var processorIdentifier: String {
+    /// The identifier cached images are keyed by: the processor's, plus first-frame-only. Kept
+    /// up to date as those two are set, so a retrieval does not build it again.
+    public private(set) var processorIdentifier = ""
+
+    private static func identifier(_ processor: any ImageProcessor, _ firstFrameOnly: Bool) -> String {
         let base = processor.identifier
-        guard onlyLoadFirstFrame else { return base }
+        guard firstFrameOnly else { return base }
         return base.isEmpty ? "magpie.first-frame" : base + "|>magpie.first-frame"
     }
 
@@ -114,7 +122,7 @@ public struct ImageOptions: Sendable, Hashable {
             expirations: [memoryCacheExpiration, diskCacheExpiration],
             extending: [memoryCacheAccessExtendingExpiration, diskCacheAccessExtendingExpiration],
             serializer: cacheSerializer.map { String(reflecting: type(of: $0)) + String(describing: $0) },
-            cacheKey: cacheKey, ignoredQueryItems: ignoredQueryItems, processor: processor.identifier,
+            cacheKey: cacheKey, ignoredQueryItems: ignoredQueryItems, processor: processorIdentifier,
             headers: headers, timeout: timeout, requestModifier: requestModifier, redirectHandler: redirectHandler,
             retryStrategy: retryStrategy, alternativeSources: alternativeSources.map(\.rawCacheKey),
             priority: priority?.rawValue)
