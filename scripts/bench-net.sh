@@ -72,9 +72,20 @@ base="http://127.0.0.1:$port"
 ls "$work/www" | grep -v '^\.' | sed "s|^|$base/|" > "$work/urls.txt"
 echo "nginx on $base serving $(wc -l < "$work/urls.txt") images ($(du -sh "$work/www" | cut -f1)), $jobs downloads at a time"
 
+# Time the hypervisor gave to others (the "steal" column of /proc/stat): on a shared VM it makes
+# every figure noisier, so the run reports it.
+cpu_ticks() { awk '/^cpu / {print $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat; }
+steal_report() {
+    read -r steal0 total0 <<< "$ticks0"
+    read -r steal1 total1 <<< "$(cpu_ticks)"
+    awk -v s=$((steal1 - steal0)) -v t=$((total1 - total0)) \
+        'BEGIN { printf "\nCPU time stolen by the hypervisor during this run: %.0f%%\n", t ? 100 * s / t : 0 }'
+}
+ticks0=$(cpu_ticks)
+
 echo; echo "== bytes-only path"
 "$bin/magpie-net-bench" compare "$work/urls.txt" "$work/run" -j "$jobs"
-[ "${1:-}" = "bytes" ] && exit 0
+if [ "${1:-}" = "bytes" ]; then steal_report; exit 0; fi
 
 echo; echo "== 256-px thumbnails of all, cold cache (3 interleaved rounds)"
 rss() { awk '/Maximum resident/ {print $6}' "$1"; }
@@ -123,3 +134,4 @@ before=$(grep -c "coalesce=" "$work/nginx/access.log" || true)
 sleep 1  # nginx logs a request as it finalises it, which can trail the last byte the client read
 origin=$(grep -c "${target#"$base"}" "$work/nginx/access.log" || true)
 echo "origin requests for that URL in nginx's access log: $origin"
+steal_report

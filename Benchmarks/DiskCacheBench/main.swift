@@ -86,6 +86,18 @@ if let mode = ProcessInfo.processInfo.environment["MAGPIE_DISK_PROFILE"] {
     exit(0)
 }
 
+/// (steal, total) CPU ticks from /proc/stat: time the hypervisor gave to other machines makes
+/// every figure noisier, so the run reports it.
+func cpuTicks() -> (steal: Int, total: Int) {
+    guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") })
+    else { return (0, 0) }
+    let fields = line.split(separator: " ").dropFirst().prefix(8).compactMap { Int($0) }
+    guard fields.count == 8 else { return (0, 0) }
+    return (fields[7], fields.reduce(0, +))
+}
+let ticksAtStart = cpuTicks()
+
 print("disk cache vs raw files (temp + rename; whole-file read), operations per second, medians of 3")
 print("case                         DiskCache        raw     ratio")
 for (count, size) in [(10_000, 2_048), (1_000, 200_000)] {
@@ -185,4 +197,11 @@ print(String(format: "open a directory of 100,000 entries: %.2f s (target <= 1 s
 let cache = try DiskCache(config: .init(directory: bigDir, sizeLimit: reopened!.totalSize() - 1, sweepInterval: nil))
 trims.append(seconds { _ = cache.removeSizeExceededValues() })
 print(String(format: "trim 100,000 entries to half the limit: %.2f s (target <= 1 s), %d left", trims[0], cache.count))
+let ticksAtEnd = cpuTicks()
+if ticksAtEnd.total > ticksAtStart.total {
+    print(
+        String(
+            format: "CPU time stolen by the hypervisor during this run: %.0f%%",
+            100 * Double(ticksAtEnd.steal - ticksAtStart.steal) / Double(ticksAtEnd.total - ticksAtStart.total)))
+}
 try? FileManager.default.removeItem(atPath: root)

@@ -583,12 +583,7 @@ public final class DiskCache: Sendable {
         let expired = state.withLock { s in
             s.index.filter { $0.value.expiresAt <= now }.map { ($0.key, s.keys[$0.key]) }
         }
-        return expired.map { id, key in
-            let name = fileName(id, key: key)
-            unlink(directory + "/" + name)
-            forget(id)
-            return name
-        }
+        return removeFiles(expired)
     }
 
     /// When the directory is over its size limit, removes the least recently accessed entries
@@ -628,12 +623,28 @@ public final class DiskCache: Sendable {
             }
             return out
         }
-        return victims.map { id, key in
+        return removeFiles(victims)
+    }
+
+    /// Deletes the files of `entries` (relative to one open descriptor of the directory, so the
+    /// kernel does not walk the whole path for each) and drops them from the index; returns their
+    /// file names.
+    private func removeFiles(_ entries: [(EntryID, String?)]) -> [String] {
+        guard !entries.isEmpty else { return [] }
+        let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if dirfd >= 0 { close(dirfd) } }
+        let names = entries.map { id, key in
             let name = fileName(id, key: key)
-            unlink(directory + "/" + name)
-            forget(id)
+            if dirfd >= 0 { unlinkat(dirfd, name, 0) } else { unlink(directory + "/" + name) }
             return name
         }
+        state.withLock { s in
+            for (id, _) in entries {
+                if let e = s.index.removeValue(forKey: id) { s.totalSize -= e.size }
+                if !s.keys.isEmpty { s.keys.removeValue(forKey: id) }
+            }
+        }
+        return names
     }
 
     private func forget(_ id: EntryID) {
