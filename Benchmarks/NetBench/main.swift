@@ -92,19 +92,24 @@ func rawFetch(_ urls: [URL], into dir: String?) async throws -> Int {
     return total
 }
 
-/// `urls` through `downloader`, `concurrency` at a time, bodies dropped.
-func downloadAll(_ urls: [URL], _ downloader: ImageDownloader) async throws {
+/// `operation` on each of `urls`, `concurrency` at a time, results dropped.
+func forEachConcurrently(_ urls: [URL], _ operation: @escaping @Sendable (URL) async throws -> Void) async throws {
     try await withThrowingTaskGroup(of: Void.self) { group in
         var next = 0
         func launch() {
             guard next < urls.count else { return }
             let url = urls[next]
             next += 1
-            group.addTask { _ = try await downloader.download(url) }
+            group.addTask { try await operation(url) }
         }
         for _ in 0..<concurrency { launch() }
         while try await group.next() != nil { launch() }
     }
+}
+
+/// `urls` through `downloader`, `concurrency` at a time, bodies dropped.
+func downloadAll(_ urls: [URL], _ downloader: ImageDownloader) async throws {
+    try await forEachConcurrently(urls) { _ = try await downloader.download($0) }
 }
 
 func makeManager(_ dir: String) throws -> ImageManager {
@@ -189,16 +194,8 @@ case "prefetch", "fetch", "download", "loader":
     for round in 0..<5 {
         if mode == "loader" {
             let loader = HTTPDataLoader(perHostConnections: concurrency)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                var next = 0
-                func launch() {
-                    guard next < urls.count else { return }
-                    let url = urls[next]
-                    next += 1
-                    group.addTask { _ = try await loader.load(DataRequest(url: url), progress: { _, _ in }) }
-                }
-                for _ in 0..<concurrency { launch() }
-                while try await group.next() != nil { launch() }
+            try await forEachConcurrently(urls) {
+                _ = try await loader.load(DataRequest(url: $0), progress: { _, _ in })
             }
             try await loader.shutdown()
             continue
