@@ -268,6 +268,11 @@ import Testing
                 Issue.record("a truncated body was accepted")
             } catch let error as ImageDownloadError {
                 #expect(error.isTransient, "a cut body is a network failure: \(error)")
+                if case .truncatedBody(let received, let expected) = error {
+                    #expect(received <= 300 && expected == NetFixture.jpeg.count)
+                } else {
+                    Issue.record("a cut body reported as \(error)")
+                }
             }
             await #expect(throws: ImageDownloadError.badStatus(code: 500, retryAfter: nil)) {
                 try await downloader.download(NetFixture.url(server, "/error.html"))

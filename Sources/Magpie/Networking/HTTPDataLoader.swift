@@ -15,6 +15,10 @@ import NIOHTTP1
 /// body, so a stalled body fails when it passes. There is no separate idle-read timeout: the client
 /// would re-arm its timer on every read of every body, which costs more than the rest of a
 /// download's bookkeeping together.
+///
+/// Bodies are read through the client's delegate interface: each part is appended on the event
+/// loop that read it, where the async body sequence would wake a task per part. Progress is
+/// therefore reported on that event loop.
 public final class HTTPDataLoader: DataLoading {
     public let client: HTTPClient
     private let ownsClient: Bool
@@ -41,51 +45,29 @@ public final class HTTPDataLoader: DataLoading {
     public func load(_ request: DataRequest, progress: @escaping @Sendable (Int, Int?) -> Void) async throws
         -> DataResponse
     {
-        var http = HTTPClientRequest(url: request.url.absoluteString)
-        http.method = .GET
-        for field in request.headers { http.headers.add(name: field.name, value: field.value) }
+        let http: HTTPClient.Request
+        do {
+            var headers = HTTPHeaders()
+            for field in request.headers { headers.add(name: field.name, value: field.value) }
+            http = try HTTPClient.Request(url: request.url.absoluteString, method: .GET, headers: headers)
+        } catch {
+            throw ImageDownloadError.invalidURL(request.url.absoluteString)
+        }
         // At most a day: NIO deadlines do not take unbounded amounts.
         let timeoutNanos = Int64(min(max(0, request.timeout.nanoseconds), 86_400 * 1_000_000_000))
-        let start = NIODeadline.now()
-        let deadline = start + .nanoseconds(timeoutNanos)
-        // What arrived before a failure, for the error.
-        var receivedBytes = 0
-        var declaredLength: Int?
+        let receiver = BodyReceiver(request: request, progress: progress)
+        let task = client.execute(request: http, delegate: receiver, deadline: .now() + .nanoseconds(timeoutNanos))
         do {
-            let response = try await client.execute(http, deadline: deadline)
-            let headers = response.headers.map { HTTPHeaderField($0.name, $0.value) }
-            let status = Int(response.status.code)
-            let finalURL = request.url
-            let declared = response.headers.first(name: "content-length").flatMap { Int($0) }.flatMap {
-                $0 >= 0 ? $0 : nil
+            return try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
             }
-            declaredLength = declared
-            if !request.acceptableStatusCodes.contains(status) {
-                // Redirects and error pages: the body is not wanted. A small one is drained so
-                // the connection can be reused; a large one closes it.
-                _ = try? await response.body.collect(upTo: 64 << 10)
-                return DataResponse(url: finalURL, statusCode: status, headers: headers)
-            }
-            if let declared, declared > request.maxBodySize {
-                throw ImageDownloadError.bodyTooLarge(limit: request.maxBodySize, declared: declared)
-            }
-            var body: [UInt8] = []
-            body.reserveCapacity(min(declared ?? 64 << 10, request.maxBodySize))
-            for try await chunk in response.body {
-                if chunk.readableBytes > request.maxBodySize - body.count {
-                    throw ImageDownloadError.bodyTooLarge(limit: request.maxBodySize, declared: declared)
-                }
-                body.append(contentsOf: chunk.readableBytesView)
-                receivedBytes = body.count
-                if NIODeadline.now() > deadline { throw ImageDownloadError.timedOut(request.timeout) }
-                progress(body.count, declared)
-            }
-            if let declared, body.count < declared {
-                throw ImageDownloadError.truncatedBody(received: body.count, expected: declared)
-            }
-            return DataResponse(url: finalURL, statusCode: status, headers: headers, body: body)
         } catch let error as ImageDownloadError {
             throw error
+        } catch is BodyReceiver.Drained {
+            // An unwanted answer with a large body: its head is all that is needed.
+            return receiver.head(of: request)
         } catch let error as HTTPClientError {
             if Task.isCancelled { throw CancellationError() }
             switch error {
@@ -96,21 +78,93 @@ public final class HTTPDataLoader: DataLoading {
             case .invalidURL, .emptyHost, .emptyScheme:
                 throw ImageDownloadError.invalidURL(request.url.absoluteString)
             default:
-                if let declared = declaredLength, receivedBytes < declared {
-                    throw ImageDownloadError.truncatedBody(received: receivedBytes, expected: declared)
-                }
+                if let truncated = receiver.truncation() { throw truncated }
                 throw ImageDownloadError.connectionFailed(String(describing: error))
             }
-        } catch is CancellationError {
-            throw CancellationError()
         } catch {
             if Task.isCancelled { throw CancellationError() }
+            if let truncated = receiver.truncation() { throw truncated }
             throw ImageDownloadError.connectionFailed(String(describing: error))
         }
     }
 
     public func shutdown() async throws {
         if ownsClient { try await client.shutdown() }
+    }
+}
+
+/// Receives one response on the client's event loop: the head, then each body part as it is
+/// read, with no hop to a task per part (the async body sequence's cost).
+///
+/// Its state is touched only on the request's event loop, and read by the caller after the
+/// request's future has completed, which orders those reads after every write.
+private final class BodyReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
+    typealias Response = DataResponse
+
+    /// Stops reading an unwanted answer's body once it is too large to drain.
+    struct Drained: Error {}
+
+    private let request: DataRequest
+    private let progress: @Sendable (Int, Int?) -> Void
+    private var status = 0
+    private var headers: [HTTPHeaderField] = []
+    private var declared: Int?
+    /// Whether the status is one whose body is kept; others are drained (redirects, error pages).
+    private var wanted = true
+    private var drained = 0
+    private var body: [UInt8] = []
+
+    init(request: DataRequest, progress: @escaping @Sendable (Int, Int?) -> Void) {
+        self.request = request
+        self.progress = progress
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<DataResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        status = Int(head.status.code)
+        headers = head.headers.map { HTTPHeaderField($0.name, $0.value) }
+        declared = head.headers.first(name: "content-length").flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+        if !request.acceptableStatusCodes.contains(status) {
+            wanted = false
+        } else if let declared, declared > request.maxBodySize {
+            return task.eventLoop.makeFailedFuture(
+                ImageDownloadError.bodyTooLarge(limit: request.maxBodySize, declared: declared))
+        } else {
+            body.reserveCapacity(min(declared ?? 64 << 10, request.maxBodySize))
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<DataResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        guard wanted else {
+            // A small body is drained so the connection can be reused; a large one closes it.
+            drained += buffer.readableBytes
+            return drained > 64 << 10
+                ? task.eventLoop.makeFailedFuture(Drained()) : task.eventLoop.makeSucceededVoidFuture()
+        }
+        if buffer.readableBytes > request.maxBodySize - body.count {
+            return task.eventLoop.makeFailedFuture(
+                ImageDownloadError.bodyTooLarge(limit: request.maxBodySize, declared: declared))
+        }
+        body.append(contentsOf: buffer.readableBytesView)
+        progress(body.count, declared)
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<DataResponse>) throws -> DataResponse {
+        guard wanted else { return head(of: request) }
+        if let truncated = truncation() { throw truncated }
+        return DataResponse(url: request.url, statusCode: status, headers: headers, body: body)
+    }
+
+    /// The answer without a body.
+    func head(of request: DataRequest) -> DataResponse {
+        DataResponse(url: request.url, statusCode: status, headers: headers)
+    }
+
+    /// The error for a wanted body that ended before its declared length.
+    func truncation() -> ImageDownloadError? {
+        guard wanted, let declared, body.count < declared else { return nil }
+        return .truncatedBody(received: body.count, expected: declared)
     }
 }
 

@@ -284,6 +284,9 @@ public final class ImageDownloader: Sendable {
     // MARK: - downloading
 
     /// Downloads `url`, sharing the request with concurrent callers asking for the same resource.
+    /// - Parameter progress: Body bytes received and expected, reported to every caller as they
+    ///   arrive, on the thread that read them (for HTTP, the client's event loop): keep it short,
+    ///   and yield into an `AsyncStream` for anything slower.
     /// - Throws: ``ImageDownloadError``, or `CancellationError` when the calling task is cancelled.
     public func download(
         _ url: URL, options: DownloadOptions = DownloadOptions(),

@@ -124,6 +124,9 @@ public final class ImageManager: Sendable {
     // MARK: - retrieving
 
     /// Retrieves the image for `source` through caches, download and processing.
+    /// - Parameter progress: Body bytes received and expected, reported as they arrive, on the
+    ///   thread that read them (for HTTP, the client's event loop): keep it short, and yield into
+    ///   an `AsyncStream` for anything slower.
     /// - Throws: ``ImageDownloadError``, ``MagpieError`` (bytes that do not decode or process),
     ///   ``ImageRetrieveError``, or `CancellationError` when the calling task is cancelled.
     public func retrieveImage(
