@@ -131,13 +131,13 @@ case "raw":
 case "compare":
     // The baseline is a plain AsyncHTTPClient loop that fetches and keeps nothing. Shown
     // beside it, same run, same concurrency: that loop writing each body to a file (temporary
-    // file and rename), and
-    // ImageDownloader alone (no cache). Five rounds, each side going first in turn.
+    // file and rename), the downloader's HTTP transport alone, and ImageDownloader alone (no
+    // cache). Five rounds, each side going first in turn.
     let urls = try readList(args[2])
     let work = args[3]
     var times: [String: [Double]] = [:]
     var cpu: [String: [Double]] = [:]
-    let sides = ["raw", "raw+write", "downloader", "prefetch"]
+    let sides = ["raw", "raw+write", "loader", "downloader", "prefetch"]
     for round in 0..<5 {
         for offset in 0..<sides.count {
             let side = sides[(round + offset) % sides.count]
@@ -152,6 +152,16 @@ case "compare":
                 try FileManager.default.createDirectory(atPath: rawDir, withIntermediateDirectories: true)
                 times[side, default: []].append(try await seconds { _ = try await rawFetch(urls, into: rawDir) })
                 try? FileManager.default.removeItem(atPath: rawDir)
+            case "loader":
+                // The downloader's HTTP transport alone: what is left is the downloader's own work.
+                let loader = HTTPDataLoader(perHostConnections: concurrency)
+                times[side, default: []].append(
+                    try await seconds {
+                        try await forEachConcurrently(urls) {
+                            _ = try await loader.load(DataRequest(url: $0), progress: { _, _ in })
+                        }
+                    })
+                try await loader.shutdown()
             case "downloader":
                 let downloader = ImageDownloader(config: .init(maxConcurrentDownloadsPerHost: concurrency))
                 times[side, default: []].append(try await seconds { try await downloadAll(urls, downloader) })
@@ -179,10 +189,10 @@ case "compare":
         String(
             format:
                 "bytes-only, medians of 5: AsyncHTTPClient loop %.3f s, the same writing files (temp + rename) %.3f s, "
-                + "ImageDownloader alone %.3f s, disk-only prefetch %.3f s: throughput ratio %.2f "
-                + "(%.2f against the writing loop; the downloader alone %.2f)",
-            m["raw"]!, m["raw+write"]!, m["downloader"]!, m["prefetch"]!, m["raw"]! / m["prefetch"]!,
-            m["raw+write"]! / m["prefetch"]!, m["raw"]! / m["downloader"]!))
+                + "HTTPDataLoader alone %.3f s, ImageDownloader alone %.3f s, disk-only prefetch %.3f s: "
+                + "throughput ratio %.2f (%.2f against the writing loop; the loader alone %.2f, the downloader alone %.2f)",
+            m["raw"]!, m["raw+write"]!, m["loader"]!, m["downloader"]!, m["prefetch"]!, m["raw"]! / m["prefetch"]!,
+            m["raw+write"]! / m["prefetch"]!, m["raw"]! / m["loader"]!, m["raw"]! / m["downloader"]!))
     print(
         "CPU seconds of this process (medians, nginx not included): "
             + sides.map { "\($0) " + String(format: "%.3f", median(cpu[$0]!)) }.joined(separator: ", "))
