@@ -31,6 +31,9 @@ public enum LoopbackReply: Sendable {
     case slow(status: Int, headers: [(String, String)] = [], chunks: [[UInt8]], interval: Duration, contentLength: Int?)
     /// Closes the connection without answering.
     case close
+    /// Writes `bytes` as the whole answer, past the HTTP encoder, then closes the connection: a
+    /// malformed or hostile response.
+    case raw([UInt8])
 
     /// 200 with a body and its Content-Type.
     public static func ok(_ body: [UInt8], contentType: String) -> LoopbackReply {
@@ -159,6 +162,15 @@ public final class LoopbackServer: Sendable {
                 _ = try? await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
                 if !keepAlive { try? await channel.close() }
             case .close:
+                try? await channel.close()
+            case .raw(let bytes):
+                // Written from the encoder's place in the pipeline toward the socket, so nothing
+                // parses or frames it.
+                let written = channel.eventLoop.submit {
+                    let encoder = try channel.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+                    return encoder.writeAndFlush(NIOAny(ByteBuffer(bytes: bytes)))
+                }.flatMap { $0 }
+                _ = try? await written.get()
                 try? await channel.close()
             }
         }

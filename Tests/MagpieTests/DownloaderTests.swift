@@ -426,3 +426,49 @@ import Testing
         }
     }
 }
+
+extension DownloaderTests {
+    /// Hostile or broken servers are normal input: each malformed answer fails at once with a
+    /// typed error (no timeout, no crash, no unbounded header), and the downloader goes on working.
+    @Test func malformedResponsesFailPromptlyWithTypedErrors() async throws {
+        let jpeg = NetFixture.jpeg
+        func response(_ head: String, _ body: [UInt8] = []) -> [UInt8] { Array(head.utf8) + body }
+        let malformed: [String: [UInt8]] = [
+            "/negative-length.jpg": response("HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\n", jpeg),
+            "/word-length.jpg": response("HTTP/1.1 200 OK\r\nContent-Length: many\r\n\r\n", jpeg),
+            "/two-lengths.jpg": response(
+                "HTTP/1.1 200 OK\r\nContent-Length: 10\r\nContent-Length: \(jpeg.count)\r\n\r\n", jpeg),
+            "/overflowing-length.jpg": response(
+                "HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n", jpeg),
+            "/bad-status.jpg": response("HTTP/1.1 abc OK\r\n\r\n"),
+            "/not-http.jpg": response("SSH-2.0-OpenSSH_9.2\r\n"),
+            "/bad-chunk.jpg": response("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", jpeg),
+            "/huge-header.jpg": response(
+                "HTTP/1.1 200 OK\r\nX-Fill: " + String(repeating: "a", count: 200_000) + "\r\n\r\n"),
+            "/nul-in-header.jpg": response("HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\u{0}\r\n\r\n", jpeg),
+            "/nothing.jpg": [],
+        ]
+        // Legal: no length, the body ends when the connection does.
+        let unframed = response("HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\n\r\n", jpeg)
+        try await withServer({ request in
+            if request.path == "/unframed.jpg" { return .raw(unframed) }
+            return malformed[request.path].map { .raw($0) } ?? .ok(jpeg, contentType: "image/jpeg")
+        }) { server in
+            // A timeout far beyond any of these answers: failing by it would be a bug.
+            let downloader = makeDownloader(.init(timeout: .seconds(60), failedURLTTL: nil))
+            for path in malformed.keys.sorted() {
+                do {
+                    let result = try await downloader.download(NetFixture.url(server, path))
+                    Issue.record("\(path) was accepted: \(result.data.count) bytes")
+                } catch let error as ImageDownloadError {
+                    if case .connectionFailed = error {} else { Issue.record("\(path) failed as \(error)") }
+                } catch {
+                    Issue.record("\(path) failed with an untyped error: \(error)")
+                }
+            }
+            #expect(try await downloader.download(NetFixture.url(server, "/unframed.jpg")).data == jpeg)
+            #expect(try await downloader.download(NetFixture.url(server, "/fine.jpg")).data == jpeg)
+            try await downloader.shutdown()
+        }
+    }
+}
