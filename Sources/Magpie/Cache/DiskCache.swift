@@ -103,6 +103,9 @@ public final class DiskCache: Sendable {
         /// The file's identity when its payload last passed the CRC check in this process: a
         /// read of the same inode, size and modification time skips the check.
         var verified: FileStamp?
+        /// Which write of this process put the entry in the index (0: found on disk). A removal
+        /// or a read that looked at one generation leaves a later one alone.
+        var generation: UInt64 = 0
     }
 
     struct FileStamp: Equatable {
@@ -125,6 +128,13 @@ public final class DiskCache: Sendable {
         var keys: [EntryID: String] = [:]
         var totalSize = 0
         var trimScheduled = false
+        var lastGeneration: UInt64 = 0
+
+        /// A generation no entry has had.
+        mutating func nextGeneration() -> UInt64 {
+            lastGeneration += 1
+            return lastGeneration
+        }
     }
 
     /// The cache directory.
@@ -143,6 +153,15 @@ public final class DiskCache: Sendable {
     private let pathPrefix: [UInt8]
     private let nameSuffix: [UInt8]
     private let pid = getpid()
+    /// Locks over entry files by ID (striped): a write holds its entry's lock while it renames
+    /// its file into place and indexes it, and a removal while it checks that the entry is still
+    /// the one it chose and deletes the file. So a trim, an expiry sweep or a read that found a
+    /// bad file never deletes a newer write of the same key. Taken before `state`, never inside it.
+    /// (The locked value is unused; ThreadSanitizer misreads accesses to an empty one.)
+    private let fileLocks = (0..<64).map { _ in Locked(0) }
+    /// Runs once in each removal of several entries, after they are chosen and before their files
+    /// go (tests use it to write in that window).
+    let removalHook = Locked<(@Sendable () -> Void)?>(nil)
 
     /// Opens (creating if needed) the cache directory and indexes its entries.
     /// - Throws: ``DiskCacheError/cannotCreateDirectory(path:errno:)`` or
@@ -275,6 +294,7 @@ public final class DiskCache: Sendable {
         // and records the file's identity then.
         let wantsStamp = data.count > 64 << 10
         var stamp: FileStamp?
+        var over = false
         let failure: Int32 = withTemporaryPath(counter) { temporary in
             let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard fd >= 0 else { return errno }
@@ -284,21 +304,28 @@ public final class DiskCache: Sendable {
                 if fstat(fd, &st) == 0 { stamp = FileStamp(st) } else { failure = errno }
             }
             if close(fd) != 0 && failure == 0 { failure = errno }
-            if failure == 0 && withPath(id, key: unhashedKey, { rename(temporary, $0) }) != 0 { failure = errno }
+            if failure == 0 {
+                failure = fileLock(id).withLock { _ -> Int32 in
+                    if withPath(id, key: unhashedKey, { rename(temporary, $0) }) != 0 { return errno }
+                    over = state.withLock { s -> Bool in
+                        let entry = Entry(
+                            size: fileSize, expiresAt: expires, lastAccess: now.timeIntervalSinceReferenceDate,
+                            headerSize: header.count, verified: stamp, generation: s.nextGeneration())
+                        s.totalSize += fileSize - (s.index.updateValue(entry, forKey: id)?.size ?? 0)
+                        if let unhashedKey { s.keys[id] = unhashedKey }
+                        guard config.sizeLimit > 0, s.totalSize > config.sizeLimit, !s.trimScheduled else {
+                            return false
+                        }
+                        s.trimScheduled = true
+                        return true
+                    }
+                    return 0
+                }
+            }
             if failure != 0 { unlink(temporary) }
             return failure
         }
         if failure != 0 { throw .writeFailed(path: path(id, key: unhashedKey), errno: failure) }
-        let over = state.withLock { s -> Bool in
-            let entry = Entry(
-                size: fileSize, expiresAt: expires, lastAccess: now.timeIntervalSinceReferenceDate,
-                headerSize: header.count, verified: stamp)
-            s.totalSize += fileSize - (s.index.updateValue(entry, forKey: id)?.size ?? 0)
-            if let unhashedKey { s.keys[id] = unhashedKey }
-            guard config.sizeLimit > 0, s.totalSize > config.sizeLimit, !s.trimScheduled else { return false }
-            s.trimScheduled = true
-            return true
-        }
         if over {
             background.async { [weak self] in
                 guard let self else { return }
@@ -388,9 +415,9 @@ public final class DiskCache: Sendable {
         let now = clock.now()
         let nowSeconds = now.timeIntervalSinceReferenceDate
         let known = state.withLock { $0.index[id] }
+        let seen = known?.generation
         if let known, known.expiresAt <= nowSeconds {
-            withPath(id, key: unhashedKey) { _ = unlink($0) }
-            forget(id)
+            discard(id, key: unhashedKey, seen: seen)
             return nil
         }
         let outcome = withPath(id, key: unhashedKey) { path in
@@ -398,21 +425,21 @@ public final class DiskCache: Sendable {
         }
         switch outcome {
         case .missing:
-            forget(id)
+            discard(id, key: unhashedKey, seen: seen, unlinking: false)
             return nil
         case .failed(let e):
             throw .readFailed(path: path(id, key: unhashedKey), errno: e)
         case .invalid:
-            withPath(id, key: unhashedKey) { _ = unlink($0) }
-            forget(id)
-            counters.withLock { $0.invalid += 1 }
+            if discard(id, key: unhashedKey, seen: seen) { counters.withLock { $0.invalid += 1 } }
             return nil
         case .expired:
-            withPath(id, key: unhashedKey) { _ = unlink($0) }
-            forget(id)
+            discard(id, key: unhashedKey, seen: seen)
             return nil
-        case .hit(let payload, let entry):
+        case .hit(let payload, var entry):
             state.withLock { s in
+                // Unless a write or a removal came in meanwhile: theirs is the newer state.
+                guard s.index[id]?.generation == seen else { return }
+                entry.generation = seen ?? s.nextGeneration()
                 s.totalSize += entry.size - (s.index.updateValue(entry, forKey: id)?.size ?? 0)
                 if let unhashedKey { s.keys[id] = unhashedKey }
             }
@@ -546,9 +573,12 @@ public final class DiskCache: Sendable {
     public func remove(forKey key: String) throws(DiskCacheError) {
         let id = try checkedID(key)
         let unhashedKey = config.usesHashedFileName ? nil : key
-        let failure = withPath(id, key: unhashedKey) { unlink($0) != 0 && errno != ENOENT ? errno : 0 }
+        let failure = fileLock(id).withLock { _ -> Int32 in
+            let failure = withPath(id, key: unhashedKey) { unlink($0) != 0 && errno != ENOENT ? errno : 0 }
+            if failure == 0 { forget(id) }
+            return failure
+        }
         if failure != 0 { throw .writeFailed(path: path(id, key: unhashedKey), errno: failure) }
-        forget(id)
     }
 
     /// Removes every entry at once: the directory is renamed aside and a new one made; the old
@@ -581,7 +611,7 @@ public final class DiskCache: Sendable {
     public func removeExpiredValues(referenceDate: Date? = nil) -> [String] {
         let now = (referenceDate ?? clock.now()).timeIntervalSinceReferenceDate
         let expired = state.withLock { s in
-            s.index.filter { $0.value.expiresAt <= now }.map { ($0.key, s.keys[$0.key]) }
+            s.index.filter { $0.value.expiresAt <= now }.map { ($0.key, s.keys[$0.key], $0.value.generation) }
         }
         return removeFiles(expired)
     }
@@ -612,13 +642,13 @@ public final class DiskCache: Sendable {
     private func removeLeastRecentlyAccessed(over threshold: Int, downTo target: Int, sparing spared: EntryID? = nil)
         -> [String]
     {
-        let victims = state.withLock { s -> [(EntryID, String?)] in
+        let victims = state.withLock { s -> [(EntryID, String?, UInt64)] in
             guard s.totalSize > threshold else { return [] }
             var total = s.totalSize
-            var out: [(EntryID, String?)] = []
+            var out: [(EntryID, String?, UInt64)] = []
             for (id, entry) in s.index.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) where id != spared {
                 if total <= target { break }
-                out.append((id, s.keys[id]))
+                out.append((id, s.keys[id], entry.generation))
                 total -= entry.size
             }
             return out
@@ -626,26 +656,42 @@ public final class DiskCache: Sendable {
         return removeFiles(victims)
     }
 
-    /// Deletes the files of `entries` (relative to one open descriptor of the directory, so the
-    /// kernel does not walk the whole path for each) and drops them from the index; returns their
-    /// file names.
-    private func removeFiles(_ entries: [(EntryID, String?)]) -> [String] {
+    /// Deletes the files of `entries` chosen at the generations given (relative to one open
+    /// descriptor of the directory, so the kernel does not walk the whole path for each) and
+    /// drops them from the index; returns their file names. An entry written again since it was
+    /// chosen is left alone.
+    private func removeFiles(_ entries: [(EntryID, String?, UInt64)]) -> [String] {
         guard !entries.isEmpty else { return [] }
+        removalHook.withLock { $0 }?()
         let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { if dirfd >= 0 { close(dirfd) } }
-        let names = entries.map { id, key in
-            let name = fileName(id, key: key)
-            if dirfd >= 0 { unlinkat(dirfd, name, 0) } else { unlink(directory + "/" + name) }
-            return name
-        }
-        state.withLock { s in
-            for (id, _) in entries {
-                if let e = s.index.removeValue(forKey: id) { s.totalSize -= e.size }
-                if !s.keys.isEmpty { s.keys.removeValue(forKey: id) }
+        var names: [String] = []
+        names.reserveCapacity(entries.count)
+        for (id, key, generation) in entries {
+            fileLock(id).withLock { _ in
+                guard state.withLock({ $0.index[id]?.generation }) == generation else { return }
+                let name = fileName(id, key: key)
+                if dirfd >= 0 { unlinkat(dirfd, name, 0) } else { unlink(directory + "/" + name) }
+                forget(id)
+                names.append(name)
             }
         }
         return names
     }
+
+    /// Deletes the file of the entry for `id` (unless `unlinking` is false) and drops it from the
+    /// index, if the index still holds the generation `seen` (`nil`: none); returns whether it did.
+    @discardableResult
+    private func discard(_ id: EntryID, key: String?, seen: UInt64?, unlinking: Bool = true) -> Bool {
+        fileLock(id).withLock { _ -> Bool in
+            guard state.withLock({ $0.index[id]?.generation }) == seen else { return false }
+            if unlinking { withPath(id, key: key) { _ = unlink($0) } }
+            forget(id)
+            return true
+        }
+    }
+
+    private func fileLock(_ id: EntryID) -> Locked<Int> { fileLocks[Int(truncatingIfNeeded: id.lo & 63)] }
 
     private func forget(_ id: EntryID) {
         state.withLock { s in
