@@ -20,7 +20,9 @@ int magpie__in_open(magpie__in *in, const char *path, char *detail, size_t detai
     memset(in, 0, sizeof *in);
     in->fd = -1;
     if (!path) return MAGPIE_EINVAL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO with no writer (or a device) must not hang; a non-regular
+     * file is refused below, before any read. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     struct stat st;
     const char *why = NULL;
     if (fd < 0) why = strerror(errno);

@@ -45,8 +45,20 @@ static void magpie__jpeg_error_exit(j_common_ptr c) {
 static void magpie__jpeg_emit(j_common_ptr c, int level) {
     magpie__jpeg_err *e = (magpie__jpeg_err *)c->err;
     if (level >= 0) return; /* trace messages */
-    if (c->err->msg_code == JWRN_JPEG_EOF && !e->finishing) e->truncated = 1;
-    if (e->message[0] == 0) (*c->err->format_message)(c, e->message);
+    /* Warnings that mean the image data ran out before its last row: the file ended, or the
+     * entropy decoder met an end-of-image marker ("premature end of data segment" at a pasted
+     * FF D9); the rest would be zero-filled. Other markers met early (a damaged restart
+     * interval, which libjpeg resyncs from) and bad Huffman codes stay warnings, as the corpus's
+     * voting decoders treat them. */
+    int lost = 0;
+    if (!e->finishing && c->is_decompressor) {
+        j_decompress_ptr d = (j_decompress_ptr)c;
+        lost = c->err->msg_code == JWRN_JPEG_EOF ||
+               (c->err->msg_code == JWRN_HIT_MARKER && d->unread_marker == JPEG_EOI);
+    }
+    /* The message kept is the first that lost data, else the first warning. */
+    if (e->message[0] == 0 || (lost && !e->truncated)) (*c->err->format_message)(c, e->message);
+    if (lost) e->truncated = 1;
     if (++e->warnings > MAGPIE_JPEG_MAX_WARNINGS) {
         snprintf(e->message, sizeof e->message, "more than %d corrupt-data warnings", MAGPIE_JPEG_MAX_WARNINGS);
         e->status = MAGPIE_ECORRUPT;
@@ -224,7 +236,7 @@ int magpie__decode_jpeg(magpie__job *job) {
     }
     if (st->err.truncated) {
         rc = MAGPIE_ETRUNCATED;
-        magpie__detail(job, "premature end of JPEG data");
+        magpie__detail(job, "%s", st->err.message[0] ? st->err.message : "premature end of JPEG data");
         goto done;
     }
     rc = magpie__sink_finish(st->sink);

@@ -3,7 +3,9 @@
 # ../shared/corpus (when it is there) with a fixed seed and a fixed number of inputs, so a CI run is
 # reproducible; FUZZ_SECONDS (default 60) caps each run's time. For open-ended fuzzing set
 # FUZZ_RUNS=-1 (no input count) and a larger FUZZ_SECONDS.
-# Usage: scripts/fuzz.sh [probe|jpeg|png|gif ...]
+# The url target is Swift: URL normalisation and redirect resolution (WebURL.swift), built with
+# swiftc -sanitize=fuzzer,address from the module's own files, seeded with URLs written below.
+# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|url ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
@@ -13,7 +15,7 @@ cc=${CC_FUZZ:-clang}
 flags=(-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -D_DEFAULT_SOURCE)
 libs=(-lturbojpeg -ljpeg -lpng16 -lgif -lz -lm)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif)
+[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif url)
 corpus=../shared/corpus
 for t in "${targets[@]}"; do
   case $t in
@@ -21,14 +23,35 @@ for t in "${targets[@]}"; do
     jpeg) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_JPEG); seeds=(jpeg bad/jpeg); runs=5000 ;;
     png) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_PNG); seeds=(png bad/png); runs=60000 ;;
     gif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_GIF); seeds=(gif bad/gif); runs=8000 ;;
+    url) ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;
   esac
   bin=$out/fuzz_$t
-  "$cc" "${flags[@]}" "${def[@]}" "$src" CSources/*.c "${libs[@]}" -o "$bin" 2>"$out/build_$t.log" \
-    || { cat "$out/build_$t.log"; exit 1; }
   work=$out/corpus_$t
   rm -rf "$work"  # start from the seeds every time: the same inputs on every machine
   mkdir -p "$work"
+  if [ "$t" = url ]; then
+    net=Sources/Magpie/Networking
+    swiftc -sanitize=fuzzer,address -parse-as-library -O "$net/WebURL.swift" "$net/ImageDownloadError.swift" \
+      "$net/DataLoading.swift" Tests/fuzz/fuzz_url.swift -o "$bin" 2>"$out/build_$t.log" \
+      || { cat "$out/build_$t.log"; exit 1; }
+    i=0
+    for seed in 'http://a.example/x\n/y' 'HTTPS://B.Example:443/p?q#f\n//c.example:8080/' \
+      'http://127.0.0.1:99999/\nfile:///etc/passwd' 'http://[::1]:70000/\nhttp://u:p@d.example:65535/' \
+      'http://h:/a\n../../b?c' 'http://x.example/\nftp://y/' 'http://%41.example/\n\\\\evil'; do
+      i=$((i + 1))
+      printf "$seed" >"$work/seed$i"
+    done
+    runs=${FUZZ_RUNS:-300000}
+    echo "fuzz.sh: $t, seed ${FUZZ_SEED:-1}, $runs inputs, at most ${seconds}s"
+    SWIFT_BACKTRACE=enable=no "$bin" "$work" -seed="${FUZZ_SEED:-1}" -runs="$runs" -max_total_time="$seconds" \
+      -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 2>"$out/$t.log" \
+      || { tail -40 "$out/$t.log"; echo "fuzz.sh: $t FAILED" >&2; exit 1; }
+    grep -E "stat::number_of_executed_units|Done" "$out/$t.log" | tail -2
+    continue
+  fi
+  "$cc" "${flags[@]}" "${def[@]}" "$src" CSources/*.c "${libs[@]}" -o "$bin" 2>"$out/build_$t.log" \
+    || { cat "$out/build_$t.log"; exit 1; }
   if [ -d "$corpus" ]; then
     for s in "${seeds[@]}"; do
       find "$corpus/$s" -type f -size -256k -exec cp -n {} "$work/" \; 2>/dev/null || true

@@ -177,11 +177,11 @@ import Testing
         for (input, expected) in cases {
             #expect(try ImageDownloader.normalized(URL(string: input)!).absoluteString == expected, "\(input)")
         }
-        #expect(ImageDownloader.isNormalized("http://127.0.0.1:9000/b/c.png"))
-        #expect(!ImageDownloader.isNormalized("http://Example.com/a"))
-        #expect(!ImageDownloader.isNormalized("http://example.com"))
-        #expect(!ImageDownloader.isNormalized("http://example.com:80/a"))
-        #expect(!ImageDownloader.isNormalized("http://example.com/a#b"))
+        #expect(WebURL.isNormalized("http://127.0.0.1:9000/b/c.png"))
+        #expect(!WebURL.isNormalized("http://Example.com/a"))
+        #expect(!WebURL.isNormalized("http://example.com"))
+        #expect(!WebURL.isNormalized("http://example.com:80/a"))
+        #expect(!WebURL.isNormalized("http://example.com/a#b"))
     }
 
     @Test func retryStrategyRules() {

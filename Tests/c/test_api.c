@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
 #include <gif_lib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "magpie.h"
@@ -422,6 +424,53 @@ static void test_files(void) {
     free(px);
 }
 
+/* A photo cut at a third with an end-of-image marker pasted on decodes "successfully" in
+ * libjpeg (it warns "premature end of data segment" and fills grey): missing data is an error. */
+static void test_jpeg_cut_with_eoi(void) {
+    uint8_t *px = gradient(320, 240);
+    size_t n;
+    uint8_t *jpeg = encode(px, 320, 240, MAGPIE_FORMAT_JPEG, 90, &n);
+    size_t cut = n / 3;
+    uint8_t *bad = malloc(cut + 2);
+    memcpy(bad, jpeg, cut);
+    bad[cut] = 0xFF;
+    bad[cut + 1] = 0xD9;
+    magpie_decode_options o;
+    magpie_decode_options_init(&o);
+    magpie_image *img = NULL;
+    CHECK(magpie_decode(bad, cut + 2, &o, &img) == MAGPIE_ETRUNCATED && img == NULL, "cut JPEG + EOI, full");
+    o.fit = MAGPIE_FIT_INSIDE;
+    o.width = o.height = 40;
+    CHECK(magpie_decode(bad, cut + 2, &o, &img) == MAGPIE_ETRUNCATED && img == NULL, "cut JPEG + EOI, thumbnail");
+    /* The whole file still decodes. */
+    CHECK(magpie_decode(jpeg, n, &o, &img) == MAGPIE_OK, "whole JPEG");
+    magpie_image_free(img);
+    free(bad);
+    free(jpeg);
+    free(px);
+}
+
+/* A FIFO with no writer, or a character device, must fail at once, not hang the caller. */
+static void test_special_files(void) {
+    char dir[] = "/tmp/magpie-test-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    char path[256], detail[128];
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    CHECK(mkfifo(path, 0600) == 0, "mkfifo");
+    magpie_decode_options o;
+    magpie_decode_options_init(&o);
+    o.error_detail = detail;
+    o.error_detail_size = sizeof detail;
+    magpie_image *img = NULL;
+    magpie_info info;
+    CHECK(magpie_probe_file(path, &info) == MAGPIE_EIO, "probe of a FIFO");
+    CHECK(magpie_decode_file(path, &o, &img) == MAGPIE_EIO && img == NULL, "decode of a FIFO");
+    CHECK(strstr(detail, "not a regular file") != NULL, "FIFO detail: %s", detail);
+    CHECK(magpie_decode_file("/dev/zero", &o, &img) == MAGPIE_EIO && img == NULL, "a device");
+    remove(path);
+    rmdir(dir);
+}
+
 static void test_arguments(void) {
     magpie_image *img = (magpie_image *)1;
     CHECK(magpie_decode(NULL, 10, NULL, &img) == MAGPIE_EINVAL && img == NULL, "NULL data");
@@ -500,6 +549,8 @@ int main(void) {
     test_gif_disposal();
     test_limits();
     test_files();
+    test_jpeg_cut_with_eoi();
+    test_special_files();
     test_arguments();
     test_resize();
     return tu_finish("api");

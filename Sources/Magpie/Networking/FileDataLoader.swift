@@ -39,7 +39,9 @@ public struct FileDataLoader: DataLoading {
     }
 
     static func read(_ path: String, limit: Int) -> Result<[UInt8], ImageDownloadError> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO without a writer (or a device) must not hang the open; anything
+        // but a regular file is refused before the first read.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { return .failure(.fileUnreadable(path: path, errno: errno)) }
         defer { close(fd) }
         var st = stat()

@@ -25,6 +25,9 @@ public indirect enum ImageDownloadError: Error, Sendable, Hashable, CustomString
     case redirectLoop(String)
     /// The redirect handler refused to follow a redirect.
     case redirectRefused(status: Int, location: String)
+    /// A redirect led out of http(s) (to `file:`, `ftp:`, `data:`…) and was not followed. The
+    /// message is the same whatever the target, so an origin learns nothing about local paths.
+    case redirectNotAllowed(status: Int)
     /// The request modifier threw.
     case requestModifierFailed(String)
     /// A local file could not be read (`file://` URLs).
@@ -51,6 +54,7 @@ public indirect enum ImageDownloadError: Error, Sendable, Hashable, CustomString
         case .tooManyRedirects(let n): return "more than \(n) redirects"
         case .redirectLoop(let u): return "redirect loop at \(u)"
         case .redirectRefused(let status, let location): return "redirect \(status) to \(location) refused"
+        case .redirectNotAllowed(let status): return "redirect \(status) refused: it must lead to an http(s) URL"
         case .requestModifierFailed(let why): return "request modifier failed: \(why)"
         case .fileUnreadable(let path, let e): return "cannot read \(path): errno \(e)"
         case .recentlyFailed(let reason, _): return "failed recently, not retried yet: \(reason)"

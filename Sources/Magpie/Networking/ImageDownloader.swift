@@ -112,6 +112,10 @@ public final class ImageDownloader: Sendable {
         public var defaultHeaders: [HTTPHeaderField]
         /// Header names left out of the coalescing fingerprint (they do not change the response).
         public var headersIgnoredForCoalescing: Set<String>
+        /// Header names (besides `Authorization`, `Proxy-Authorization` and `Cookie`, always
+        /// dropped) removed from a request that a redirect takes to another origin (scheme, host
+        /// or port). Case-insensitive.
+        public var sensitiveHeaders: Set<String>
 
         public init(
             timeout: Duration = .seconds(15), connectTimeout: Duration = .seconds(10),
@@ -126,8 +130,10 @@ public final class ImageDownloader: Sendable {
             ],
             headersIgnoredForCoalescing: Set<String> = [
                 "user-agent", "connection", "keep-alive", "priority", "traceparent", "tracestate", "x-request-id",
-            ]
+            ],
+            sensitiveHeaders: Set<String> = []
         ) {
+            self.sensitiveHeaders = Set(sensitiveHeaders.map { $0.lowercased() })
             self.timeout = timeout
             self.connectTimeout = connectTimeout
             self.maxConcurrentDownloadsPerHost = max(1, maxConcurrentDownloadsPerHost)
@@ -365,52 +371,9 @@ public final class ImageDownloader: Sendable {
         return key
     }
 
-    /// Lower-case scheme and host, no default port, no fragment, `/` for an empty path.
-    static func normalized(_ url: URL) throws(ImageDownloadError) -> URL {
-        if isNormalized(url.absoluteString) { return url }
-        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true),
-            let scheme = parts.scheme?.lowercased()
-        else { throw .invalidURL(url.absoluteString) }
-        parts.scheme = scheme
-        parts.fragment = nil
-        if scheme == "http" || scheme == "https" {
-            guard let host = parts.host, !host.isEmpty else { throw .invalidURL(url.absoluteString) }
-            parts.host = host.lowercased()
-            if (scheme == "http" && parts.port == 80) || (scheme == "https" && parts.port == 443) { parts.port = nil }
-            if parts.path.isEmpty { parts.path = "/" }
-        }
-        guard let result = parts.url else { throw .invalidURL(url.absoluteString) }
-        return result
-    }
-
-    /// Whether `text` is already an http(s) URL in normal form: lower-case scheme and host, no
-    /// default port, no fragment, a path. Most URLs are, and parsing them again is costly.
-    static func isNormalized(_ text: String) -> Bool {
-        var utf8 = text.utf8[...]
-        if utf8.starts(with: "http://".utf8) {
-            utf8 = utf8.dropFirst(7)
-        } else if utf8.starts(with: "https://".utf8) {
-            utf8 = utf8.dropFirst(8)
-        } else {
-            return false
-        }
-        guard let slash = utf8.firstIndex(of: UInt8(ascii: "/")) else { return false }
-        let authority = utf8[..<slash]
-        guard !authority.isEmpty else { return false }
-        for byte in authority {
-            // Upper case, user info and IPv6 literals take the slow path.
-            if (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "@")
-                || byte == UInt8(ascii: "[")
-            {
-                return false
-            }
-        }
-        // A default port (which the slow path drops) ends the authority in ":80" or ":443".
-        if authority.reversed().starts(with: "08:".utf8) || authority.reversed().starts(with: "344:".utf8) {
-            return false
-        }
-        return !utf8[slash...].contains(UInt8(ascii: "#"))
-    }
+    /// Lower-case scheme and host, no default port, no fragment, `/` for an empty path; ports
+    /// outside 0–65535 are ``ImageDownloadError/invalidURL(_:)``.
+    static func normalized(_ url: URL) throws(ImageDownloadError) -> URL { try WebURL.normalized(url) }
 
     private func perform(
         _ request: DataRequest, key: String, retry: RetryStrategy?,
@@ -488,22 +451,25 @@ public final class ImageDownloader: Sendable {
             }
             lastStatus = response.statusCode
             if response.isRedirect, let location = response.headers.value(for: "Location") {
-                guard let next = URL(string: location, relativeTo: request.url)?.absoluteURL else {
-                    throw ImageDownloadError.invalidURL(location)
-                }
+                // Only http(s) to http(s): a `file:` (or any other) target is refused with one
+                // error that names nothing of it.
+                let next = try WebURL.redirectTarget(
+                    status: response.statusCode, location: location, from: request.url)
                 redirects += 1
                 if redirects > config.maxRedirects { throw ImageDownloadError.tooManyRedirects(config.maxRedirects) }
                 var nextRequest = request
-                nextRequest.url = try Self.normalized(next)
-                // Credentials stay with their origin.
-                if nextRequest.url.host != request.url.host || nextRequest.url.scheme != request.url.scheme {
-                    nextRequest.headers.removeAll { $0.name.lowercased() == "authorization" }
-                }
+                nextRequest.url = next
+                // Credentials stay with their origin (scheme, host and port).
+                nextRequest.headers = WebURL.headersForRedirect(
+                    request.headers, from: request.url, to: next, sensitive: config.sensitiveHeaders)
                 if let redirectHandler {
                     guard let decided = await redirectHandler(response, nextRequest) else {
                         throw ImageDownloadError.redirectRefused(status: response.statusCode, location: location)
                     }
                     nextRequest = decided
+                    guard WebURL.isWebScheme(nextRequest.url.scheme) else {
+                        throw ImageDownloadError.redirectNotAllowed(status: response.statusCode)
+                    }
                     nextRequest.url = try Self.normalized(nextRequest.url)
                 }
                 if visited.isEmpty { visited.insert(first.url.absoluteString) }

@@ -1,0 +1,162 @@
+import Foundation
+import MagpieLoopback
+import Testing
+
+@testable import Magpie
+
+/// What a hostile origin answers: redirects out of http(s), impossible ports, redirects that try
+/// to carry the caller's credentials to another origin.
+@Suite struct HostileOriginTests {
+    @Test func redirectsNeverLeaveHTTP() async throws {
+        let dir = try TemporaryDirectory()
+        let photo = dir.path("photo.png")
+        try Data(NetFixture.png).write(to: URL(fileURLWithPath: photo))
+        try await withServer({ request in
+            switch request.path {
+            case "/existing": return .respond(status: 302, headers: [("Location", "file://" + photo)])
+            case "/missing": return .respond(status: 302, headers: [("Location", "file:///no/such/place.png")])
+            case "/directory": return .respond(status: 301, headers: [("Location", "file:///etc/")])
+            case "/ftp": return .respond(status: 307, headers: [("Location", "ftp://127.0.0.1/a.png")])
+            case "/data": return .respond(status: 308, headers: [("Location", "data:image/png;base64,iVBORw0KGgo=")])
+            case "/fine.png": return .ok(NetFixture.png, contentType: "image/png")
+            default: return .respond(status: 404)
+            }
+        }) { server in
+            let harness = try PipelineHarness()
+            let downloader = harness.manager.downloader
+            // One error, whatever the target: the origin cannot tell whether a path exists.
+            var messages: Set<String> = []
+            for (path, status) in [("/existing", 302), ("/missing", 302), ("/directory", 301)] {
+                do {
+                    _ = try await downloader.download(NetFixture.url(server, path))
+                    Issue.record("\(path): a redirect to a local file was followed")
+                } catch let error as ImageDownloadError {
+                    #expect(error == .redirectNotAllowed(status: status))
+                    messages.insert(error.description.replacingOccurrences(of: String(status), with: ""))
+                }
+            }
+            #expect(messages.count == 1)
+            for (path, status) in [("/ftp", 307), ("/data", 308)] {
+                await #expect(throws: ImageDownloadError.redirectNotAllowed(status: status)) {
+                    try await downloader.download(NetFixture.url(server, path))
+                }
+            }
+            // A redirect handler cannot lead there either.
+            let toFile: @Sendable (DataResponse, DataRequest) async -> DataRequest? = { _, next in
+                var next = next
+                next.url = URL(fileURLWithPath: photo)
+                return next
+            }
+            await #expect(throws: ImageDownloadError.redirectNotAllowed(status: 302)) {
+                try await downloader.download(
+                    NetFixture.url(server, "/existing"), options: .init(redirectHandler: toFile))
+            }
+            // The pipeline caches nothing under the http URL.
+            let manager = harness.manager
+            await #expect(throws: ImageDownloadError.redirectNotAllowed(status: 302)) {
+                _ = try await manager.retrieveImage(with: .network(NetFixture.url(server, "/existing")))
+            }
+            #expect(harness.cache.imageCachedType(forKey: NetFixture.url(server, "/existing").absoluteString) == .none)
+            // A file URL given directly is still served, and redirects within http(s) still work.
+            let direct = try await downloader.download(URL(fileURLWithPath: photo))
+            #expect(direct.data == NetFixture.png)
+            #expect(try await downloader.download(NetFixture.url(server, "/fine.png")).data == NetFixture.png)
+            try await harness.finish()
+        }
+    }
+
+    @Test func portsOutsideTheRangeAreInvalid() async throws {
+        let downloader = ImageDownloader()
+        for text in [
+            "http://127.0.0.1:99999/", "http://localhost:65536/a.png", "http://[::1]:70000/",
+            "https://example.com:99999999999999999999999/x",
+        ] {
+            let url = try #require(URL(string: text))
+            await #expect(throws: ImageDownloadError.invalidURL(text)) { try await downloader.download(url) }
+        }
+        // The range's ends are fine as URLs (port 65535 on loopback refuses, as it should).
+        #expect(try ImageDownloader.normalized(URL(string: "http://h:65535/")!).port == 65535)
+        #expect(try ImageDownloader.normalized(URL(string: "http://h:/a")!).host == "h")
+        try await withServer({ request in
+            switch request.path {
+            case "/ip": return .respond(status: 302, headers: [("Location", "http://127.0.0.1:99999/")])
+            case "/name": return .respond(status: 302, headers: [("Location", "http://localhost:99999/x")])
+            case "/v6": return .respond(status: 302, headers: [("Location", "//[::1]:70000/")])
+            default: return .respond(status: 404)
+            }
+        }) { server in
+            await #expect(throws: ImageDownloadError.invalidURL("http://127.0.0.1:99999/")) {
+                try await downloader.download(NetFixture.url(server, "/ip"))
+            }
+            await #expect(throws: ImageDownloadError.invalidURL("http://localhost:99999/x")) {
+                try await downloader.download(NetFixture.url(server, "/name"))
+            }
+            await #expect(throws: ImageDownloadError.invalidURL("http://[::1]:70000/")) {
+                try await downloader.download(NetFixture.url(server, "/v6"))
+            }
+        }
+        try await downloader.shutdown()
+    }
+
+    @Test func credentialsNeverFollowAChangeOfOrigin() async throws {
+        let seen = Recorder<(String, [String: String])>()
+        let names = ["authorization", "proxy-authorization", "cookie", "x-api-key", "x-trace"]
+        let target = try await LoopbackServer { request in
+            var fields: [String: String] = [:]
+            for name in names { if let v = request.header(name) { fields[name] = v } }
+            seen.add((request.path, fields))
+            return .ok(NetFixture.png, contentType: "image/png")
+        }
+        defer { Task { try? await target.shutdown() } }
+        try await withServer({ request in
+            var fields: [String: String] = [:]
+            for name in names { if let v = request.header(name) { fields[name] = v } }
+            seen.add((request.path, fields))
+            switch request.path {
+            // Same host, another port: another origin.
+            case "/other-port": return .respond(status: 302, headers: [("Location", target.baseURL + "/p.png")])
+            // Same port, another host name for the same address: another origin.
+            case "/other-host":
+                return .respond(status: 302, headers: [("Location", "http://localhost:\(target.port)/h.png")])
+            case "/same-origin": return .respond(status: 301, headers: [("Location", "/s.png")])
+            case "/s.png": return .ok(NetFixture.png, contentType: "image/png")
+            default: return .respond(status: 404)
+            }
+        }) { server in
+            let downloader = ImageDownloader(config: .init(sensitiveHeaders: ["X-Api-Key"]))
+            let headers: [HTTPHeaderField] = [
+                .init("Authorization", "Bearer secret"), .init("Proxy-Authorization", "Basic cHJveHk="),
+                .init("Cookie", "session=1"), .init("X-Api-Key", "k"), .init("X-Trace", "t"),
+            ]
+            for path in ["/other-port", "/other-host", "/same-origin"] {
+                _ = try await downloader.download(NetFixture.url(server, path), options: .init(headers: headers))
+            }
+            let byPath = Dictionary(seen.all.map { ($0.0, $0.1) }, uniquingKeysWith: { a, _ in a })
+            let all = ["authorization", "proxy-authorization", "cookie", "x-api-key", "x-trace"]
+            #expect(byPath["/other-port"].map { Set($0.keys) } == Set(all))
+            #expect(byPath["/p.png"] == ["x-trace": "t"])
+            #expect(byPath["/h.png"] == ["x-trace": "t"])
+            // Within one origin the credentials stay (the caller sent them there).
+            #expect(byPath["/s.png"].map { Set($0.keys) } == Set(all))
+            try await downloader.shutdown()
+        }
+    }
+
+    @Test func redirectResolutionRules() throws {
+        let base = URL(string: "https://a.example/x/y")!
+        #expect(
+            try WebURL.redirectTarget(status: 302, location: "/z", from: base).absoluteString == "https://a.example/z")
+        #expect(
+            try WebURL.redirectTarget(status: 302, location: "HTTP://B.example:80/q#f", from: base).absoluteString
+                == "http://b.example/q")
+        for location in ["file:///etc/passwd", "javascript:alert(1)", "gopher://x/", "data:,x"] {
+            #expect(throws: ImageDownloadError.redirectNotAllowed(status: 302)) {
+                try WebURL.redirectTarget(status: 302, location: location, from: base)
+            }
+        }
+        // https → http and a default port written out are the same or another origin as they should be.
+        #expect(WebURL.sameOrigin(URL(string: "https://a/")!, URL(string: "https://a:443/b")!))
+        #expect(!WebURL.sameOrigin(URL(string: "https://a/")!, URL(string: "http://a/")!))
+        #expect(!WebURL.sameOrigin(URL(string: "http://a:8080/")!, URL(string: "http://a:8081/")!))
+    }
+}
