@@ -1,6 +1,10 @@
 import ArgumentParser
 import Magpie
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -74,24 +78,30 @@ struct Fetch: AsyncParsableCommand {
     }
 
     static func printLine(_ item: Item) {
+        let url = SafeText.printable(item.url)
         if let error = item.error {
             var stderr = StandardError()
-            print("failed  \(item.url): \(error)", to: &stderr)
+            print("failed  \(url): \(SafeText.printable(error))", to: &stderr)
             return
         }
-        var line = "ok      \(item.url)  \(item.width)x\(item.height)  \(item.cacheType)"
+        var line = "ok      \(url)  \(item.width)x\(item.height)  \(item.cacheType)"
         if item.coalesced { line += " (shared)" }
-        if let written = item.written { line += "  -> \(written)" }
+        if let written = item.written { line += "  -> \(SafeText.printable(written))" }
         print(line)
     }
 
+    /// Writes `image` into `dir` as `<sanitised last segment>-<md5 prefix>.<jpg|png>`, created
+    /// inside the folder (never above it, never through a link).
     static func write(_ image: Image, url: URL, index: Int, to dir: String) throws -> String {
-        let stem = url.deletingPathExtension().lastPathComponent
-        let base = stem.isEmpty || stem == "/" ? "image" : stem
         let tag = String(CacheKey.md5Hex(url.absoluteString).prefix(8))
         let ext = image.hasAlpha ? "png" : "jpg"
-        let path = dir + "/" + base + "-" + tag + "." + ext
-        try CLI.save(image, to: path, quality: 90)
+        let name = SafeText.fileStem(for: url) + "-" + tag + "." + ext
+        let path = dir + "/" + name
+        let bytes = try image.encoded(as: ext == "png" ? .png() : .jpeg(quality: 90))
+        let dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dirfd >= 0 else { throw CLIError("cannot write into \(dir): \(String(cString: strerror(errno)))") }
+        defer { close(dirfd) }
+        try OutputFile.write(in: dirfd, name: name, shownAs: path) { try $0.write(bytes) }
         return path
     }
 

@@ -29,7 +29,7 @@ struct Info: ParsableCommand {
                 } else {
                     let frames = info.frameCount == 1 ? "1 frame" : "\(info.frameCount) frames"
                     print(
-                        "\(path): \(info.format) \(info.width)x\(info.height), \(frames), orientation \(info.orientation)"
+                        "\(SafeText.printable(path)): \(info.format) \(info.width)x\(info.height), \(frames), orientation \(info.orientation)"
                     )
                 }
             } catch {
@@ -59,7 +59,7 @@ enum JSONText {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 {
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -34,7 +34,7 @@ enum CLI {
 
     static func fail(_ path: String, _ error: any Error) -> ReportedFailure {
         var stderr = StandardError()
-        print("magpie: \(path): \(describe(error))", to: &stderr)
+        print("magpie: \(SafeText.printable(path)): \(SafeText.printable(describe(error)))", to: &stderr)
         return ReportedFailure()
     }
 
@@ -54,7 +54,7 @@ enum CLI {
         var built = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             built += "/" + part
-            if mkdir(built, 0o755) != 0 && errno != EEXIST { throw fail(path, CLIError("cannot create directory")) }
+            if mkdir(built, 0o777) != 0 && errno != EEXIST { throw fail(path, CLIError("cannot create directory")) }
         }
     }
 

@@ -7,31 +7,55 @@ import Magpie
 #endif
 
 /// Writes an output file through a temporary file in the same directory and a rename, so a
-/// reader sees the old file or the whole new one, never a partial one.
+/// reader sees the old file or the whole new one, never a partial one. Files are created
+/// relative to a descriptor of their directory (`openat`, `O_NOFOLLOW`), with the mode the
+/// umask gives, or the mode of the file they replace.
 struct OutputFile {
     private let fd: Int32
-    private let temporaryPath: String
 
     /// Creates `path` with the bytes `body` writes; on any error the temporary file is removed.
     static func write(to path: String, _ body: (inout OutputFile) throws -> Void) throws {
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(dir.isEmpty ? "/" : dir)/.\(name).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var file = OutputFile(fd: fd, temporaryPath: temporary)
+        let dirfd = open(dir.isEmpty ? "/" : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dirfd >= 0 else { throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { close(dirfd) }
+        try write(in: dirfd, name: name, shownAs: path, body)
+    }
+
+    /// Creates the file `name` (one path component) in the directory open as `dirfd`.
+    static func write(in dirfd: Int32, name: String, shownAs shown: String, _ body: (inout OutputFile) throws -> Void)
+        throws
+    {
+        func failure(_ e: Int32) -> CLIError { CLIError("cannot write \(shown): \(String(cString: strerror(e)))") }
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/") else { throw failure(EINVAL) }
+        // The mode of the file replaced, if it is one; else what the umask leaves of 0666.
+        var existing = stat()
+        let keptMode: mode_t? =
+            fstatat(dirfd, name, &existing, AT_SYMLINK_NOFOLLOW) == 0 && (existing.st_mode & S_IFMT) == S_IFREG
+            ? existing.st_mode & 0o7777 : nil
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0..<100 {
+            temporary = ".\(name.prefix(64)).\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+            fd = openat(dirfd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else { throw failure(errno) }
+        var file = OutputFile(fd: fd)
         do {
             try body(&file)
-            fchmod(fd, 0o644)
-            guard close(fd) == 0 else { throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))") }
-            guard rename(temporary, path) == 0 else {
-                throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")
+            if let keptMode { fchmod(fd, keptMode) }
+            guard close(fd) == 0 else {
+                fd = -1
+                throw failure(errno)
             }
+            fd = -1
+            guard renameat(dirfd, temporary, dirfd, name) == 0 else { throw failure(errno) }
         } catch {
-            close(fd)
-            unlink(temporary)
+            if fd >= 0 { close(fd) }
+            unlinkat(dirfd, temporary, 0)
             throw error
         }
     }

@@ -42,7 +42,11 @@ struct Prefetch: AsyncParsableCommand {
         await Net.shutdown(manager)
         let elapsed = Net.seconds(since: start)
         var stderr = StandardError()
-        for (source, error) in summary.failed { print("failed  \(source): \(CLI.describe(error))", to: &stderr) }
+        for (source, error) in summary.failed {
+            print(
+                "failed  \(SafeText.printable(source.description)): \(SafeText.printable(CLI.describe(error)))",
+                to: &stderr)
+        }
         if flags.json {
             print(
                 """

@@ -21,9 +21,16 @@ enum CLI {
         let stderr: String
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    /// Runs `script` under `/bin/sh` with `$0` the magpie binary and `$1…` the arguments.
+    static func runShell(_ script: String, _ arguments: [String]) throws -> Result {
+        try run(arguments: ["-c", script, binary.path] + arguments, executable: URL(fileURLWithPath: "/bin/sh"))
+    }
+
+    static func run(_ arguments: [String]) throws -> Result { try run(arguments: arguments, executable: binary) }
+
+    static func run(arguments: [String], executable: URL) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()

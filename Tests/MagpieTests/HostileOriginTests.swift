@@ -160,3 +160,40 @@ import Testing
         #expect(!WebURL.sameOrigin(URL(string: "http://a:8080/")!, URL(string: "http://a:8081/")!))
     }
 }
+
+/// `magpie fetch --out` with names an origin chose.
+@Suite struct FetchOutputNameTests {
+    @Test func namesStayInsideTheFolderAndPrintNoControlCharacters() async throws {
+        let dir = try TemporaryDirectory()
+        let out = dir.path("a/b/out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try await withServer({ _ in .ok(NetFixture.jpeg, contentType: "image/jpeg") }) { server in
+            let paths = [
+                "/x/..%2F..%2Fescaped.png", "/y/%0Aforged%0Dline%1B%5B2J.jpg", "/z/-rf.jpg", "/w/.hidden.jpg",
+                "/v/" + String(repeating: "long", count: 100) + ".jpg", "/",
+            ]
+            let urls = paths.map { server.baseURL + $0 }
+            let stems = [
+                "_.._escaped", "_forged_line_[2J", "rf", "hidden", String(repeating: "long", count: 20), "image",
+            ]
+            let expected = zip(urls, stems).map { url, stem in "\(stem)-\(CacheKey.md5Hex(url).prefix(8)).jpg" }
+            let victim = dir.path("victim.txt")
+            try Data("keep".utf8).write(to: URL(fileURLWithPath: victim))
+            try FileManager.default.createSymbolicLink(atPath: out + "/" + expected[2], withDestinationPath: victim)
+            let result = try CLI.run(["fetch"] + urls + ["--out", out, "--cache-dir", dir.path("cache")])
+            #expect(result.status == 0, "\(result.stderr)")
+            // Nothing above the folder, nothing through the link.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("a")) == ["b"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("a/b")) == ["out"])
+            #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep")
+            let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+            #expect(names == expected.sorted())
+            let planted = try FileManager.default.attributesOfItem(atPath: out + "/" + expected[2])
+            #expect(planted[.type] as? FileAttributeType == .typeRegular)
+            // One line per URL: the newline, carriage return and ESC in a URL are escaped.
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.count == paths.count + 1, "\(result.stdout)")
+            #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x0D })
+        }
+    }
+}

@@ -26,4 +26,21 @@ import Testing
         let fetched = try CLI.run(["fetch", fifo, "--cache-dir", dir.path("cache"), "--json"])
         #expect(fetched.status == 1)
     }
+
+    /// Outputs respect the umask and keep the mode of the file they replace.
+    @Test func outputModesFollowUmaskAndTheReplacedFile() throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path("in.png")
+        try Data(NetFixture.png).write(to: URL(fileURLWithPath: input))
+        func thumb(_ out: String, umask: String) throws -> Int {
+            let shell = try CLI.runShell("umask \(umask); exec \"$0\" thumb \"$1\" -s 16 -o \"$2\"", [input, out])
+            #expect(shell.status == 0, "\(shell.stderr)")
+            let attributes = try FileManager.default.attributesOfItem(atPath: out)
+            return (attributes[.posixPermissions] as? Int) ?? -1
+        }
+        #expect(try thumb(dir.path("private.png"), umask: "077") == 0o600)
+        #expect(try thumb(dir.path("shared.png"), umask: "022") == 0o644)
+        // Replacing a 0600 file under a permissive umask keeps it 0600.
+        #expect(try thumb(dir.path("private.png"), umask: "000") == 0o600)
+    }
 }
