@@ -360,6 +360,20 @@ MAGPIE_API void magpie_md5(const void *data, size_t size, uint8_t digest[16]);
  */
 MAGPIE_API void magpie_md5_hex(const void *data, size_t size, char hex[33]);
 
+/* ------------------------------------------------------------------------------------------ */
+/* SHA-256 (FIPS 180-4) and HMAC-SHA-256 (RFC 2104)                                             */
+
+/** SHA-256 digest of `size` bytes into `digest`. `data` may be NULL when `size` is 0. */
+MAGPIE_API void magpie_sha256(const void *data, size_t size, uint8_t digest[32]);
+
+/**
+ * HMAC-SHA-256 of `size` bytes under `key` (any length) into `mac`. `key` and `data` may be NULL
+ * when their sizes are 0. The Swift cache keys requests that carry credentials by this MAC, so
+ * different credentials never share an entry and the key reveals nothing of them.
+ */
+MAGPIE_API void magpie_hmac_sha256(const void *key, size_t key_size, const void *data, size_t size,
+                                   uint8_t mac[32]);
+
 #ifdef __cplusplus
 }
 #endif

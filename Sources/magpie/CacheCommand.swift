@@ -20,7 +20,7 @@ struct CacheCommand: ParsableCommand {
             do {
                 return try DiskCache(config: .init(directory: cacheDir, sizeLimit: sizeLimit, sweepInterval: nil))
             } catch {
-                throw CLI.fail(cacheDir ?? DiskCache.Config().resolvedDirectory, error)
+                throw CLI.fail(cacheDir ?? DiskCache.Config().resolvedDirectory ?? "cache", error)
             }
         }
     }
@@ -35,6 +35,7 @@ struct CacheCommand: ParsableCommand {
             print("entries: \(cache.count)")
             print("bytes: \(cache.totalSize())")
             print("size limit: \(cache.config.sizeLimit == 0 ? "none" : String(cache.config.sizeLimit))")
+            if cache.isReadOnly { print("read-only: yes") }
             print(
                 "removed on open: \(cache.openingReport.leftoversRemoved) leftovers, \(cache.openingReport.invalidRemoved) invalid entries"
             )

@@ -56,8 +56,10 @@ struct Demo: AsyncParsableCommand {
             if name == "page.html" { return .ok(Array("<html>not an image</html>".utf8), contentType: "text/html") }
             return .respond(status: 404)
         }
-        let dir = cacheDir ?? (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/magpie-demo-\(getpid())"
-        defer { if cacheDir == nil { Self.removeTree(dir) } }
+        // A fresh private folder (mkdtemp, 0700): a predictable name could be a link planted there.
+        let temporary = cacheDir == nil ? try Self.makeTemporaryDirectory() : nil
+        let dir = cacheDir ?? temporary! + "/cache"
+        defer { if let temporary { Self.removeTree(temporary) } }
         let list = Self.urlList(server.baseURL, names: assets.keys.sorted(), count: requests)
         print("magpie demo: \(assets.count) images on \(server.baseURL), \(list.count) URLs, \(jobs) at a time")
         print("thumbnails of at most \(size)×\(size) px, cache in \(dir)\n")
@@ -208,21 +210,41 @@ struct Demo: AsyncParsableCommand {
         return urls
     }
 
-    static func removeTree(_ path: String) {
-        guard let d = opendir(path) else {
-            unlink(path)
-            return
+    static func makeTemporaryDirectory() throws -> String {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        var template = Array((base + "/magpie-demo-XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw CLIError("cannot create a temporary directory in \(base): \(String(cString: strerror(errno)))")
         }
+        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Deletes the folder `path` and what is in it without following links: each level is opened
+    /// with `O_NOFOLLOW | O_DIRECTORY` and its names unlinked relative to that descriptor, so a
+    /// link inside is removed, never its target.
+    static func removeTree(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        removeContents(fd)
+        close(fd)
+        rmdir(path)
+    }
+
+    private static func removeContents(_ fd: Int32) {
+        let walker = dup(fd)
+        guard walker >= 0, let d = fdopendir(walker) else { return }
         var names: [String] = []
         while let e = readdir(d) {
             let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             if name != "." && name != ".." { names.append(name) }
         }
         closedir(d)
-        for name in names {
-            let child = path + "/" + name
-            if unlink(child) != 0 { removeTree(child) }
+        for name in names where unlinkat(fd, name, 0) != 0 && errno == EISDIR {
+            let child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard child >= 0 else { continue }
+            removeContents(child)
+            close(child)
+            unlinkat(fd, name, AT_REMOVEDIR)
         }
-        rmdir(path)
     }
 }

@@ -49,7 +49,7 @@ struct PipelineFlags: ParsableArguments {
                 disk: DiskCache.Config(directory: cacheDir, sizeLimit: diskLimit, sweepInterval: nil))
             return ImageManager(cache: cache)
         } catch {
-            throw CLI.fail(cacheDir ?? DiskCache.Config().resolvedDirectory, error)
+            throw CLI.fail(cacheDir ?? DiskCache.Config().resolvedDirectory ?? "cache", error)
         }
     }
 

@@ -143,7 +143,7 @@ enum CLI {
         #expect(clean.status == 0 && clean.stdout.contains("1 entries"))
         let clear = try CLI.run(["cache", "clear", "--cache-dir", cacheDir])
         #expect(clear.status == 0 && clear.stdout.contains("removed 1 entries"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cacheDir).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cacheDir) == [".magpie-cache"])
         try Data().write(to: URL(fileURLWithPath: dir.path("plain-file")))
         let bad = try CLI.run(["cache", "stats", "--cache-dir", dir.path("plain-file")])
         #expect(bad.status == 1 && bad.stderr.contains("not a directory"))

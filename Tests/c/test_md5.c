@@ -1,11 +1,60 @@
-/* MD5 known answers from RFC 1321, appendix A.5, plus block-boundary lengths. */
+/* MD5 known answers from RFC 1321, appendix A.5, plus block-boundary lengths; SHA-256 from
+ * FIPS 180-4's examples and HMAC-SHA-256 from RFC 4231. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "magpie.h"
 #include "testutil.h"
 
+static void hex32(const uint8_t d[32], char out[65]) {
+    for (int i = 0; i < 32; i++) snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+static void test_sha256(void) {
+    static const struct { const char *in; size_t repeat_a; const char *hex; } v[] = {
+        {"", 0, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", 0, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 0,
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+        /* Lengths around the padding boundaries, against an independent implementation. */
+        {NULL, 55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"},
+        {NULL, 56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"},
+        {NULL, 63, "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2f34"},
+        {NULL, 64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"},
+        {NULL, 119, "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb"},
+        {NULL, 120, "2f3d335432c70b580af0e8e1b3674a7c020d683aa5f73aaaedfdc55af904c21c"},
+        {NULL, 1000, "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"},
+    };
+    char as[1000];
+    memset(as, 'a', sizeof as);
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        uint8_t d[32];
+        char hex[65];
+        const char *in = v[i].in ? v[i].in : as;
+        magpie_sha256(in, v[i].in ? strlen(in) : v[i].repeat_a, d);
+        hex32(d, hex);
+        CHECK(strcmp(hex, v[i].hex) == 0, "sha256 case %zu = %s", i, hex);
+    }
+    uint8_t key1[20], key6[131];
+    memset(key1, 0x0b, sizeof key1);
+    memset(key6, 0xaa, sizeof key6);
+    static const char *data6 = "Test Using Larger Than Block-Size Key - Hash Key First";
+    static const char *jefe = "what do ya want for nothing?";
+    uint8_t mac[32];
+    char hex[65];
+    magpie_hmac_sha256(key1, sizeof key1, "Hi There", 8, mac);
+    hex32(mac, hex);
+    CHECK(strcmp(hex, "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7") == 0, "RFC 4231 1: %s", hex);
+    magpie_hmac_sha256("Jefe", 4, jefe, strlen(jefe), mac);
+    hex32(mac, hex);
+    CHECK(strcmp(hex, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843") == 0, "RFC 4231 2: %s", hex);
+    magpie_hmac_sha256(key6, sizeof key6, data6, strlen(data6), mac);
+    hex32(mac, hex);
+    CHECK(strcmp(hex, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54") == 0, "RFC 4231 6: %s", hex);
+}
+
 int main(void) {
+    test_sha256();
     static const struct { const char *in, *hex; } v[] = {
         {"", "d41d8cd98f00b204e9800998ecf8427e"},
         {"a", "0cc175b9c0f1b6a831c399e269772661"},

@@ -40,12 +40,17 @@ public final class DiskCache: Sendable {
         public var usesHashedFileName: Bool
         /// How often expired entries are swept in the background; `nil` for never. Default 10 min.
         public var sweepInterval: Duration?
+        /// The largest entry file written or read (headers included), whatever the size limit:
+        /// a larger file (a sparse file declaring gigabytes, say) is invalid and never read into
+        /// memory. 256 MiB.
+        public var maxEntrySize: Int
 
         public init(
             name: String = "default", directory: String? = nil, sizeLimit: Int = 1 << 30,
             expiration: StorageExpiration = .days(7), pathExtension: String? = nil, usesHashedFileName: Bool = true,
-            sweepInterval: Duration? = .seconds(600)
+            sweepInterval: Duration? = .seconds(600), maxEntrySize: Int = 256 << 20
         ) {
+            self.maxEntrySize = max(0, maxEntrySize)
             self.name = name
             self.directory = directory
             self.sizeLimit = sizeLimit
@@ -55,13 +60,14 @@ public final class DiskCache: Sendable {
             self.sweepInterval = sweepInterval
         }
 
-        /// `$XDG_CACHE_HOME/magpie/<name>`, else `$HOME/.cache/magpie/<name>`.
-        public var resolvedDirectory: String {
-            if let directory { return directory }
-            let env = ProcessInfo.processInfo.environment
-            if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/magpie/" + name }
-            return (env["HOME"] ?? "/tmp") + "/.cache/magpie/" + name
+        /// `directory`, else `$XDG_CACHE_HOME/magpie/<name>`, else `$HOME/.cache/magpie/<name>`;
+        /// `nil` when none is set (the cache then refuses to open rather than use a shared place).
+        public var resolvedDirectory: String? {
+            directory ?? DiskCache.defaultDirectory(name: name, environment: ProcessInfo.processInfo.environment)
         }
+
+        /// The largest entry file this cache writes or reads.
+        var entryCap: Int { sizeLimit > 0 ? min(sizeLimit, maxEntrySize) : maxEntrySize }
     }
 
     /// An entry's identity in the index: the MD5 of its key (whether or not files are named by it),
@@ -140,6 +146,9 @@ public final class DiskCache: Sendable {
     /// The cache directory.
     public let directory: String
     public let config: Config
+    /// Whether the folder could not be written when it was opened (a read-only mount, a folder
+    /// without write permission): reads work, writes fail with ``DiskCacheError/readOnly(path:)``.
+    public let isReadOnly: Bool
     /// What opening found: temporary files of dead writers removed, and invalid entries removed.
     public let openingReport: (leftoversRemoved: Int, invalidRemoved: Int)
     private let state: Locked<State>
@@ -163,19 +172,22 @@ public final class DiskCache: Sendable {
     /// go (tests use it to write in that window).
     let removalHook = Locked<(@Sendable () -> Void)?>(nil)
 
-    /// Opens (creating if needed) the cache directory and indexes its entries.
-    /// - Throws: ``DiskCacheError/cannotCreateDirectory(path:errno:)`` or
-    ///   ``DiskCacheError/notADirectory(path:)``.
+    /// Opens (creating if needed, mode 0700, with its marker file) the cache directory and
+    /// indexes its entries.
+    /// - Throws: ``DiskCacheError/noDirectory``, ``DiskCacheError/cannotCreateDirectory(path:errno:)``,
+    ///   ``DiskCacheError/notADirectory(path:)``, ``DiskCacheError/notACacheDirectory(path:)`` (a
+    ///   folder with files and no marker) or ``DiskCacheError/insecureDirectory(path:reason:)`` (a
+    ///   link, another user's folder, or one that group or others may write to).
     public init(config: Config = Config(), clock: any CacheClock = SystemCacheClock()) throws(DiskCacheError) {
         self.config = config
         self.clock = clock
-        let dir = config.resolvedDirectory
+        guard let dir = config.resolvedDirectory else { throw .noDirectory }
         self.directory = dir
         self.pathPrefix = Array((dir + "/").utf8)
         self.nameSuffix = config.pathExtension.flatMap { $0.isEmpty ? nil : Array(("." + $0).utf8) } ?? []
-        try Self.makeDirectory(dir)
+        self.isReadOnly = !(try Self.prepareDirectory(dir))
         self.background = DispatchQueue(label: "magpie.disk-cache.\(config.name)", qos: .utility)
-        let (state, report) = Self.scan(dir, config: config)
+        let (state, report) = Self.scan(dir, config: config, maxEntrySize: config.entryCap)
         self.state = Locked(state)
         self.openingReport = report
         if let interval = config.sweepInterval, interval > .zero {
@@ -266,6 +278,7 @@ public final class DiskCache: Sendable {
         metadata: DiskEntryMetadata = DiskEntryMetadata()
     ) throws(DiskCacheError) {
         let id = try checkedID(key)
+        if isReadOnly { throw .readOnly(path: directory) }
         let exp = expiration ?? config.expiration
         if exp.isExpired {
             try? remove(forKey: key)
@@ -280,9 +293,7 @@ public final class DiskCache: Sendable {
                 expires: expires, metadata: metadata)
         else { throw .invalidKey(key) }
         let fileSize = header.count + data.count
-        if config.sizeLimit > 0 && fileSize > config.sizeLimit {
-            throw .entryTooLarge(size: fileSize, limit: config.sizeLimit)
-        }
+        if fileSize > config.entryCap { throw .entryTooLarge(size: fileSize, limit: config.entryCap) }
         // Keep the limit: before adding, the directory must be within it (a trim may lag).
         if config.sizeLimit > 0 { evictOldest(downTo: config.sizeLimit, sparing: id) }
         let counter = temporaryCounter.withLock { c -> UInt64 in
@@ -296,7 +307,8 @@ public final class DiskCache: Sendable {
         var stamp: FileStamp?
         var over = false
         let failure: Int32 = withTemporaryPath(counter) { temporary in
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            // 0600: entries may hold images fetched with credentials.
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard fd >= 0 else { return errno }
             var failure = Self.writeAll(fd, header, data)
             if failure == 0 && wantsStamp {
@@ -463,11 +475,17 @@ public final class DiskCache: Sendable {
         let nowSeconds = now.timeIntervalSinceReferenceDate
         // Read-only: a writable descriptor costs more to open and close (write access and
         // close-write notifications); the rare header update opens its own.
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return errno == ENOENT || errno == ENOTDIR ? .missing : .failed(errno) }
+        // O_NONBLOCK and O_NOFOLLOW: a FIFO or a link planted under the entry's name is refused
+        // without blocking or following; so is anything but a regular file within the size cap.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        guard fd >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return .missing }
+            return errno == ELOOP ? .invalid : .failed(errno)
+        }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { return .failed(errno) }
+        guard (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= config.entryCap else { return .invalid }
         let stamp = FileStamp(st)
         var payload: [UInt8] = []
         var facts: DiskEntryFormat.Facts?
@@ -522,7 +540,7 @@ public final class DiskCache: Sendable {
         let slack = expires == .infinity ? 60 : min(60, max(0.001, (expires - nowSeconds) / 100))
         let expiryMoved = expires != parsed.expiresAt && !(abs(expires - parsed.expiresAt) < slack)
         if expiryMoved || nowSeconds - parsed.lastAccess >= 60 {
-            let wfd = open(path, O_WRONLY | O_CLOEXEC)
+            let wfd = isReadOnly ? -1 : open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             if wfd >= 0 {
                 var fields = (expires.bitPattern.littleEndian, nowSeconds.bitPattern.littleEndian)
                 if withUnsafeBytes(of: &fields, { pwrite(wfd, $0.baseAddress, 16, DiskEntryFormat.expiresOffset) })
@@ -544,7 +562,9 @@ public final class DiskCache: Sendable {
     /// without reading its payload or changing its access time.
     public func entryInfo(forKey key: String) -> DiskEntryInfo? {
         guard let id = try? checkedID(key) else { return nil }
-        let fd = withPath(id, key: config.usesHashedFileName ? nil : key) { open($0, O_RDONLY | O_CLOEXEC) }
+        let fd = withPath(id, key: config.usesHashedFileName ? nil : key) {
+            open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        }
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         return Self.readHeader(fd)?.info
@@ -581,29 +601,19 @@ public final class DiskCache: Sendable {
         if failure != 0 { throw .writeFailed(path: path(id, key: unhashedKey), errno: failure) }
     }
 
-    /// Removes every entry at once: the directory is renamed aside and a new one made; the old
-    /// one is deleted in the background.
+    /// Removes every entry: the cache's own files (entries and temporary files) are deleted one
+    /// by one, each under its entry lock, relative to a descriptor of the folder opened without
+    /// following links. The marker, links, folders and foreign files stay.
     public func removeAll() throws(DiskCacheError) {
-        let trash = directory + ".trash-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        let moved = state.withLock { s -> Bool in
-            let ok = rename(directory, trash) == 0
-            if ok {
-                s.index.removeAll()
-                s.keys.removeAll()
-                s.totalSize = 0
-            }
-            return ok
+        if isReadOnly { throw .readOnly(path: directory) }
+        let indexed = state.withLock { s in s.index.map { ($0.key, s.keys[$0.key], $0.value.generation) } }
+        _ = removeFiles(indexed)
+        Self.removeOwnFiles(in: directory, config: config)
+        state.withLock { s in
+            s.index.removeAll()
+            s.keys.removeAll()
+            s.totalSize = 0
         }
-        try Self.makeDirectory(directory)
-        guard moved else {
-            // Not renamable (another process holds it?): delete entry by entry.
-            for (id, key) in state.withLock({ s in s.index.keys.map { ($0, s.keys[$0]) } }) {
-                unlink(path(id, key: key))
-                forget(id)
-            }
-            return
-        }
-        background.async { Self.removeTree(trash) }
     }
 
     /// Removes entries expired at `referenceDate`; returns their file names.
@@ -702,24 +712,6 @@ public final class DiskCache: Sendable {
 
     // MARK: - file helpers
 
-    static func makeDirectory(_ path: String) throws(DiskCacheError) {
-        var st = stat()
-        if stat(path, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .notADirectory(path: path) }
-            guard access(path, W_OK | X_OK) == 0 else { throw .cannotCreateDirectory(path: path, errno: errno) }
-            return
-        }
-        // Create each missing component.
-        var built = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/") {
-            built += "/" + part
-            if mkdir(built, 0o755) != 0 && errno != EEXIST {
-                throw .cannotCreateDirectory(path: path, errno: errno)
-            }
-        }
-        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { throw .notADirectory(path: path) }
-    }
-
     static func readHeader(_ fd: Int32) -> DiskEntryFormat.Parsed? {
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
@@ -765,78 +757,4 @@ public final class DiskCache: Sendable {
     }
 
     static func seconds(_ date: Date?) -> Double { date?.timeIntervalSinceReferenceDate ?? .infinity }
-
-    /// Indexes a directory: removes dead writers' temporary files and invalid entries.
-    static func scan(_ dir: String, config: Config) -> (State, (leftoversRemoved: Int, invalidRemoved: Int)) {
-        var state = State()
-        var leftovers = 0
-        var invalid = 0
-        let names = entryNames(dir)
-        state.index.reserveCapacity(names.count)
-        for name in names {
-            let path = dir + "/" + name
-            if name.hasPrefix(".tmp-") {
-                // ".tmp-<pid>-<random>": remove when its writer is gone.
-                let pid = name.dropFirst(5).split(separator: "-").first.flatMap { Int32($0) } ?? 0
-                if pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH) {
-                    unlink(path)
-                    leftovers += 1
-                }
-                continue
-            }
-            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            if fd < 0 { continue }
-            let parsed = readHeader(fd)
-            close(fd)
-            // An entry must sit under the name its own key gives it.
-            let id = parsed.map { EntryID(key: $0.info.key) }
-            guard let parsed, let id, expectedName(id, key: parsed.info.key, config: config) == name else {
-                var st = stat()
-                if lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG {
-                    unlink(path)
-                    invalid += 1
-                }
-                continue
-            }
-            let size = parsed.headerSize + parsed.info.size
-            state.index[id] = Entry(
-                size: size, expiresAt: parsed.info.expiresAt, lastAccess: parsed.info.lastAccess,
-                headerSize: parsed.headerSize)
-            if !config.usesHashedFileName { state.keys[id] = parsed.info.key }
-            state.totalSize += size
-        }
-        return (state, (leftovers, invalid))
-    }
-
-    /// The file name of the entry with `id` and `key`, from the ID's digest (no second hash).
-    static func expectedName(_ id: EntryID, key: String, config: Config) -> String {
-        let suffix = config.pathExtension.flatMap { $0.isEmpty ? nil : "." + $0 } ?? ""
-        guard config.usesHashedFileName else { return key + suffix }
-        return String(unsafeUninitializedCapacity: 32) { buffer in
-            id.writeHex(buffer.baseAddress!)
-            return 32
-        } + suffix
-    }
-
-    static func removeTree(_ path: String) {
-        for name in entryNames(path) {
-            let child = path + "/" + name
-            if unlink(child) != 0 && errno == EISDIR { removeTree(child) }
-        }
-        if rmdir(path) != 0 && errno == ENOTDIR { unlink(path) }
-    }
-
-    /// The names in a directory, without "." and ".."; empty when it cannot be read.
-    static func entryNames(_ path: String) -> [String] {
-        guard let d = opendir(path) else { return [] }
-        defer { closedir(d) }
-        var names: [String] = []
-        while let e = readdir(d) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
 }

@@ -46,6 +46,11 @@ public final class ImageCache: Sendable {
         diskStorage = try DiskCache(config: disk ?? DiskCache.Config(name: name), clock: clock)
         self.serializer = serializer
         self.logger = logger
+        if diskStorage.isReadOnly {
+            logger.warning(
+                "disk cache is read-only: hits are served, nothing is written",
+                metadata: ["directory": "\(diskStorage.directory)"])
+        }
         if diskStorage.openingReport.leftoversRemoved + diskStorage.openingReport.invalidRemoved > 0 {
             logger.notice(
                 "disk cache repaired on open",
@@ -225,6 +230,9 @@ public final class ImageCache: Sendable {
         io.async { [pending, counters, logger] in
             do {
                 try work()
+            } catch DiskCacheError.readOnly {
+                // Said once, when the cache opened.
+                counters.withLock { $0.diskWriteFailures += 1 }
             } catch {
                 counters.withLock { $0.diskWriteFailures += 1 }
                 logger.error("disk write failed", metadata: ["key": "\(key)", "error": "\(error)"])

@@ -86,19 +86,27 @@ public final class ImageManager: Sendable {
         self.logger = logger
     }
 
-    /// The process-wide manager: the cache `default` under `$XDG_CACHE_HOME/magpie` (a temporary
-    /// directory when that cannot be created) and its own downloader.
+    /// The process-wide manager: the cache `default` under `$XDG_CACHE_HOME/magpie` (else
+    /// `~/.cache/magpie`) and its own downloader. When that folder cannot be used (no `HOME`,
+    /// refused as insecure, not creatable), the disk cache goes to a new private folder made with
+    /// `mkdtemp` for this process alone (never a shared, predictable place), and a warning is
+    /// logged; only when even that fails does it trap.
     public static let shared: ImageManager = {
-        let cache: ImageCache
-        if let made = try? ImageCache(name: "default") {
-            cache = made
-        } else {
-            let temporary = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-            let fallback = temporary + "/magpie-\(getuid())/default"
-            // A temporary directory that cannot be created leaves nothing else to try.
-            cache = try! ImageCache(name: "default", disk: DiskCache.Config(directory: fallback))
+        let logger = Logger(label: "magpie.manager")
+        do {
+            return ImageManager(cache: try ImageCache(name: "default"))
+        } catch {
+            let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+            var template = Array((base + "/magpie-XXXXXX").utf8CString)
+            guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+                fatalError("Magpie.shared: \(error); no private temporary folder either")
+            }
+            let folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            logger.warning(
+                "default cache unusable, using a private folder",
+                metadata: ["error": "\(error)", "folder": "\(folder)"])
+            return ImageManager(cache: try! ImageCache(name: "default", disk: DiskCache.Config(directory: folder)))
         }
-        return ImageManager(cache: cache)
     }()
 
     static var coreCount: Int {
