@@ -1,5 +1,6 @@
 /* Decode entry points: options, limits, output geometry and dispatch to the codecs. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +15,67 @@ void magpie_decode_options_init(magpie_decode_options *o) {
     o->filter = MAGPIE_FILTER_LANCZOS3;
 }
 
+/* The process-wide decode memory budget: what every decode in flight has charged, against a
+ * limit (0: none). Charges are the decodes' real allocations, so concurrent decodes of hostile
+ * headers cannot add up to cores × the per-decode limit. */
+static _Atomic uint64_t magpie__budget_limit;
+static _Atomic uint64_t magpie__budget_used;
+
+void magpie_set_memory_budget(uint64_t bytes) { atomic_store(&magpie__budget_limit, bytes); }
+uint64_t magpie_memory_budget(void) { return atomic_load(&magpie__budget_limit); }
+uint64_t magpie_memory_in_use(void) { return atomic_load(&magpie__budget_used); }
+
+int magpie_memory_charge(uint64_t bytes) {
+    uint64_t limit = atomic_load(&magpie__budget_limit);
+    uint64_t used = atomic_load(&magpie__budget_used);
+    do {
+        if (limit && (bytes > limit || used > limit - bytes)) return bytes > limit ? MAGPIE_ELIMIT_MEMORY : MAGPIE_EBUDGET;
+    } while (!atomic_compare_exchange_weak(&magpie__budget_used, &used, used + bytes));
+    return MAGPIE_OK;
+}
+
+void magpie_memory_discharge(uint64_t bytes) {
+    uint64_t used = atomic_load(&magpie__budget_used);
+    while (!atomic_compare_exchange_weak(&magpie__budget_used, &used, bytes > used ? 0 : used - bytes)) {
+    }
+}
+
 int magpie__charge(magpie__job *job, uint64_t bytes) {
     if (bytes > job->opt.limits.max_bytes || job->used > job->opt.limits.max_bytes - bytes) {
         magpie__detail(job, "needs more than the %llu-byte memory limit",
                        (unsigned long long)job->opt.limits.max_bytes);
         return MAGPIE_ELIMIT_MEMORY;
     }
+    uint64_t limit = atomic_load(&magpie__budget_limit);
+    if (limit) {
+        uint64_t used = atomic_load(&magpie__budget_used);
+        do {
+            if (bytes > limit || used > limit - bytes) {
+                magpie__detail(job, "%llu more bytes do not fit the process's %llu-byte decode budget (%llu in use)",
+                               (unsigned long long)bytes, (unsigned long long)limit, (unsigned long long)used);
+                /* Alone it would not fit either: a limit, not a wait. */
+                return bytes + job->global > limit ? MAGPIE_ELIMIT_MEMORY : MAGPIE_EBUDGET;
+            }
+        } while (!atomic_compare_exchange_weak(&magpie__budget_used, &used, used + bytes));
+    } else {
+        atomic_fetch_add(&magpie__budget_used, bytes);
+    }
+    job->global += bytes;
     job->used += bytes;
     return MAGPIE_OK;
 }
 
-void magpie__uncharge(magpie__job *job, uint64_t bytes) { job->used = bytes > job->used ? 0 : job->used - bytes; }
+void magpie__uncharge(magpie__job *job, uint64_t bytes) {
+    if (bytes > job->global) bytes = job->global;
+    job->global -= bytes;
+    atomic_fetch_sub(&magpie__budget_used, bytes);
+    job->used = bytes > job->used ? 0 : job->used - bytes;
+}
+
+void magpie__release(magpie__job *job) {
+    atomic_fetch_sub(&magpie__budget_used, job->global);
+    job->global = 0;
+}
 
 void magpie__detail(magpie__job *job, const char *fmt, ...) {
     if (!job->opt.error_detail || job->opt.error_detail_size == 0) return;
@@ -53,6 +104,7 @@ static int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode
     if (!l->max_pixels) l->max_pixels = MAGPIE_DEFAULT_MAX_PIXELS;
     if (!l->max_bytes) l->max_bytes = MAGPIE_DEFAULT_MAX_BYTES;
     if (!l->max_frames) l->max_frames = MAGPIE_DEFAULT_MAX_FRAMES;
+    if (!l->max_frame_work) l->max_frame_work = MAGPIE_DEFAULT_MAX_FRAME_WORK;
     if (job->opt.error_detail && job->opt.error_detail_size) job->opt.error_detail[0] = 0;
     if ((unsigned)job->opt.fit > MAGPIE_FIT_MAX_PIXELS || (unsigned)job->opt.filter > MAGPIE_FILTER_BILINEAR)
         return MAGPIE_EINVAL;
@@ -183,9 +235,9 @@ static int magpie__output_size_in(magpie__in *in, const magpie_decode_options *o
     return MAGPIE_OK;
 }
 
-static int magpie__decode_into_in(magpie__in *in, const magpie_decode_options *options, uint8_t *pixels,
-                                  size_t stride, size_t buffer_size) {
-    magpie__job job;
+static int magpie__decode_into_job(magpie__job *jobp, magpie__in *in, const magpie_decode_options *options,
+                                   uint8_t *pixels, size_t stride, size_t buffer_size) {
+#define job (*jobp)
     int rc = magpie__prepare(&job, in, options);
     if (rc) return rc;
     if (!pixels) return MAGPIE_EINVAL;
@@ -203,12 +255,23 @@ static int magpie__decode_into_in(magpie__in *in, const magpie_decode_options *o
     job.first_frame = (job.opt.flags & MAGPIE_DECODE_ONE_FRAME) ? job.opt.frame_index : 0;
     if (job.first_frame >= job.info.frames) return MAGPIE_ERANGE;
     return magpie__run(&job);
+#undef job
 }
 
-static int magpie__decode_in(magpie__in *in, const magpie_decode_options *options, magpie_image **out) {
+static int magpie__decode_into_in(magpie__in *in, const magpie_decode_options *options, uint8_t *pixels,
+                                  size_t stride, size_t buffer_size) {
+    magpie__job job;
+    memset(&job, 0, sizeof job);
+    int rc = magpie__decode_into_job(&job, in, options, pixels, stride, buffer_size);
+    magpie__release(&job);
+    return rc;
+}
+
+static int magpie__decode_job(magpie__job *jobp, magpie__in *in, const magpie_decode_options *options,
+                              magpie_image **out) {
+#define job (*jobp)
     if (!out) return MAGPIE_EINVAL;
     *out = NULL;
-    magpie__job job;
     int rc = magpie__prepare(&job, in, options);
     if (rc) return rc;
     int one = (job.opt.flags & MAGPIE_DECODE_ONE_FRAME) != 0;
@@ -254,6 +317,15 @@ static int magpie__decode_in(magpie__in *in, const magpie_decode_options *option
     img->source_height = job.info.height;
     *out = img;
     return MAGPIE_OK;
+#undef job
+}
+
+static int magpie__decode_in(magpie__in *in, const magpie_decode_options *options, magpie_image **out) {
+    magpie__job job;
+    memset(&job, 0, sizeof job);
+    int rc = magpie__decode_job(&job, in, options, out);
+    magpie__release(&job);
+    return rc;
 }
 
 /* ---- public entry points: bytes in memory, or a file ---- */

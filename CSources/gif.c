@@ -128,6 +128,20 @@ int magpie__decode_gif(magpie__job *job) {
         goto out;
     }
     uint32_t frame = 0, last = job->first_frame + job->frames_wanted;
+    /* Work, in canvas pixels: every frame delivered is composited into and resampled from the
+     * whole canvas; every frame decoded on the way costs its rectangle (twice when its disposal
+     * restores what it covered). Known up front for the frames delivered; counted for the rest. */
+    const uint64_t work_limit = (uint64_t)job->opt.limits.max_frame_work * 1000000u;
+    const uint64_t canvas_px = (uint64_t)W * H;
+    uint32_t delivered = job->frames_wanted < job->info.frames ? job->frames_wanted : job->info.frames;
+    uint64_t work = (uint64_t)delivered * canvas_px;
+    if (work > work_limit) {
+        magpie__detail(job, "%u frames of %ux%u is over the work limit of %u megapixels", delivered, W, H,
+                       job->opt.limits.max_frame_work);
+        rc = MAGPIE_ELIMIT_FRAMES;
+        goto out;
+    }
+    size_t saved_stride = 0; /* bytes per row of the rectangle kept for DISPOSE_PREVIOUS */
     GraphicsControlBlock gcb = {DISPOSAL_UNSPECIFIED, false, 0, NO_TRANSPARENT_COLOR};
     int prev_disposal = DISPOSAL_UNSPECIFIED;
     uint32_t px = 0, py = 0, pw = 0, ph = 0; /* previous frame's rectangle, clipped */
@@ -172,20 +186,35 @@ int magpie__decode_gif(magpie__job *job) {
             rc = MAGPIE_ECORRUPT;
             goto out;
         }
-        /* Dispose of the previous frame. */
+        /* Dispose of the previous frame: only its rectangle changes. */
         if (prev_disposal == DISPOSE_BACKGROUND) {
             for (uint32_t y = py; y < py + ph; y++) memset(canvas + ((size_t)y * W + px) * 4, 0, (size_t)pw * 4);
         } else if (prev_disposal == DISPOSE_PREVIOUS && saved) {
-            memcpy(canvas, saved, canvas_bytes);
+            for (uint32_t y = 0; y < ph; y++)
+                memcpy(canvas + ((size_t)(py + y) * W + px) * 4, saved + y * saved_stride, saved_stride);
+        }
+        uint32_t fx = (uint32_t)d->Left, fy = (uint32_t)d->Top, fw = (uint32_t)d->Width, fh = (uint32_t)d->Height;
+        /* This frame's rectangle, clipped to the canvas. */
+        uint32_t cx = fx < W ? fx : W, cy = fy < H ? fy : H;
+        uint32_t cw = fx + fw <= W ? fw : W - cx, ch = fy + fh <= H ? fh : H - cy;
+        uint64_t rect_px = (uint64_t)cw * ch;
+        work += gcb.DisposalMode == DISPOSE_PREVIOUS ? 2 * rect_px : rect_px;
+        if (work > work_limit) {
+            magpie__detail(job, "frame %u goes over the work limit of %u megapixels", frame,
+                           job->opt.limits.max_frame_work);
+            rc = MAGPIE_ELIMIT_FRAMES;
+            goto out;
         }
         if (gcb.DisposalMode == DISPOSE_PREVIOUS) {
-            if (!saved && !(saved = malloc(canvas_bytes))) {
+            /* Keep what the frame will cover (at most the canvas, already charged). */
+            if (!saved && !(saved = malloc(canvas_bytes ? canvas_bytes : 1))) {
                 rc = MAGPIE_ENOMEM;
                 goto out;
             }
-            memcpy(saved, canvas, canvas_bytes);
+            saved_stride = (size_t)cw * 4;
+            for (uint32_t y = 0; y < ch; y++)
+                memcpy(saved + y * saved_stride, canvas + ((size_t)(cy + y) * W + cx) * 4, saved_stride);
         }
-        uint32_t fx = (uint32_t)d->Left, fy = (uint32_t)d->Top, fw = (uint32_t)d->Width, fh = (uint32_t)d->Height;
         /* Rows in file order; interlaced frames come in four passes. */
         static const uint32_t start[4] = {0, 4, 2, 1}, step[4] = {8, 8, 4, 2};
         uint32_t passes = d->Interlace ? 4 : 1;
@@ -226,10 +255,10 @@ int magpie__decode_gif(magpie__job *job) {
             if (job->delays_ms) job->delays_ms[i] = (uint32_t)gcb.DelayTime * 10u;
         }
         prev_disposal = gcb.DisposalMode;
-        px = fx < W ? fx : W;
-        py = fy < H ? fy : H;
-        pw = fx + fw <= W ? fw : W - px;
-        ph = fy + fh <= H ? fh : H - py;
+        px = cx;
+        py = cy;
+        pw = cw;
+        ph = ch;
         gcb = (GraphicsControlBlock){DISPOSAL_UNSPECIFIED, false, 0, NO_TRANSPARENT_COLOR};
         frame++;
     }

@@ -98,6 +98,7 @@ typedef struct magpie__job {
     uint32_t st_w, st_h;       /* stored-orientation output size */
     double win_x, win_y, win_w, win_h; /* window in stored full-resolution source coordinates */
     uint64_t used;             /* bytes charged against opt.limits.max_bytes */
+    uint64_t global;           /* bytes of this job charged to the process-wide budget */
     /* output */
     uint8_t *dst;              /* frame 0 */
     size_t dst_stride;
@@ -111,6 +112,8 @@ typedef struct magpie__job {
 /* Charges `bytes` to the job's budget; returns MAGPIE_ELIMIT_MEMORY when it would overflow. */
 MAGPIE_HIDDEN int magpie__charge(magpie__job *job, uint64_t bytes);
 MAGPIE_HIDDEN void magpie__uncharge(magpie__job *job, uint64_t bytes);
+/* Returns what the job still holds of the process-wide budget (at the end of every decode). */
+MAGPIE_HIDDEN void magpie__release(magpie__job *job);
 MAGPIE_HIDDEN void magpie__detail(magpie__job *job, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Geometry for rows delivered at in_w x in_h (a scaled version of the stored source). */

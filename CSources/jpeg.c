@@ -200,10 +200,25 @@ int magpie__decode_jpeg(magpie__job *job) {
     }
     magpie__geometry g;
     magpie__job_geometry(job, ci->output_width, ci->output_height, &g);
-    uint64_t need = magpie__sink_bytes(&g) + (uint64_t)ci->output_width * 4;
+    uint64_t need = magpie__sink_bytes(&g) + (uint64_t)ci->output_width * 4, coefficients = 0;
+    /* A progressive JPEG keeps every DCT coefficient of the whole image until its last scan
+     * (libjpeg's whole-image coefficient arrays, 128 bytes a block, rounded to the sampling
+     * factors): a 280-byte file declaring 17000x17000 asks for ~860 MB. Charged up front. */
+    if (ci->progressive_mode) {
+        for (int c = 0; c < ci->num_components; c++) {
+            jpeg_component_info *comp = &ci->comp_info[c];
+            uint64_t bw = ((uint64_t)comp->width_in_blocks + comp->h_samp_factor - 1) / comp->h_samp_factor *
+                          comp->h_samp_factor;
+            uint64_t bh = ((uint64_t)comp->height_in_blocks + comp->v_samp_factor - 1) / comp->v_samp_factor *
+                          comp->v_samp_factor;
+            coefficients += bw * bh * DCTSIZE2 * sizeof(JCOEF);
+        }
+        need += coefficients;
+    }
     if ((rc = magpie__charge(job, need))) goto done;
     st->charged = need;
-    uint64_t left = job->opt.limits.max_bytes - job->used;
+    /* libjpeg's own arrays (the coefficients, charged above) come out of what it may use. */
+    uint64_t left = job->opt.limits.max_bytes - job->used + coefficients;
     ci->mem->max_memory_to_use = left > (uint64_t)LONG_MAX ? LONG_MAX : (long)left;
     if (ci->mem->max_memory_to_use < 1) ci->mem->max_memory_to_use = 1;
     st->row = malloc((size_t)ci->output_width * 4);

@@ -18,6 +18,7 @@ const char *magpie_strerror(int status) {
     case MAGPIE_ERANGE: return "frame index out of range";
     case MAGPIE_EINTERNAL: return "internal error";
     case MAGPIE_EIO: return "cannot read the file";
+    case MAGPIE_EBUDGET: return "the process decode memory budget is in use";
     default: return "unknown status code";
     }
 }

@@ -56,13 +56,14 @@ typedef enum magpie_status {
     MAGPIE_ECORRUPT = 5,       /**< The data is malformed. */
     MAGPIE_ELIMIT_PIXELS = 6,  /**< Source pixels exceed `magpie_limits.max_pixels`. */
     MAGPIE_ELIMIT_MEMORY = 7,  /**< Decoding would allocate more than `magpie_limits.max_bytes`. */
-    MAGPIE_ELIMIT_FRAMES = 8,  /**< Frame count exceeds `magpie_limits.max_frames`. */
+    MAGPIE_ELIMIT_FRAMES = 8,  /**< Frame count or work exceeds `max_frames` / `max_frame_work`. */
     MAGPIE_ENOMEM = 9,         /**< The system allocator failed. */
     MAGPIE_EBUFFER = 10,       /**< A caller-provided buffer is too small. */
     MAGPIE_EENCODE = 11,       /**< The encoder failed. */
     MAGPIE_ERANGE = 12,        /**< A requested frame index does not exist. */
     MAGPIE_EINTERNAL = 13,     /**< A bug in Magpie or a codec library; please report it. */
-    MAGPIE_EIO = 14            /**< A file could not be opened or read (`*_file` functions). */
+    MAGPIE_EIO = 14,           /**< A file could not be opened or read (`*_file` functions). */
+    MAGPIE_EBUDGET = 15        /**< The process-wide decode budget is taken by decodes in flight: retry. */
 } magpie_status;
 
 /** A static, human-readable English description of `status`. Never NULL; thread-safe. */
@@ -153,6 +154,7 @@ MAGPIE_API int magpie_probe_file(const char *path, magpie_info *info);
 #define MAGPIE_DEFAULT_MAX_PIXELS 300000000ull
 #define MAGPIE_DEFAULT_MAX_BYTES (1ull << 30)
 #define MAGPIE_DEFAULT_MAX_FRAMES 5000u
+#define MAGPIE_DEFAULT_MAX_FRAME_WORK 1000u
 
 /**
  * Resource limits enforced on every decode. A field left 0 takes its default.
@@ -162,11 +164,17 @@ MAGPIE_API int magpie_probe_file(const char *path, magpie_info *info);
  *   JPEG's coefficients (default 1 GiB). A shrink-on-load thumbnail of
  *   a huge JPEG fits where its full decode does not.
  * - max_frames: frames of an animation (default 5000).
+ * - max_frame_work: the work an animation may take, in millions of canvas pixels: each frame
+ *   delivered costs the whole canvas (it is composited and resampled), each frame decoded on the
+ *   way its own rectangle (default 1000, a thousand megapixels). Frames delivered × canvas is
+ *   checked before decoding starts; the rest as frames arrive. Over it: MAGPIE_ELIMIT_FRAMES.
+ *   (A 115 KB GIF can declare 5000 frames of a 4000×4000 canvas: 80 000 megapixels.)
  */
 typedef struct magpie_limits {
     uint64_t max_pixels;
     uint64_t max_bytes;
     uint32_t max_frames;
+    uint32_t max_frame_work; /* in the padding that followed max_frames: the layout is unchanged */
 } magpie_limits;
 
 /** How the output size is chosen. All sizes are of the *upright* image (after orientation). */
@@ -359,6 +367,29 @@ MAGPIE_API void magpie_md5(const void *data, size_t size, uint8_t digest[16]);
  * MD5 as 32 lowercase hex digits plus NUL into `hex` (33 bytes): the cache file name of a key.
  */
 MAGPIE_API void magpie_md5_hex(const void *data, size_t size, char hex[33]);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Process-wide decode memory budget                                                          */
+
+/**
+ * Sets the process-wide decode memory budget: the bytes all decodes in flight together may
+ * charge (the same charges as `magpie_limits.max_bytes`: outputs, buffers, codec state). 0 (the
+ * default) means no budget beyond each decode's own limit. A decode whose charge does not fit
+ * beside the others fails with MAGPIE_EBUDGET (retry when one finishes); one that would not fit
+ * even alone fails with MAGPIE_ELIMIT_MEMORY. Thread-safe.
+ */
+MAGPIE_API void magpie_set_memory_budget(uint64_t bytes);
+/** The budget set (0: none). */
+MAGPIE_API uint64_t magpie_memory_budget(void);
+/** Bytes charged by decodes in flight (and by `magpie_memory_charge`) right now. */
+MAGPIE_API uint64_t magpie_memory_in_use(void);
+/**
+ * Charges `bytes` of the caller's own work (buffers it allocates beside decodes) to the budget:
+ * MAGPIE_OK, MAGPIE_EBUDGET when it does not fit now, MAGPIE_ELIMIT_MEMORY when it never would.
+ * Give it back with `magpie_memory_discharge`.
+ */
+MAGPIE_API int magpie_memory_charge(uint64_t bytes);
+MAGPIE_API void magpie_memory_discharge(uint64_t bytes);
 
 /* ------------------------------------------------------------------------------------------ */
 /* SHA-256 (FIPS 180-4) and HMAC-SHA-256 (RFC 2104)                                             */

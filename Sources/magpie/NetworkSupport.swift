@@ -32,6 +32,12 @@ struct PipelineFlags: ParsableArguments {
     @Flag(name: .long, help: "Skip the caches and download again.")
     var forceRefresh = false
 
+    @Option(
+        name: .long,
+        help:
+            "Bytes all decodes in flight may use together (0 = no budget; default: a quarter of the process's memory).")
+    var decodeMemory: Int?
+
     @Flag(name: .long, help: "Print the summary as JSON.")
     var json = false
 
@@ -40,9 +46,11 @@ struct PipelineFlags: ParsableArguments {
         if let size, size <= 0 { throw ValidationError("--size must be positive") }
         guard diskLimit >= 0 else { throw ValidationError("--disk-limit cannot be negative") }
         guard memoryLimit > 0 else { throw ValidationError("--memory-limit must be positive") }
+        if let decodeMemory, decodeMemory < 0 { throw ValidationError("--decode-memory cannot be negative") }
     }
 
     func makeManager() throws -> ImageManager {
+        if let decodeMemory { DecodeMemoryBudget.limit = decodeMemory }
         do {
             let cache = try ImageCache(
                 memory: .init(totalCostLimit: memoryLimit, cleanInterval: nil),

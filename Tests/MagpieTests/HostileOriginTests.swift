@@ -197,3 +197,98 @@ import Testing
         }
     }
 }
+
+/// One user's private image must never reach another through the caches.
+@Suite struct CredentialKeyedCacheTests {
+    static func privateServer(_ request: LoopbackRequest) -> LoopbackReply {
+        let expected = [
+            "/private.png": "Bearer alice",
+            "/basic.png": "Basic " + Data("alice:s3cret pass".utf8).base64EncodedString(),
+        ]
+        guard let want = expected[request.path] else { return .ok(NetFixture.png, contentType: "image/png") }
+        return request.header("Authorization") == want
+            ? .ok(NetFixture.png, contentType: "image/png") : .respond(status: 401)
+    }
+
+    @Test func differentCredentialsNeverShareAnEntry() async throws {
+        try await withServer(Self.privateServer) { server in
+            let harness = try PipelineHarness()
+            let url = NetFixture.url(server, "/private.png")
+            func options(_ auth: String?) -> ImageOptions {
+                var o = ImageOptions()
+                if let auth { o.headers = [.init("Authorization", auth)] }
+                return o
+            }
+            let alice = try await harness.manager.retrieveImage(with: .network(url), options: options("Bearer alice"))
+            #expect(alice.cacheType == .none)
+            // Bob and an anonymous caller reach the origin, which refuses them.
+            for other in ["Bearer bob", nil] {
+                await #expect(throws: ImageDownloadError.self) {
+                    _ = try await harness.manager.retrieveImage(with: .network(url), options: options(other))
+                }
+            }
+            #expect(server.requestCount("/private.png") == 3)
+            // Alice again: from memory.
+            let again = try await harness.manager.retrieveImage(with: .network(url), options: options("Bearer alice"))
+            #expect(again.cacheType == .memory)
+            let keyA = harness.manager.cacheKey(for: .network(url), options: options("Bearer alice"))
+            let keyB = harness.manager.cacheKey(for: .network(url), options: options("Bearer bob"))
+            #expect(keyA != keyB && keyA.hasPrefix(url.absoluteString + "#credentials="))
+            #expect(!keyA.contains("alice") && !keyB.contains("bob"))
+            #expect(harness.manager.cacheKey(for: .network(url)) == url.absoluteString)
+            await harness.cache.shutdown()
+            // A second manager over the same folder (the next process) finds Alice's entry on disk
+            // under the same keyed digest; Bob still does not.
+            let second = try PipelineHarness(dir: harness.dir, clock: harness.clock)
+            #expect(second.manager.cacheKey(for: .network(url), options: options("Bearer alice")) == keyA)
+            let fromDisk = try await second.manager.retrieveImage(with: .network(url), options: options("Bearer alice"))
+            #expect(fromDisk.cacheType == .disk)
+            await #expect(throws: ImageDownloadError.self) {
+                _ = try await second.manager.retrieveImage(with: .network(url), options: options("Bearer bob"))
+            }
+            try await harness.finish()
+            try await second.finish()
+        }
+    }
+
+    @Test func userInfoBecomesBasicAuthAndNeverReachesTheDisk() async throws {
+        try await withServer(Self.privateServer) { server in
+            let harness = try PipelineHarness()
+            let withUser = URL(string: "http://alice:s3cret%20pass@127.0.0.1:\(server.port)/basic.png")!
+            let result = try await harness.manager.retrieveImage(with: .network(withUser))
+            #expect(result.image.width == 40)
+            await #expect(throws: ImageDownloadError.self) {
+                _ = try await harness.manager.retrieveImage(with: .network(NetFixture.url(server, "/basic.png")))
+            }
+            let key = harness.manager.cacheKey(for: .network(withUser))
+            #expect(key.hasPrefix(server.baseURL + "/basic.png#credentials=") && !key.contains("alice"))
+            await harness.cache.shutdown()
+            let folder = harness.dir.path("cache")
+            var files = 0
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+                files += 1
+                #expect(bytes.range(of: Data("s3cret".utf8)) == nil, "\(name) holds the password")
+                #expect(bytes.range(of: Data("alice".utf8)) == nil, "\(name) holds the user")
+            }
+            #expect(files >= 3)  // marker, key, the entry
+            try await harness.finish()
+        }
+    }
+
+    @Test func aHostCanBeDeclaredCredentialIndependent() async throws {
+        try await withServer({ _ in .ok(NetFixture.png, contentType: "image/png") }) { server in
+            let harness = try PipelineHarness(filter: CacheKeyFilter(credentialIndependentHosts: ["127.0.0.1"]))
+            let url = NetFixture.url(server, "/public.png")
+            var alice = ImageOptions()
+            alice.headers = [.init("Cookie", "session=alice")]
+            var bob = ImageOptions()
+            bob.headers = [.init("Cookie", "session=bob")]
+            _ = try await harness.manager.retrieveImage(with: .network(url), options: alice)
+            let shared = try await harness.manager.retrieveImage(with: .network(url), options: bob)
+            #expect(shared.cacheType == .memory && server.requestCount("/public.png") == 1)
+            #expect(harness.manager.cacheKey(for: .network(url), options: bob) == url.absoluteString)
+            try await harness.finish()
+        }
+    }
+}

@@ -310,6 +310,86 @@ static void test_gif_disposal(void) {
     CHECK(magpie_decode(m.buf, (size_t)n, &o, &img) == MAGPIE_ERANGE, "frame 5 of 4 is out of range");
 }
 
+/* A 115 KB GIF: a 4000x4000 screen and 4999 frames of 1x1 (alternately kept and restored to
+ * the previous state). Every frame delivered costs the whole canvas, so all frames are refused
+ * before any work; one late frame decodes, its predecessors costing only their rectangles. */
+static uint8_t *gif_frame_bomb(size_t *n) {
+    const uint32_t frames = 4999;
+    uint8_t *g = malloc(13 + 6 + frames * 23 + 1), *p = g;
+    memcpy(p, "GIF89a", 6);
+    p += 6;
+    *p++ = 4000 & 255, *p++ = 4000 >> 8, *p++ = 4000 & 255, *p++ = 4000 >> 8;
+    *p++ = 0x80, *p++ = 0, *p++ = 0;                  /* 2-colour global table */
+    *p++ = 0, *p++ = 0, *p++ = 0, *p++ = 255, *p++ = 255, *p++ = 255;
+    for (uint32_t i = 0; i < frames; i++) {
+        uint8_t disposal = i % 2 ? 3 : 1; /* restore previous / keep */
+        uint8_t gce[] = {0x21, 0xF9, 4, (uint8_t)(disposal << 2), 0, 0, 0, 0};
+        memcpy(p, gce, sizeof gce);
+        p += sizeof gce;
+        uint32_t x = (i * 7919u) % 4000u, y = (i * 104729u) % 4000u;
+        uint8_t desc[] = {0x2C, (uint8_t)x, (uint8_t)(x >> 8), (uint8_t)y, (uint8_t)(y >> 8), 1, 0, 1, 0, 0,
+                          2, 2, 0x4C, 0x01, 0};
+        memcpy(p, desc, sizeof desc);
+        p += sizeof desc;
+    }
+    *p++ = 0x3B;
+    *n = (size_t)(p - g);
+    return g;
+}
+
+static void test_gif_frame_work(void) {
+    size_t n;
+    uint8_t *gif = gif_frame_bomb(&n);
+    CHECK(n < 120 * 1024, "the bomb is small: %zu bytes", n);
+    magpie_info info;
+    CHECK(magpie_probe(gif, n, &info) == MAGPIE_OK && info.frames == 4999, "bomb probes: %u frames", info.frames);
+    magpie_decode_options o;
+    magpie_decode_options_init(&o);
+    o.fit = MAGPIE_FIT_INSIDE;
+    o.width = o.height = 64;
+    magpie_image *img = NULL;
+    CHECK(magpie_decode(gif, n, &o, &img) == MAGPIE_ELIMIT_FRAMES && img == NULL, "every frame: refused");
+    o.flags = MAGPIE_DECODE_ONE_FRAME;
+    o.frame_index = 4998;
+    CHECK(magpie_decode(gif, n, &o, &img) == MAGPIE_OK && img && img->frame_count == 1, "the last frame alone");
+    magpie_image_free(img);
+    img = NULL;
+    /* The limit is the caller's to lower: one 16-Mpx frame is over a 10-megapixel budget. */
+    o.limits.max_frame_work = 10;
+    CHECK(magpie_decode(gif, n, &o, &img) == MAGPIE_ELIMIT_FRAMES && img == NULL, "lowered limit");
+    free(gif);
+}
+
+/* The process-wide budget: decodes charge it while they run and give everything back. */
+static void test_memory_budget(void) {
+    uint8_t *px = gradient(600, 400);
+    size_t n;
+    uint8_t *png = encode(px, 600, 400, MAGPIE_FORMAT_PNG, 0, &n);
+    magpie_image *img = NULL;
+    magpie_set_memory_budget(4u << 20);
+    CHECK(magpie_memory_budget() == 4u << 20, "budget set");
+    CHECK(magpie_decode(png, n, NULL, &img) == MAGPIE_OK && magpie_memory_in_use() == 0, "fits: 960 KB");
+    magpie_image_free(img);
+    /* Another 3.5 MB held elsewhere: the same decode must wait its turn. */
+    CHECK(magpie_memory_charge(3500000) == MAGPIE_OK, "charge");
+    img = NULL;
+    CHECK(magpie_decode(png, n, NULL, &img) == MAGPIE_EBUDGET && img == NULL, "budget in use");
+    CHECK(magpie_memory_in_use() == 3500000, "a failed decode gives its charges back");
+    CHECK(magpie_memory_charge(1u << 20) == MAGPIE_EBUDGET, "charge that does not fit now");
+    CHECK(magpie_memory_charge(5u << 20) == MAGPIE_ELIMIT_MEMORY, "charge that never fits");
+    magpie_memory_discharge(3500000);
+    CHECK(magpie_decode(png, n, NULL, &img) == MAGPIE_OK && magpie_memory_in_use() == 0, "fits again");
+    magpie_image_free(img);
+    /* Larger than the whole budget: a limit, not a wait. */
+    magpie_set_memory_budget(100000);
+    CHECK(magpie_decode(png, n, NULL, &img) == MAGPIE_ELIMIT_MEMORY && magpie_memory_in_use() == 0, "never fits");
+    magpie_set_memory_budget(0);
+    CHECK(magpie_decode(png, n, NULL, &img) == MAGPIE_OK && magpie_memory_in_use() == 0, "no budget");
+    magpie_image_free(img);
+    free(png);
+    free(px);
+}
+
 static void test_limits(void) {
     /* Forged PNG: IHDR says 65535 x 65535, then nothing. */
     static const uint8_t png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
@@ -547,6 +627,8 @@ int main(void) {
     test_fit_modes();
     test_alpha_fringe();
     test_gif_disposal();
+    test_gif_frame_work();
+    test_memory_budget();
     test_limits();
     test_files();
     test_jpeg_cut_with_eoi();

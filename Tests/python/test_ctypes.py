@@ -89,6 +89,16 @@ class CTypesTest(unittest.TestCase):
         self.lib.magpie_md5_hex(b"abc", 3, hex_out)
         self.assertEqual(hex_out.value, b"900150983cd24fb0d6963f7d28e17f72")
 
+    def test_hmac_sha256_matches_python(self):
+        import hashlib
+        import hmac
+        mac = (ctypes.c_uint8 * 32)()
+        key, message = b"k" * 70, b"Authorization:Bearer x"
+        self.lib.magpie_hmac_sha256(key, len(key), message, len(message), mac)
+        self.assertEqual(bytes(mac), hmac.new(key, message, hashlib.sha256).digest())
+        self.lib.magpie_sha256(message, len(message), mac)
+        self.assertEqual(bytes(mac), hashlib.sha256(message).digest())
+
     def test_errors_for_non_images(self):
         rc, _ = self.decode(b"definitely not an image")
         self.assertEqual(rc, E_UNKNOWN)

@@ -80,12 +80,50 @@ extension DiskCache {
         if !ok || rename(temporary, path + "/" + markerName) != 0 { unlink(temporary) }
     }
 
+    static let secretName = ".magpie-key"
+
+    /// The folder's secret for keyed digests (32 random bytes in `.magpie-key`, 0600, made on
+    /// first use), so entries keyed by a digest of credentials are found again by the next
+    /// process; a fresh per-process secret when the folder is read-only and has none.
+    static func loadSecret(_ dir: String, writable: Bool) -> [UInt8] {
+        let path = dir + "/" + secretName
+        for _ in 0..<2 {
+            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            if fd >= 0 {
+                var st = stat()
+                var secret = [UInt8](repeating: 0, count: 32)
+                let ok =
+                    fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG && st.st_uid == geteuid()
+                    && st.st_mode & 0o077 == 0 && st.st_size == 32
+                    && secret.withUnsafeMutableBytes { readAll(fd, $0, at: 0) } == 32
+                close(fd)
+                if ok { return secret }
+                if writable { unlink(path) }  // not ours to trust: replace it
+            }
+            guard writable else { break }
+            // Made aside and linked into place, so two processes agree on one secret.
+            var fresh = [UInt8](repeating: 0, count: 32)
+            var rng = SystemRandomNumberGenerator()
+            for i in fresh.indices { fresh[i] = UInt8.random(in: 0...255, using: &rng) }
+            let temporary = dir + "/.tmp-\(getpid())-key-\(UInt64.random(in: 0...UInt64.max))"
+            let wfd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard wfd >= 0 else { break }
+            let written = fresh.withUnsafeBytes { write(wfd, $0.baseAddress, 32) } == 32
+            close(wfd)
+            let linked = written && link(temporary, path) == 0
+            unlink(temporary)
+            if linked { return fresh }
+        }
+        var rng = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) }
+    }
+
     /// Whether `name` in the cache folder `dir` is one of a cache's own files: a regular file
     /// that is a temporary file (`.tmp-…`), or starts like an entry (or needs not, when
     /// `requiringMagic` is false: a file under an entry's hashed name is an entry, valid or not).
     /// Links, folders and foreign files are not.
     static func isOwnFile(_ dir: String, _ name: String, dirfd: Int32 = -1, requiringMagic: Bool = true) -> Bool {
-        if name == markerName { return false }
+        if name == markerName || name == secretName { return false }
         var st = stat()
         let found = dirfd >= 0 ? fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) : lstat(dir + "/" + name, &st)
         guard found == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }

@@ -149,6 +149,17 @@ public final class DiskCache: Sendable {
     /// Whether the folder could not be written when it was opened (a read-only mount, a folder
     /// without write permission): reads work, writes fail with ``DiskCacheError/readOnly(path:)``.
     public let isReadOnly: Bool
+    /// The folder's secret for keyed digests of credentials (see `ImageManager.cacheKey`), read
+    /// or made the first time a request with credentials needs it.
+    var secret: [UInt8] {
+        secretBox.withLock { box in
+            if let box { return box }
+            let loaded = Self.loadSecret(directory, writable: !isReadOnly)
+            box = loaded
+            return loaded
+        }
+    }
+    private let secretBox = Locked<[UInt8]?>(nil)
     /// What opening found: temporary files of dead writers removed, and invalid entries removed.
     public let openingReport: (leftoversRemoved: Int, invalidRemoved: Int)
     private let state: Locked<State>

@@ -149,19 +149,19 @@ public final class ImageCache: Sendable {
             counters.withLock { $0.memoryMisses += 1 }
         }
         let serializer = serializer ?? self.serializer
-        let image: Image? = try await runOnIO { [diskStorage, logger] in
+        var read: DiskRead = try await runOnIO { [diskStorage] in
             guard let data = try diskStorage.value(forKey: cacheKey, extendingExpiration: diskExtending) else {
-                return nil
+                return .image(nil)
             }
-            do {
-                return try serializer.image(from: data, options: options)
-            } catch {
-                logger.warning(
-                    "removing undecodable disk entry", metadata: ["key": "\(cacheKey)", "error": "\(error)"])
-                try? diskStorage.remove(forKey: cacheKey)
-                return nil
+            return Self.decode(data, cacheKey, serializer, options, diskStorage, self.logger)
+        }
+        while case .busy(let data, let epoch) = read {
+            await DecodeMemoryBudget.waitForRelease(after: epoch)
+            read = try await runOnIO { [diskStorage] in
+                Self.decode(data, cacheKey, serializer, options, diskStorage, self.logger)
             }
         }
+        guard case .image(let image) = read else { return (nil, .none) }
         guard let image else {
             counters.withLock { $0.diskMisses += 1 }
             return (nil, .none)
@@ -169,6 +169,30 @@ public final class ImageCache: Sendable {
         counters.withLock { $0.diskHits += 1 }
         memoryStorage.store(image, forKey: cacheKey, expiration: memoryExpiration)
         return (image, .disk)
+    }
+
+    enum DiskRead: Sendable {
+        case image(Image?)
+        /// The decode found the process's decode memory budget in use: wait, decode again.
+        case busy([UInt8], epoch: UInt64)
+    }
+
+    /// Decodes a disk entry; one that does not decode is removed (a miss). A decode that found
+    /// the decode memory budget in use is not the entry's fault: it is tried again.
+    private static func decode(
+        _ data: [UInt8], _ cacheKey: String, _ serializer: any CacheSerializer, _ options: DecodingOptions,
+        _ diskStorage: DiskCache, _ logger: Logger
+    ) -> DiskRead {
+        let epoch = DecodeMemoryBudget.epoch
+        do {
+            return .image(try serializer.image(from: data, options: options))
+        } catch  where DecodeMemoryBudget.isBudgetInUse(error) {
+            return .busy(data, epoch: epoch)
+        } catch {
+            logger.warning("removing undecodable disk entry", metadata: ["key": "\(cacheKey)", "error": "\(error)"])
+            try? diskStorage.remove(forKey: cacheKey)
+            return .image(nil)
+        }
     }
 
     /// Where `key` is cached, without reading anything.

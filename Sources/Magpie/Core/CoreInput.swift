@@ -37,13 +37,25 @@ struct CoreInput {
     )
         -> Int32
     {
-        if let path { return magpie_decode_file_into(path, &o, pixels, stride, size) }
-        return magpie_decode_into(memory?.baseAddress, memory?.count ?? 0, &o, pixels, stride, size)
+        DecodeMemoryBudget.ensureConfigured()
+        let status =
+            if let path {
+                magpie_decode_file_into(path, &o, pixels, stride, size)
+            } else {
+                magpie_decode_into(memory?.baseAddress, memory?.count ?? 0, &o, pixels, stride, size)
+            }
+        DecodeMemoryBudget.finished(status)
+        return status
     }
 
     func decode(_ o: inout magpie_decode_options, _ out: inout UnsafeMutablePointer<magpie_image>?) -> Int32 {
-        if let path { return magpie_decode_file(path, &o, &out) }
-        return magpie_decode(memory?.baseAddress, memory?.count ?? 0, &o, &out)
+        DecodeMemoryBudget.ensureConfigured()
+        let status =
+            if let path { magpie_decode_file(path, &o, &out) } else {
+                magpie_decode(memory?.baseAddress, memory?.count ?? 0, &o, &out)
+            }
+        DecodeMemoryBudget.finished(status)
+        return status
     }
 
     /// The system's reason a file could not be read (asked again through a decode's detail).

@@ -49,6 +49,8 @@ public struct CoreFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case frameOutOfRange = 12
         case internalError = 13
         case fileUnreadable = 14
+        /// The process-wide decode memory budget is taken by decodes in flight (retry later).
+        case budgetInUse = 15
     }
 
     /// The status code; `nil` only for a code this version does not know.

@@ -30,15 +30,20 @@ public struct DecodingOptions: Sendable, Hashable {
         case single(Int)
     }
 
-    /// Resource limits; `nil` fields take the C core's defaults (300 Mpx, 1 GiB, 5000 frames).
+    /// Resource limits; `nil` fields take the C core's defaults (300 Mpx, 1 GiB, 5000 frames,
+    /// 1000 megapixels of animation work).
     public struct Limits: Sendable, Hashable {
         public var maxPixels: Int?
         public var maxBytes: Int?
         public var maxFrames: Int?
-        public init(maxPixels: Int? = nil, maxBytes: Int? = nil, maxFrames: Int? = nil) {
+        /// The work an animation may take, in megapixels: each frame delivered costs the whole
+        /// canvas, each frame decoded on the way its rectangle (`magpie_limits.max_frame_work`).
+        public var maxFrameWork: Int?
+        public init(maxPixels: Int? = nil, maxBytes: Int? = nil, maxFrames: Int? = nil, maxFrameWork: Int? = nil) {
             self.maxPixels = maxPixels
             self.maxBytes = maxBytes
             self.maxFrames = maxFrames
+            self.maxFrameWork = maxFrameWork
         }
     }
 

@@ -212,6 +212,7 @@ extension DecodingOptions {
         o.limits.max_pixels = UInt64(max(0, limits.maxPixels ?? 0))
         o.limits.max_bytes = UInt64(max(0, limits.maxBytes ?? 0))
         o.limits.max_frames = UInt32(clamping: max(0, limits.maxFrames ?? 0))
+        o.limits.max_frame_work = UInt32(clamping: max(0, limits.maxFrameWork ?? 0))
         return o
     }
 }

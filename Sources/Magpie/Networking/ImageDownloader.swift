@@ -352,8 +352,19 @@ public final class ImageDownloader: Sendable {
     private func baseRequest(_ url: URL, _ options: DownloadOptions) throws -> DataRequest {
         var headers = config.defaultHeaders
         for field in options.headers { headers.set(field.name, field.value) }
+        var target = try Self.normalized(url)
+        // `user:password@` becomes Basic authorisation (as curl does) and leaves the URL, so it
+        // reaches no log, key or redirect; an explicit Authorization header wins.
+        if WebURL.isWebScheme(target.scheme) && WebURL.hasUserInfo(target.absoluteString) {
+            if headers.value(for: "Authorization") == nil {
+                let user = target.user(percentEncoded: false) ?? ""
+                let password = target.password(percentEncoded: false) ?? ""
+                headers.set("Authorization", "Basic " + Data((user + ":" + password).utf8).base64EncodedString())
+            }
+            target = WebURL.withoutUserInfo(target)
+        }
         return DataRequest(
-            url: try Self.normalized(url), headers: headers, timeout: options.timeout ?? config.timeout,
+            url: target, headers: headers, timeout: options.timeout ?? config.timeout,
             maxBodySize: config.maxBodySize, acceptableStatusCodes: config.acceptableStatusCodes)
     }
 

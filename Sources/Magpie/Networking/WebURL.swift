@@ -153,6 +153,19 @@ enum WebURL {
         }
     }
 
+    /// Whether the URL's authority holds user info (`user:password@`): a quick scan, no parse.
+    static func hasUserInfo(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        let rest = utf8[colon...].dropFirst()
+        guard rest.starts(with: "//".utf8) else { return false }
+        for byte in rest.dropFirst(2) {
+            if byte == UInt8(ascii: "@") { return true }
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { return false }
+        }
+        return false
+    }
+
     /// The URL with any `user:password@` removed (for cache keys, logs and stored keys).
     static func withoutUserInfo(_ url: URL) -> URL {
         guard url.user != nil || url.password != nil,

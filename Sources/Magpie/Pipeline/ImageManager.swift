@@ -48,6 +48,8 @@ public final class ImageManager: Sendable {
         public var coalesced = 0
         /// Decode-and-process runs.
         public var processed = 0
+        /// Decodes that waited for the process's decode memory budget.
+        public var budgetWaits = 0
         public var failures = 0
     }
 
@@ -86,29 +88,6 @@ public final class ImageManager: Sendable {
         self.logger = logger
     }
 
-    /// The process-wide manager: the cache `default` under `$XDG_CACHE_HOME/magpie` (else
-    /// `~/.cache/magpie`) and its own downloader. When that folder cannot be used (no `HOME`,
-    /// refused as insecure, not creatable), the disk cache goes to a new private folder made with
-    /// `mkdtemp` for this process alone (never a shared, predictable place), and a warning is
-    /// logged; only when even that fails does it trap.
-    public static let shared: ImageManager = {
-        let logger = Logger(label: "magpie.manager")
-        do {
-            return ImageManager(cache: try ImageCache(name: "default"))
-        } catch {
-            let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
-            var template = Array((base + "/magpie-XXXXXX").utf8CString)
-            guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-                fatalError("Magpie.shared: \(error); no private temporary folder either")
-            }
-            let folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            logger.warning(
-                "default cache unusable, using a private folder",
-                metadata: ["error": "\(error)", "folder": "\(folder)"])
-            return ImageManager(cache: try! ImageCache(name: "default", disk: DiskCache.Config(directory: folder)))
-        }
-    }()
-
     static var coreCount: Int {
         #if canImport(Glibc)
             return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
@@ -118,16 +97,6 @@ public final class ImageManager: Sendable {
     }
 
     public var statistics: Statistics { stats.withLock { $0 } }
-
-    /// The cache key `source` is stored under with `options` (before the processor suffix).
-    public func cacheKey(for source: Source, options: ImageOptions = ImageOptions()) -> String {
-        if let key = options.cacheKey { return key }
-        switch source {
-        case .network(let url, let key):
-            return key ?? cacheKeyFilter.key(for: url, alsoDropping: options.ignoredQueryItems)
-        case .provider(let p): return p.cacheKey
-        }
-    }
 
     // MARK: - retrieving
 
@@ -299,15 +268,26 @@ public final class ImageManager: Sendable {
     }
 
     /// Decodes and processes under the processing limit.
+    /// A decode that finds the process's decode memory budget in use waits (without its permit)
+    /// for another decode to finish and tries again.
     private func process(_ data: [UInt8], _ options: ImageOptions) async throws -> Image {
         let processor = options.processor
         let firstFrame = options.onlyLoadFirstFrame
-        let image = try await processing.withPermit(for: 0) {
-            try Task.checkCancellation()
-            return try processor.process(.data(data), firstFrameOnly: firstFrame)
+        while true {
+            let epoch = DecodeMemoryBudget.epoch
+            do {
+                let image = try await processing.withPermit(for: 0) {
+                    try Task.checkCancellation()
+                    return try processor.process(.data(data), firstFrameOnly: firstFrame)
+                }
+                stats.withLock { $0.processed += 1 }
+                return image
+            } catch  where DecodeMemoryBudget.isBudgetInUse(error) {
+                stats.withLock { $0.budgetWaits += 1 }
+                await DecodeMemoryBudget.waitForRelease(after: epoch)
+                try Task.checkCancellation()
+            }
         }
-        stats.withLock { $0.processed += 1 }
-        return image
     }
 
     /// Stores per options: memory always; disk unless memory-only; the original too when asked.

@@ -80,7 +80,15 @@ extension Source: CustomStringConvertible {
 public struct CacheKeyFilter: Sendable, Hashable {
     /// Query item names removed (case-sensitive, as URLs are).
     public var droppedQueryItems: Set<String>
-    public init(droppingQueryItems names: Set<String> = []) { self.droppedQueryItems = names }
+    /// Hosts (lower-case) whose images do not depend on the request's credentials: requests to
+    /// them share cache entries whatever `Authorization`, `Cookie` or user info they carry. Empty
+    /// by default: a request with credentials is cached apart, under a keyed digest of them.
+    public var credentialIndependentHosts: Set<String>
+
+    public init(droppingQueryItems names: Set<String> = [], credentialIndependentHosts hosts: Set<String> = []) {
+        self.droppedQueryItems = names
+        self.credentialIndependentHosts = Set(hosts.map { $0.lowercased() })
+    }
 
     public static let none = CacheKeyFilter()
 

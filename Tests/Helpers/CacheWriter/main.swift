@@ -3,6 +3,10 @@
 //                                         after each store returns, until killed
 //   magpie-cache-writer store-once DIR N  stores one N-byte entry, prints "ok" or the error,
 //                                         then stores a small entry to show the cache still works
+//   magpie-cache-writer budget-wait DIR   a decode through the pipeline that finds the process's
+//                                         decode memory budget taken: prints "waiting" once it
+//                                         waits, frees the budget, prints the image it got (its own
+//                                         process: the budget is process-wide)
 import Magpie
 import MagpieTestSupport
 
@@ -21,6 +25,51 @@ let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
     emit("usage: magpie-cache-writer loop|store-once DIR [BYTES]")
     exit(2)
+}
+if arguments[1] == "budget-wait" {
+    do {
+        DecodeMemoryBudget.limit = 64 << 20
+        let reserved = 60 << 20
+        try DecodeMemoryBudget.reserve(reserved)
+        var rgba = [UInt8](repeating: 0, count: 2000 * 1000 * 4)
+        for i in stride(from: 0, to: rgba.count, by: 4) {
+            rgba[i] = UInt8(truncatingIfNeeded: i / 4); rgba[i + 3] = 255
+        }
+        let png = try Image(width: 2000, height: 1000, rgba: rgba).encoded(as: .png())
+        // 8 MB of output does not fit beside the 60 MB held: the plain decode says so at once.
+        do {
+            _ = try Image(decoding: png)
+            emit("sync decoded")
+        } catch {
+            emit("sync: \(error.coreFailure?.code.map { "\($0)" } ?? "\(error)")")
+        }
+        let cache = try ImageCache(disk: .init(directory: arguments[2], sweepInterval: nil))
+        let manager = ImageManager(cache: cache)
+        let task = Task.detached {
+            try await manager.retrieveImage(with: .provider(RawImageDataProvider(png, cacheKey: "big")))
+        }
+        let watcher = Task.detached {
+            // The retrieval ends (with an error) instead of waiting: report it rather than hang.
+            let outcome = await task.result
+            if DecodeMemoryBudget.waiting == 0, case .failure(let error) = outcome {
+                emit("error: did not wait: \(error)")
+                exit(3)
+            }
+        }
+        while DecodeMemoryBudget.waiting == 0 { await Task.yield() }
+        _ = watcher
+        emit("waiting")
+        DecodeMemoryBudget.release(reserved)
+        let result = try await task.value
+        emit(
+            "done \(result.image.width)x\(result.image.height), waits \(manager.statistics.budgetWaits), in use \(DecodeMemoryBudget.inUse)"
+        )
+        await cache.shutdown()
+        exit(0)
+    } catch {
+        emit("error: \(error)")
+        exit(3)
+    }
 }
 do {
     let cache = try DiskCache(config: .init(directory: arguments[2], sizeLimit: 0, sweepInterval: nil))

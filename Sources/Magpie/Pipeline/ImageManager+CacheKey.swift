@@ -1,0 +1,54 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The one place cache keys are made.
+extension ImageManager {
+    /// The cache key `source` is stored under with `options` (before the processor suffix).
+    ///
+    /// A network request that carries credentials (`Authorization`, `Proxy-Authorization`,
+    /// `Cookie`, a header the downloader's config marks sensitive, or `user:password@` in the URL)
+    /// is keyed apart: `<key>#credentials=<HMAC-SHA-256 of the credentials>`, under a secret kept in
+    /// the cache folder. Different credentials never share an entry, and neither the key nor the
+    /// disk holds the credentials (user info is removed from the URL). Hosts in
+    /// ``CacheKeyFilter/credentialIndependentHosts`` are keyed by the URL alone. Credentials a
+    /// request modifier adds are not seen here: pass them as headers, or set the key yourself.
+    public func cacheKey(for source: Source, options: ImageOptions = ImageOptions()) -> String {
+        switch source {
+        case .network(let url, let key):
+            let hasUserInfo = WebURL.hasUserInfo(url.absoluteString)
+            let plain = hasUserInfo ? WebURL.withoutUserInfo(url) : url
+            let base =
+                options.cacheKey ?? key ?? cacheKeyFilter.key(for: plain, alsoDropping: options.ignoredQueryItems)
+            guard let material = credentials(url, hasUserInfo: hasUserInfo, options: options) else { return base }
+            let mac = Digest.hmacSHA256(key: cache.diskStorage.secret, message: material)
+            return base + "#credentials=" + Digest.hex(mac.prefix(16))
+        case .provider(let p): return options.cacheKey ?? p.cacheKey
+        }
+    }
+
+    /// The request's credentials as bytes (`name:value` lines, sorted), or `nil` when it carries
+    /// none or its host is declared credential-independent.
+    private func credentials(_ url: URL, hasUserInfo: Bool, options: ImageOptions) -> [UInt8]? {
+        let sensitive = downloader.config.sensitiveHeaders
+        func isCredential(_ field: HTTPHeaderField) -> Bool {
+            let name = field.name.lowercased()
+            return WebURL.credentialHeaders.contains(name) || sensitive.contains(name)
+        }
+        let defaults = downloader.config.defaultHeaders
+        guard hasUserInfo || options.headers.contains(where: isCredential) || defaults.contains(where: isCredential)
+        else { return nil }
+        if let host = url.host?.lowercased(), cacheKeyFilter.credentialIndependentHosts.contains(host) { return nil }
+        var headers = defaults
+        for field in options.headers { headers.set(field.name, field.value) }
+        var lines = headers.filter(isCredential).map { $0.name.lowercased() + ":" + $0.value }
+        if hasUserInfo {
+            lines.append(
+                "userinfo:" + (url.user(percentEncoded: true) ?? "") + ":" + (url.password(percentEncoded: true) ?? ""))
+        }
+        guard !lines.isEmpty else { return nil }
+        return Array(lines.sorted().joined(separator: "\n").utf8)
+    }
+}
