@@ -180,7 +180,7 @@ import Testing
             let victim = dir.path("victim.txt")
             try Data("keep".utf8).write(to: URL(fileURLWithPath: victim))
             try FileManager.default.createSymbolicLink(atPath: out + "/" + expected[2], withDestinationPath: victim)
-            let result = try CLI.run(["fetch"] + urls + ["--out", out, "--cache-dir", dir.path("cache")])
+            let result = try await CLI.runAsync(["fetch"] + urls + ["--out", out, "--cache-dir", dir.path("cache")])
             #expect(result.status == 0, "\(result.stderr)")
             // Nothing above the folder, nothing through the link.
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("a")) == ["b"])

@@ -19,11 +19,11 @@ import Testing
         }
         try await downloader.shutdown()
         for arguments in [["info", fifo], ["thumb", fifo, "-s", "32", "-o", dir.path("t.png")]] {
-            let result = try CLI.run(arguments)
+            let result = try await CLI.runAsync(arguments)
             #expect(result.status == 1, "\(arguments[0])")
             #expect(result.stderr.contains("not a regular file"), "\(arguments[0]): \(result.stderr)")
         }
-        let fetched = try CLI.run(["fetch", fifo, "--cache-dir", dir.path("cache"), "--json"])
+        let fetched = try await CLI.runAsync(["fetch", fifo, "--cache-dir", dir.path("cache"), "--json"])
         #expect(fetched.status == 1)
     }
 
@@ -87,7 +87,7 @@ import Testing
         let cleared = try CLI.run(["cache", "clear", "--cache-dir", folder])
         #expect(cleared.status == 0, "\(cleared.stderr)")
         let left = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        #expect(left == [".magpie-cache", "README", cache.fileName(forKey: "c"), "keep"].sorted())
+        #expect(left == [".magpie-cache", ".magpie-size", "README", cache.fileName(forKey: "c"), "keep"].sorted())
         #expect(try String(contentsOfFile: documents + "/notes.txt", encoding: .utf8) == "precious")
         #expect(FileManager.default.fileExists(atPath: folder + "/keep/file"))
         #expect(try reopened.value(forKey: "a") == nil)
@@ -168,7 +168,7 @@ import Testing
     /// A read-only cache: stats and hits work, writes fail once with a clear message. The folder
     /// is made read-only for its owner; as root (who writes anywhere) the folder is given to
     /// `nobody` and the commands run as `nobody` through `setpriv`.
-    @Test func aReadOnlyCacheServesHits() async throws {
+    @Test func aReadOnlyCacheServesHits() throws {
         let dir = try TemporaryDirectory()
         let folder = dir.path("cache")
         let image = dir.path("a.png")
@@ -210,6 +210,79 @@ import Testing
         let miss = try run(["fetch", other, image, "--cache-dir", folder, "-s", "8", "--json"])
         #expect(miss.status == 0 && miss.stdout.contains("\"failed\": 0"), "\(miss.stdout) \(miss.stderr)")
         #expect(miss.stderr.components(separatedBy: "read-only").count == 2, "\(miss.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 2)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".magpie-") }.count == 1)
+    }
+
+    /// Four `prefetch` processes sharing a folder with a 3 MB limit used to leave 8 MB: each
+    /// counted only its own writes.
+    @Test func theDiskLimitHoldsAcrossProcesses() async throws {
+        let dir = try TemporaryDirectory()
+        // 160 distinct noisy JPEGs of about 100 KB (noise does not compress; xorshift is cheap).
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let bodies: [[UInt8]] = try (0..<160).map { _ in
+            var rgba = [UInt8](repeating: 255, count: 200 * 200 * 4)
+            for i in stride(from: 0, to: rgba.count, by: 4) {
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                rgba[i] = UInt8(truncatingIfNeeded: state)
+                rgba[i + 1] = UInt8(truncatingIfNeeded: state >> 8)
+                rgba[i + 2] = UInt8(truncatingIfNeeded: state >> 16)
+            }
+            return try Image(width: 200, height: 200, rgba: rgba).encoded(as: .jpeg(quality: 95))
+        }
+        let largest = bodies.map(\.count).max() ?? 0
+        try await withServer({ request in
+            let n = Int(request.path.dropFirst(5).prefix { $0.isNumber }) ?? -1
+            return bodies.indices.contains(n) ? .ok(bodies[n], contentType: "image/jpeg") : .respond(status: 404)
+        }) { server in
+            let folder = dir.path("cache")
+            let limit = 3_000_000
+            var lists: [String] = []
+            for p in 0..<4 {
+                let list = dir.path("urls-\(p).txt")
+                let urls = (0..<40).map { server.baseURL + "/img/\(p * 40 + $0).jpg" }
+                try Data(urls.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: list))
+                lists.append(list)
+            }
+            let processes = try lists.map { list -> Process in
+                let process = Process()
+                process.executableURL = CLI.binary
+                process.arguments = [
+                    "prefetch", "-i", list, "--cache-dir", folder, "--disk-limit", String(limit), "-j", "4",
+                ]
+                process.standardOutput = FileHandle.nullDevice
+                FileManager.default.createFile(atPath: list + ".err", contents: nil)
+                process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: list + ".err"))
+                try process.run()
+                return process
+            }
+            // Waited for off the cooperative pool: the loopback server's handlers need it.
+            for process in processes {
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.global().async {
+                        process.waitUntilExit()
+                        done.resume()
+                    }
+                }
+            }
+            for (process, list) in zip(processes, lists) {
+                let errors = (try? String(contentsOfFile: list + ".err", encoding: .utf8)) ?? ""
+                #expect(process.terminationStatus == 0, "\(errors)")
+            }
+            var bytes = 0
+            var entries = 0
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !name.hasPrefix(".") {
+                let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/" + name)
+                bytes += (attributes[.size] as? Int) ?? 0
+                entries += 1
+            }
+            #expect(bytes <= limit + 4 * (largest + 4096), "\(bytes) bytes in \(entries) entries")
+            #expect(entries > 0)
+            // The next process sees the same total.
+            let reopened = try DiskCache(config: .init(directory: folder, sizeLimit: limit, sweepInterval: nil))
+            #expect(reopened.totalSize() == bytes)
+        }
     }
 }

@@ -123,7 +123,7 @@ extension DiskCache {
     /// `requiringMagic` is false: a file under an entry's hashed name is an entry, valid or not).
     /// Links, folders and foreign files are not.
     static func isOwnFile(_ dir: String, _ name: String, dirfd: Int32 = -1, requiringMagic: Bool = true) -> Bool {
-        if name == markerName || name == secretName { return false }
+        if name == markerName || name == secretName || name == SharedSizeRecord.name { return false }
         var st = stat()
         let found = dirfd >= 0 ? fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) : lstat(dir + "/" + name, &st)
         guard found == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }

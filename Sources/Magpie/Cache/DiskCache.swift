@@ -160,12 +160,15 @@ public final class DiskCache: Sendable {
         }
     }
     private let secretBox = Locked<[UInt8]?>(nil)
+    /// The size of the folder as every process writing to it counts it (`.magpie-size`, under
+    /// `flock`); `nil` without a size limit or when read-only.
+    let shared: SharedSizeRecord?
     /// What opening found: temporary files of dead writers removed, and invalid entries removed.
     public let openingReport: (leftoversRemoved: Int, invalidRemoved: Int)
-    private let state: Locked<State>
-    private let counters = Locked<(invalid: Int, trims: Int)>((0, 0))
+    let state: Locked<State>
+    let counters = Locked<(invalid: Int, trims: Int)>((0, 0))
     private let clock: any CacheClock
-    private let background: DispatchQueue
+    let background: DispatchQueue
     private let sweeper = Locked<Task<Void, Never>?>(nil)
     /// Names temporary files uniquely within this process (the pid makes them unique across).
     private let temporaryCounter = Locked<UInt64>(UInt64.random(in: 0...UInt64.max >> 8))
@@ -199,6 +202,8 @@ public final class DiskCache: Sendable {
         self.isReadOnly = !(try Self.prepareDirectory(dir))
         self.background = DispatchQueue(label: "magpie.disk-cache.\(config.name)", qos: .utility)
         let (state, report) = Self.scan(dir, config: config, maxEntrySize: config.entryCap)
+        self.shared = isReadOnly || config.sizeLimit <= 0 ? nil : SharedSizeRecord(directory: dir)
+        shared?.openedWith(total: state.totalSize)
         self.state = Locked(state)
         self.openingReport = report
         if let interval = config.sweepInterval, interval > .zero {
@@ -242,7 +247,7 @@ public final class DiskCache: Sendable {
     }
 
     /// The entry's file name: hex of the ID or the key, plus the extension.
-    private func fileName(_ id: EntryID, key: String?) -> String {
+    func fileName(_ id: EntryID, key: String?) -> String {
         if config.usesHashedFileName {
             let hex = String(unsafeUninitializedCapacity: 32) { buffer in
                 id.writeHex(buffer.baseAddress!)
@@ -317,6 +322,7 @@ public final class DiskCache: Sendable {
         let wantsStamp = data.count > 64 << 10
         var stamp: FileStamp?
         var over = false
+        var replacedDelta = 0
         let failure: Int32 = withTemporaryPath(counter) { temporary in
             // 0600: entries may hold images fetched with credentials.
             let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -334,7 +340,9 @@ public final class DiskCache: Sendable {
                         let entry = Entry(
                             size: fileSize, expiresAt: expires, lastAccess: now.timeIntervalSinceReferenceDate,
                             headerSize: header.count, verified: stamp, generation: s.nextGeneration())
-                        s.totalSize += fileSize - (s.index.updateValue(entry, forKey: id)?.size ?? 0)
+                        let delta = fileSize - (s.index.updateValue(entry, forKey: id)?.size ?? 0)
+                        s.totalSize += delta
+                        replacedDelta = delta
                         if let unhashedKey { s.keys[id] = unhashedKey }
                         guard config.sizeLimit > 0, s.totalSize > config.sizeLimit, !s.trimScheduled else {
                             return false
@@ -349,6 +357,12 @@ public final class DiskCache: Sendable {
             return failure
         }
         if failure != 0 { throw .writeFailed(path: path(id, key: unhashedKey), errno: failure) }
+        // Other processes' writes count too: when the folder's shared total is over the limit,
+        // rescan it and trim to half across processes now, so at rest the folder holds at most
+        // the limit plus the entry each writing process had in flight.
+        if let shared, shared.add(replacedDelta) > config.sizeLimit {
+            trimAcrossProcesses(downTo: config.sizeLimit / 2, over: config.sizeLimit, sparing: id)
+        }
         if over {
             background.async { [weak self] in
                 guard let self else { return }
@@ -604,11 +618,23 @@ public final class DiskCache: Sendable {
     public func remove(forKey key: String) throws(DiskCacheError) {
         let id = try checkedID(key)
         let unhashedKey = config.usesHashedFileName ? nil : key
+        var freed = 0
         let failure = fileLock(id).withLock { _ -> Int32 in
-            let failure = withPath(id, key: unhashedKey) { unlink($0) != 0 && errno != ENOENT ? errno : 0 }
-            if failure == 0 { forget(id) }
+            var gone = false
+            let failure = withPath(id, key: unhashedKey) { path -> Int32 in
+                if unlink(path) == 0 {
+                    gone = true
+                    return 0
+                }
+                return errno != ENOENT ? errno : 0
+            }
+            if failure == 0 {
+                let size = forget(id)
+                if gone { freed = size }
+            }
             return failure
         }
+        if freed > 0 { _ = shared?.add(-freed) }
         if failure != 0 { throw .writeFailed(path: path(id, key: unhashedKey), errno: failure) }
     }
 
@@ -618,13 +644,14 @@ public final class DiskCache: Sendable {
     public func removeAll() throws(DiskCacheError) {
         if isReadOnly { throw .readOnly(path: directory) }
         let indexed = state.withLock { s in s.index.map { ($0.key, s.keys[$0.key], $0.value.generation) } }
-        _ = removeFiles(indexed)
+        _ = removeFiles(indexed, countingShared: false)
         Self.removeOwnFiles(in: directory, config: config)
         state.withLock { s in
             s.index.removeAll()
             s.keys.removeAll()
             s.totalSize = 0
         }
+        shared?.update { $0 = 0 }
     }
 
     /// Removes entries expired at `referenceDate`; returns their file names.
@@ -642,7 +669,10 @@ public final class DiskCache: Sendable {
     @discardableResult
     public func removeSizeExceededValues() -> [String] {
         guard config.sizeLimit > 0 else { return [] }
-        let victims = removeLeastRecentlyAccessed(over: config.sizeLimit, downTo: config.sizeLimit / 2)
+        let victims =
+            shared != nil
+            ? trimAcrossProcesses(downTo: config.sizeLimit / 2, over: config.sizeLimit)
+            : removeLeastRecentlyAccessed(over: config.sizeLimit, downTo: config.sizeLimit / 2)
         if !victims.isEmpty { counters.withLock { $0.trims += 1 } }
         return victims
     }
@@ -681,22 +711,25 @@ public final class DiskCache: Sendable {
     /// descriptor of the directory, so the kernel does not walk the whole path for each) and
     /// drops them from the index; returns their file names. An entry written again since it was
     /// chosen is left alone.
-    private func removeFiles(_ entries: [(EntryID, String?, UInt64)]) -> [String] {
+    func removeFiles(_ entries: [(EntryID, String?, UInt64)], countingShared: Bool = true) -> [String] {
         guard !entries.isEmpty else { return [] }
         removalHook.withLock { $0 }?()
         let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { if dirfd >= 0 { close(dirfd) } }
         var names: [String] = []
         names.reserveCapacity(entries.count)
+        var freed = 0
         for (id, key, generation) in entries {
             fileLock(id).withLock { _ in
                 guard state.withLock({ $0.index[id]?.generation }) == generation else { return }
                 let name = fileName(id, key: key)
-                if dirfd >= 0 { unlinkat(dirfd, name, 0) } else { unlink(directory + "/" + name) }
-                forget(id)
+                let gone = (dirfd >= 0 ? unlinkat(dirfd, name, 0) : unlink(directory + "/" + name)) == 0
+                let size = forget(id)
+                if gone { freed += size }
                 names.append(name)
             }
         }
+        if countingShared && freed > 0 { _ = shared?.add(-freed) }
         return names
     }
 
@@ -704,20 +737,28 @@ public final class DiskCache: Sendable {
     /// index, if the index still holds the generation `seen` (`nil`: none); returns whether it did.
     @discardableResult
     private func discard(_ id: EntryID, key: String?, seen: UInt64?, unlinking: Bool = true) -> Bool {
-        fileLock(id).withLock { _ -> Bool in
-            guard state.withLock({ $0.index[id]?.generation }) == seen else { return false }
-            if unlinking { withPath(id, key: key) { _ = unlink($0) } }
-            forget(id)
-            return true
+        // The shared record is updated after the entry lock is dropped: a cross-process trim
+        // holds the record's lock while it takes entry locks.
+        let freed = fileLock(id).withLock { _ -> Int? in
+            guard state.withLock({ $0.index[id]?.generation }) == seen else { return nil }
+            let gone = unlinking && withPath(id, key: key) { unlink($0) == 0 }
+            let size = forget(id)
+            return gone ? size : 0
         }
+        if let freed, freed > 0 { _ = shared?.add(-freed) }
+        return freed != nil
     }
 
-    private func fileLock(_ id: EntryID) -> Locked<Int> { fileLocks[Int(truncatingIfNeeded: id.lo & 63)] }
+    func fileLock(_ id: EntryID) -> Locked<Int> { fileLocks[Int(truncatingIfNeeded: id.lo & 63)] }
 
-    private func forget(_ id: EntryID) {
+    /// Drops `id` from the index; returns the size it had there (0 when absent).
+    @discardableResult
+    func forget(_ id: EntryID) -> Int {
         state.withLock { s in
-            if let e = s.index.removeValue(forKey: id) { s.totalSize -= e.size }
             if !s.keys.isEmpty { s.keys.removeValue(forKey: id) }
+            guard let e = s.index.removeValue(forKey: id) else { return 0 }
+            s.totalSize -= e.size
+            return e.size
         }
     }
 
