@@ -285,4 +285,28 @@ import Testing
             #expect(reopened.totalSize() == bytes)
         }
     }
+
+    /// `magpie demo` used the predictable `$TMPDIR/magpie-demo-<pid>` and emptied whatever a
+    /// planted link there pointed to. Now: a fresh `mkdtemp` folder, removed without following
+    /// links, and nothing else in `$TMPDIR` touched.
+    @Test func theDemoUsesAPrivateTemporaryFolder() throws {
+        let dir = try TemporaryDirectory()
+        let victim = dir.path("victim")
+        try FileManager.default.createDirectory(atPath: victim, withIntermediateDirectories: false)
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: victim + "/file"))
+        let tmp = dir.path("tmp")
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: false)
+        // Links under the old predictable names of the next few hundred processes.
+        let base = Int(getpid())
+        for pid in base..<(base + 300) {
+            try FileManager.default.createSymbolicLink(atPath: tmp + "/magpie-demo-\(pid)", withDestinationPath: victim)
+        }
+        let result = try CLI.runShell(
+            "TMPDIR=\"$1\" exec \"$0\" demo --images 2 --requests 12 -j 4", [tmp])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(tmp + "/magpie-demo-"), "\(result.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: victim) == ["file"])
+        // Only the planted links are left: the demo's own folder is gone.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).count == 300)
+    }
 }
