@@ -170,6 +170,36 @@ for (count, size) in [(10_000, 2_048), (1_000, 200_000)] {
     }
 }
 
+// Writes with a size limit also count the folder's size in the shared record (`.magpie-size`,
+// under flock) so processes sharing a folder hold one limit: the cost of that, side by side
+// with no limit (which skips the record), 10,000 x 2 KB, three interleaved rounds.
+do {
+    let payload = [UInt8](repeating: 0x5A, count: 2_048)
+    let keys = (0..<10_000).map { "https://images.example.com/limit/\($0).jpg" }
+    var limited: [Double] = []
+    var unlimited: [Double] = []
+    for round in 0..<3 {
+        let a = try DiskCache(
+            config: .init(directory: fresh("limited-\(round)"), sizeLimit: 1 << 30, sweepInterval: nil))
+        let b = try DiskCache(config: .init(directory: fresh("unlimited-\(round)"), sizeLimit: 0, sweepInterval: nil))
+        let write = { (cache: DiskCache) throws -> Double in
+            try seconds { for k in keys { try cache.store(payload, forKey: k) } }
+        }
+        if round % 2 == 0 {
+            limited.append(try write(a))
+            unlimited.append(try write(b))
+        } else {
+            unlimited.append(try write(b))
+            limited.append(try write(a))
+        }
+    }
+    print(
+        "write 10000 x 2 KB, 1 GiB limit (shared record) vs none: "
+            + String(
+                format: "%.0f vs %.0f per second, ratio %.2f", 10_000 / median(limited), 10_000 / median(unlimited),
+                median(unlimited) / median(limited)))
+}
+
 // isCached, opening 100,000 entries, trimming them to half: three directories, medians. A trim
 // is 50,000 unlinks, so it waits on the file system's journal as much as on this code.
 var opens: [Double] = []

@@ -92,6 +92,11 @@ class CTypesTest(unittest.TestCase):
     def test_hmac_sha256_matches_python(self):
         import hashlib
         import hmac
+        self.lib.magpie_hmac_sha256.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t,
+                                                ctypes.c_void_p]
+        self.lib.magpie_hmac_sha256.restype = None
+        self.lib.magpie_sha256.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p]
+        self.lib.magpie_sha256.restype = None
         mac = (ctypes.c_uint8 * 32)()
         key, message = b"k" * 70, b"Authorization:Bearer x"
         self.lib.magpie_hmac_sha256(key, len(key), message, len(message), mac)
