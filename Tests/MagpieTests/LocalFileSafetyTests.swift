@@ -253,7 +253,7 @@ import Testing
                     "prefetch", "-i", list, "--cache-dir", folder, "--disk-limit", String(limit), "-j", "4",
                 ]
                 process.standardOutput = FileHandle.nullDevice
-                FileManager.default.createFile(atPath: list + ".err", contents: nil)
+                _ = FileManager.default.createFile(atPath: list + ".err", contents: nil)
                 process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: list + ".err"))
                 try process.run()
                 return process

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -5,55 +7,89 @@
 #endif
 
 /// The folder's size as all the processes writing to it count it: eight bytes in
-/// `.magpie-size`, read and changed under an exclusive `flock` (and a lock of this process, since
-/// `flock` does not order the threads of one process). Each write adds its file, each removal
-/// subtracts it; a cross-process trim rescans the folder and writes the true total, which also
-/// corrects any drift (a crash between a rename and its count, files deleted by hand).
+/// `.magpie-size`, mapped shared into every process that writes, so a write adds its file and a
+/// removal subtracts it with one atomic operation on the mapped word (no system call). A
+/// cross-process trim takes an exclusive `flock` on the file (and this process's lock, since
+/// `flock` does not order the threads of one process), rescans the folder and corrects the total
+/// by the difference it found, which also repairs any drift (a crash between a rename and its
+/// count, files deleted by hand).
 final class SharedSizeRecord: Sendable {
     static let name = ".magpie-size"
-    private let fd: Int32
-    private let local = Locked(0)
+    private let path: String
 
-    init?(directory: String) {
-        let fd = open(directory + "/" + Self.name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
-        guard fd >= 0 else { return nil }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == geteuid() else {
-            close(fd)
-            return nil
-        }
-        self.fd = fd
+    private struct Mapping {
+        var fd: Int32 = -1
+        var counter: UnsafeMutablePointer<Atomic<Int>>?
     }
 
-    deinit { close(fd) }
+    /// The mapping, guarded by this process's lock (the counter itself is shared and atomic).
+    private let local: Locked<Mapping>
 
-    /// Runs `body` on the shared total with both locks held; writes back what it leaves.
+    init?(directory: String) {
+        path = directory + "/" + Self.name
+        let mapping = Self.map(path)
+        guard mapping.counter != nil else { return nil }
+        local = Locked(mapping)
+    }
+
+    deinit { local.withLock { Self.unmap(&$0) } }
+
+    private static func map(_ path: String) -> Mapping {
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
+        guard fd >= 0 else { return Mapping() }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == geteuid(),
+            st.st_size >= 8 || ftruncate(fd, 8) == 0,
+            let base = mmap(nil, 8, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), base != MAP_FAILED
+        else {
+            close(fd)
+            return Mapping()
+        }
+        return Mapping(fd: fd, counter: base.bindMemory(to: Atomic<Int>.self, capacity: 1))
+    }
+
+    private static func unmap(_ m: inout Mapping) {
+        if let counter = m.counter { munmap(UnsafeMutableRawPointer(counter), 8) }
+        if m.fd >= 0 { close(m.fd) }
+        m = Mapping()
+    }
+
+    /// Maps the record again (after the folder was made again: the old file went with it).
+    func reopen() {
+        local.withLock { m in
+            Self.unmap(&m)
+            m = Self.map(path)
+        }
+    }
+
+    /// Runs `body` on the shared total under the file's exclusive lock (one rescan at a time,
+    /// whatever the process); what `body` changes is applied as a difference, so writes other
+    /// processes count meanwhile are kept.
     func update<R>(_ body: (inout Int) -> R) -> R {
-        local.withLock { _ in
-            while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
-            defer { flock(fd, LOCK_UN) }
-            var raw = Int64(0)
-            let got = withUnsafeMutableBytes(of: &raw) { pread(fd, $0.baseAddress, 8, 0) }
-            var total = got == 8 ? max(0, Int(Int64(littleEndian: raw))) : 0
-            let before = total
-            let result = body(&total)
-            if total != before || got != 8 {
-                var out = Int64(max(0, total)).littleEndian
-                _ = withUnsafeBytes(of: &out) { pwrite(fd, $0.baseAddress, 8, 0) }
+        local.withLock { m in
+            guard let counter = m.counter else {
+                var total = 0
+                return body(&total)
             }
+            while flock(m.fd, LOCK_EX) != 0 && errno == EINTR {}
+            defer { flock(m.fd, LOCK_UN) }
+            let before = max(0, counter.pointee.load(ordering: .acquiring))
+            var total = before
+            let result = body(&total)
+            if total != before { counter.pointee.add(total - before, ordering: .acquiringAndReleasing) }
             return result
         }
     }
 
     /// Adds `delta` (negative for removals); returns the new total.
     func add(_ delta: Int) -> Int {
-        update { total in
-            total = max(0, total + delta)
-            return total
+        local.withLock { m in
+            guard let counter = m.counter else { return 0 }
+            return max(0, counter.pointee.add(delta, ordering: .acquiringAndReleasing).newValue)
         }
     }
 
-    func total() -> Int { update { $0 } }
+    func total() -> Int { local.withLock { m in max(0, m.counter?.pointee.load(ordering: .acquiring) ?? 0) } }
 
     /// A new record (or an empty one) starts from what this process's scan found.
     func openedWith(total scanned: Int) {
@@ -78,30 +114,37 @@ extension DiskCache {
         let victims = shared.update { total -> [(EntryID, String?, UInt64)] in
             if let threshold, total <= threshold { return [] }
             let before = state.withLock { $0.lastGeneration }
-            let (scanned, _) = Self.scan(directory, config: config, maxEntrySize: config.entryCap)
-            state.withLock { s in
-                for (id, found) in scanned.index {
-                    if var known = s.index[id] {
-                        // Another process may have rewritten it: the file's size is the truth.
-                        guard known.generation <= before, known.size != found.size else { continue }
-                        s.totalSize += found.size - known.size
-                        known.size = found.size
-                        known.headerSize = found.headerSize
-                        known.verified = nil
-                        s.index[id] = known
-                    } else {
-                        var entry = found
-                        entry.generation = s.nextGeneration()
-                        s.index[id] = entry
-                        s.totalSize += entry.size
-                        if let key = scanned.keys[id] { s.keys[id] = key }
+            // When the shared total is what this process indexed, no other process wrote here
+            // since: its own index is the folder, and the rescan (every header read) is skipped.
+            let indexed: Int = state.withLock { $0.totalSize }
+            let alone = indexed == total
+            var scanned = State()
+            if !alone { scanned = Self.scan(directory, config: config, maxEntrySize: config.entryCap).0 }
+            if !alone {
+                state.withLock { s in
+                    for (id, found) in scanned.index {
+                        if var known = s.index[id] {
+                            // Another process may have rewritten it: the file's size is the truth.
+                            guard known.generation <= before, known.size != found.size else { continue }
+                            s.totalSize += found.size - known.size
+                            known.size = found.size
+                            known.headerSize = found.headerSize
+                            known.verified = nil
+                            s.index[id] = known
+                        } else {
+                            var entry = found
+                            entry.generation = s.nextGeneration()
+                            s.index[id] = entry
+                            s.totalSize += entry.size
+                            if let key = scanned.keys[id] { s.keys[id] = key }
+                        }
                     }
-                }
-                // Files another process removed (unless written here since the scan began).
-                for (id, known) in s.index where scanned.index[id] == nil && known.generation <= before {
-                    s.index[id] = nil
-                    s.keys[id] = nil
-                    s.totalSize -= known.size
+                    // Files another process removed (unless written here since the scan began).
+                    for (id, known) in s.index where scanned.index[id] == nil && known.generation <= before {
+                        s.index[id] = nil
+                        s.keys[id] = nil
+                        s.totalSize -= known.size
+                    }
                 }
             }
             return state.withLock { s -> [(EntryID, String?, UInt64)] in

@@ -166,7 +166,7 @@ public final class DiskCache: Sendable {
     /// What opening found: temporary files of dead writers removed, and invalid entries removed.
     public let openingReport: (leftoversRemoved: Int, invalidRemoved: Int)
     let state: Locked<State>
-    let counters = Locked<(invalid: Int, trims: Int)>((0, 0))
+    let counters = Locked<(invalid: Int, trims: Int, recreations: Int)>((0, 0, 0))
     private let clock: any CacheClock
     let background: DispatchQueue
     private let sweeper = Locked<Task<Void, Never>?>(nil)
@@ -323,39 +323,45 @@ public final class DiskCache: Sendable {
         var stamp: FileStamp?
         var over = false
         var replacedDelta = 0
-        let failure: Int32 = withTemporaryPath(counter) { temporary in
-            // 0600: entries may hold images fetched with credentials.
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { return errno }
-            var failure = Self.writeAll(fd, header, data)
-            if failure == 0 && wantsStamp {
-                var st = stat()
-                if fstat(fd, &st) == 0 { stamp = FileStamp(st) } else { failure = errno }
-            }
-            if close(fd) != 0 && failure == 0 { failure = errno }
-            if failure == 0 {
-                failure = fileLock(id).withLock { _ -> Int32 in
-                    if withPath(id, key: unhashedKey, { rename(temporary, $0) }) != 0 { return errno }
-                    over = state.withLock { s -> Bool in
-                        let entry = Entry(
-                            size: fileSize, expiresAt: expires, lastAccess: now.timeIntervalSinceReferenceDate,
-                            headerSize: header.count, verified: stamp, generation: s.nextGeneration())
-                        let delta = fileSize - (s.index.updateValue(entry, forKey: id)?.size ?? 0)
-                        s.totalSize += delta
-                        replacedDelta = delta
-                        if let unhashedKey { s.keys[id] = unhashedKey }
-                        guard config.sizeLimit > 0, s.totalSize > config.sizeLimit, !s.trimScheduled else {
-                            return false
-                        }
-                        s.trimScheduled = true
-                        return true
-                    }
-                    return 0
+        func writeOnce() -> Int32 {
+            withTemporaryPath(counter) { temporary in
+                // 0600: entries may hold images fetched with credentials.
+                let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+                guard fd >= 0 else { return errno }
+                var failure = Self.writeAll(fd, header, data)
+                if failure == 0 && wantsStamp {
+                    var st = stat()
+                    if fstat(fd, &st) == 0 { stamp = FileStamp(st) } else { failure = errno }
                 }
+                if close(fd) != 0 && failure == 0 { failure = errno }
+                if failure == 0 {
+                    failure = fileLock(id).withLock { _ -> Int32 in
+                        if withPath(id, key: unhashedKey, { rename(temporary, $0) }) != 0 { return errno }
+                        over = state.withLock { s -> Bool in
+                            let entry = Entry(
+                                size: fileSize, expiresAt: expires, lastAccess: now.timeIntervalSinceReferenceDate,
+                                headerSize: header.count, verified: stamp, generation: s.nextGeneration())
+                            let delta = fileSize - (s.index.updateValue(entry, forKey: id)?.size ?? 0)
+                            s.totalSize += delta
+                            replacedDelta = delta
+                            if let unhashedKey { s.keys[id] = unhashedKey }
+                            guard config.sizeLimit > 0, s.totalSize > config.sizeLimit, !s.trimScheduled else {
+                                return false
+                            }
+                            s.trimScheduled = true
+                            return true
+                        }
+                        return 0
+                    }
+                }
+                if failure != 0 { unlink(temporary) }
+                return failure
             }
-            if failure != 0 { unlink(temporary) }
-            return failure
         }
+        var failure = writeOnce()
+        // The folder vanished under us (a temp cleaner, `rm -rf`, a volume reset): make it again
+        // and write once more, rather than stop caching for good.
+        if failure == ENOENT && access(directory, F_OK) != 0 && recreateDirectory() { failure = writeOnce() }
         if failure != 0 { throw .writeFailed(path: path(id, key: unhashedKey), errno: failure) }
         // Other processes' writes count too: when the folder's shared total is over the limit,
         // rescan it and trim to half across processes now, so at rest the folder holds at most
@@ -595,7 +601,9 @@ public final class DiskCache: Sendable {
         return Self.readHeader(fd)?.info
     }
 
-    /// Whether an unexpired entry for `key` is indexed. Reads no file.
+    /// Whether an unexpired entry for `key` is indexed. Reads no file, so it answers for what
+    /// this process knows: a file another process or a person removed since still counts until a
+    /// read finds it gone. Ask ``isCached(forKey:verifyingFile:)`` when that matters.
     public func isCached(forKey key: String) -> Bool {
         let id = EntryID(key: key)
         let now = clock.now().timeIntervalSinceReferenceDate
@@ -604,6 +612,39 @@ public final class DiskCache: Sendable {
             return e.expiresAt > now
         }
     }
+
+    /// Like ``isCached(forKey:)``, and with `verifyingFile` also checks (one `fstatat`, no read)
+    /// that the entry's file is still there; a missing one is dropped from the index.
+    public func isCached(forKey key: String, verifyingFile: Bool) -> Bool {
+        guard isCached(forKey: key) else { return false }
+        guard verifyingFile, let id = try? checkedID(key) else { return true }
+        let unhashedKey = config.usesHashedFileName ? nil : key
+        var st = stat()
+        if withPath(id, key: unhashedKey, { fstatat(AT_FDCWD, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0,
+            (st.st_mode & S_IFMT) == S_IFREG
+        {
+            return true
+        }
+        discard(id, key: unhashedKey, seen: state.withLock { $0.index[id]?.generation }, unlinking: false)
+        return false
+    }
+
+    /// Makes the folder again after it vanished (mode 0700, marker) and forgets the index, whose
+    /// files went with it. Returns whether the folder is usable again.
+    func recreateDirectory() -> Bool {
+        guard (try? Self.prepareDirectory(directory)) == true else { return false }
+        shared?.reopen()
+        state.withLock { s in
+            s.index.removeAll()
+            s.keys.removeAll()
+            s.totalSize = 0
+        }
+        counters.withLock { $0.recreations += 1 }
+        return true
+    }
+
+    /// Times the folder was found gone and made again.
+    public var directoryRecreations: Int { counters.withLock { $0.recreations } }
 
     /// Bytes the entry files take (headers included).
     public func totalSize() -> Int { state.withLock { $0.totalSize } }

@@ -196,10 +196,14 @@ public final class ImageCache: Sendable {
     }
 
     /// Where `key` is cached, without reading anything.
-    public func imageCachedType(forKey key: String, processorIdentifier: String? = nil) -> CacheType {
+    /// With `verifyingDisk`, a disk answer is checked against the file (one `fstatat`): an entry
+    /// another process or a person removed is no longer claimed.
+    public func imageCachedType(
+        forKey key: String, processorIdentifier: String? = nil, verifyingDisk: Bool = false
+    ) -> CacheType {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
         if memoryStorage.isCached(forKey: cacheKey) { return .memory }
-        if diskStorage.isCached(forKey: cacheKey) { return .disk }
+        if diskStorage.isCached(forKey: cacheKey, verifyingFile: verifyingDisk) { return .disk }
         return .none
     }
 

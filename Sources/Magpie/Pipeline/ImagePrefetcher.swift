@@ -122,7 +122,11 @@ public struct ImagePrefetcher: Sendable {
         let target = options.targetCache ?? manager.cache
         do {
             if diskOnly {
-                if !options.forceRefresh && target.diskStorage.isCached(forKey: key) { return .skipped }
+                // Skipped only when the file is really there: another process's trim or a
+                // person may have removed it behind this process's index.
+                if !options.forceRefresh && target.diskStorage.isCached(forKey: key, verifyingFile: true) {
+                    return .skipped
+                }
                 let (data, metadata) = try await downloads.withPermit(for: 0) {
                     () async throws -> ([UInt8], DiskEntryMetadata) in
                     switch source {
@@ -139,7 +143,8 @@ public struct ImagePrefetcher: Sendable {
                 return .completed(data.count)
             }
             if !options.forceRefresh
-                && target.imageCachedType(forKey: key, processorIdentifier: options.processorIdentifier) != .none
+                && target.imageCachedType(
+                    forKey: key, processorIdentifier: options.processorIdentifier, verifyingDisk: true) != .none
             {
                 return .skipped
             }
