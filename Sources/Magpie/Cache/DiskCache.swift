@@ -167,7 +167,7 @@ public final class DiskCache: Sendable {
     public let openingReport: (leftoversRemoved: Int, invalidRemoved: Int)
     let state: Locked<State>
     let counters = Locked<(invalid: Int, trims: Int, recreations: Int)>((0, 0, 0))
-    private let clock: any CacheClock
+    let clock: any CacheClock
     let background: DispatchQueue
     private let sweeper = Locked<Task<Void, Never>?>(nil)
     /// Names temporary files uniquely within this process (the pid makes them unique across).
@@ -181,7 +181,7 @@ public final class DiskCache: Sendable {
     /// the one it chose and deletes the file. So a trim, an expiry sweep or a read that found a
     /// bad file never deletes a newer write of the same key. Taken before `state`, never inside it.
     /// (The locked value is unused; ThreadSanitizer misreads accesses to an empty one.)
-    private let fileLocks = (0..<64).map { _ in Locked(0) }
+    let fileLocks = (0..<64).map { _ in Locked(0) }
     /// Runs once in each removal of several entries, after they are chosen and before their files
     /// go (tests use it to write in that window).
     let removalHook = Locked<(@Sendable () -> Void)?>(nil)
@@ -237,7 +237,7 @@ public final class DiskCache: Sendable {
     public func path(forKey key: String) -> String { directory + "/" + fileName(forKey: key) }
 
     /// The index identity of `key`, after checking that an unhashed key makes a valid file name.
-    private func checkedID(_ key: String) throws(DiskCacheError) -> EntryID {
+    func checkedID(_ key: String) throws(DiskCacheError) -> EntryID {
         if !config.usesHashedFileName,
             key.isEmpty || key.contains("/") || key == "." || key == ".." || key.hasPrefix(".tmp-")
         {
@@ -259,7 +259,7 @@ public final class DiskCache: Sendable {
     }
 
     /// Runs `body` with the entry's NUL-terminated path, built on the stack.
-    private func withPath<R>(_ id: EntryID, key: String?, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+    func withPath<R>(_ id: EntryID, key: String?, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
         let nameCount = config.usesHashedFileName ? 32 : (key?.utf8.count ?? 0)
         let total = pathPrefix.count + nameCount + nameSuffix.count + 1
         return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { buffer in
@@ -281,7 +281,7 @@ public final class DiskCache: Sendable {
     }
 
     /// The path of an indexed entry, as a string (for the slow paths: removal, sweeps).
-    private func path(_ id: EntryID, key: String?) -> String { directory + "/" + fileName(id, key: key) }
+    func path(_ id: EntryID, key: String?) -> String { directory + "/" + fileName(id, key: key) }
 
     // MARK: - writing
 
@@ -652,156 +652,6 @@ public final class DiskCache: Sendable {
     public var count: Int { state.withLock { $0.index.count } }
     /// Entries removed because they failed validation since opening (open-time ones included).
     public var invalidEntriesRemoved: Int { counters.withLock { $0.invalid } + openingReport.invalidRemoved }
-
-    // MARK: - removing
-
-    /// Removes the entry for `key`, if any.
-    public func remove(forKey key: String) throws(DiskCacheError) {
-        let id = try checkedID(key)
-        let unhashedKey = config.usesHashedFileName ? nil : key
-        var freed = 0
-        let failure = fileLock(id).withLock { _ -> Int32 in
-            var gone = false
-            let failure = withPath(id, key: unhashedKey) { path -> Int32 in
-                if unlink(path) == 0 {
-                    gone = true
-                    return 0
-                }
-                return errno != ENOENT ? errno : 0
-            }
-            if failure == 0 {
-                let size = forget(id)
-                if gone { freed = size }
-            }
-            return failure
-        }
-        if freed > 0 { _ = shared?.add(-freed) }
-        if failure != 0 { throw .writeFailed(path: path(id, key: unhashedKey), errno: failure) }
-    }
-
-    /// Removes every entry: the cache's own files (entries and temporary files) are deleted one
-    /// by one, each under its entry lock, relative to a descriptor of the folder opened without
-    /// following links. The marker, links, folders and foreign files stay.
-    public func removeAll() throws(DiskCacheError) {
-        if isReadOnly { throw .readOnly(path: directory) }
-        let indexed = state.withLock { s in s.index.map { ($0.key, s.keys[$0.key], $0.value.generation) } }
-        _ = removeFiles(indexed, countingShared: false)
-        Self.removeOwnFiles(in: directory, config: config)
-        state.withLock { s in
-            s.index.removeAll()
-            s.keys.removeAll()
-            s.totalSize = 0
-        }
-        shared?.update { $0 = 0 }
-    }
-
-    /// Removes entries expired at `referenceDate`; returns their file names.
-    @discardableResult
-    public func removeExpiredValues(referenceDate: Date? = nil) -> [String] {
-        let now = (referenceDate ?? clock.now()).timeIntervalSinceReferenceDate
-        let expired = state.withLock { s in
-            s.index.filter { $0.value.expiresAt <= now }.map { ($0.key, s.keys[$0.key], $0.value.generation) }
-        }
-        return removeFiles(expired)
-    }
-
-    /// When the directory is over its size limit, removes the least recently accessed entries
-    /// down to half the limit; returns their file names.
-    @discardableResult
-    public func removeSizeExceededValues() -> [String] {
-        guard config.sizeLimit > 0 else { return [] }
-        let victims =
-            shared != nil
-            ? trimAcrossProcesses(downTo: config.sizeLimit / 2, over: config.sizeLimit)
-            : removeLeastRecentlyAccessed(over: config.sizeLimit, downTo: config.sizeLimit / 2)
-        if !victims.isEmpty { counters.withLock { $0.trims += 1 } }
-        return victims
-    }
-
-    /// Waits until background trims and deletions queued so far have finished.
-    public func waitForBackgroundWork() {
-        background.sync {}
-    }
-
-    /// Evicts least recently accessed entries (never `spared`) until the total is at most `limit`.
-    private func evictOldest(downTo limit: Int, sparing spared: EntryID) {
-        removeLeastRecentlyAccessed(over: limit, downTo: limit, sparing: spared)
-    }
-
-    /// When the total exceeds `threshold`, removes least recently accessed entries (never
-    /// `spared`) until it is at most `target`; returns their file names.
-    @discardableResult
-    private func removeLeastRecentlyAccessed(over threshold: Int, downTo target: Int, sparing spared: EntryID? = nil)
-        -> [String]
-    {
-        let victims = state.withLock { s -> [(EntryID, String?, UInt64)] in
-            guard s.totalSize > threshold else { return [] }
-            var total = s.totalSize
-            var out: [(EntryID, String?, UInt64)] = []
-            for (id, entry) in s.index.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) where id != spared {
-                if total <= target { break }
-                out.append((id, s.keys[id], entry.generation))
-                total -= entry.size
-            }
-            return out
-        }
-        return removeFiles(victims)
-    }
-
-    /// Deletes the files of `entries` chosen at the generations given (relative to one open
-    /// descriptor of the directory, so the kernel does not walk the whole path for each) and
-    /// drops them from the index; returns their file names. An entry written again since it was
-    /// chosen is left alone.
-    func removeFiles(_ entries: [(EntryID, String?, UInt64)], countingShared: Bool = true) -> [String] {
-        guard !entries.isEmpty else { return [] }
-        removalHook.withLock { $0 }?()
-        let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        defer { if dirfd >= 0 { close(dirfd) } }
-        var names: [String] = []
-        names.reserveCapacity(entries.count)
-        var freed = 0
-        for (id, key, generation) in entries {
-            fileLock(id).withLock { _ in
-                guard state.withLock({ $0.index[id]?.generation }) == generation else { return }
-                let name = fileName(id, key: key)
-                let gone = (dirfd >= 0 ? unlinkat(dirfd, name, 0) : unlink(directory + "/" + name)) == 0
-                let size = forget(id)
-                if gone { freed += size }
-                names.append(name)
-            }
-        }
-        if countingShared && freed > 0 { _ = shared?.add(-freed) }
-        return names
-    }
-
-    /// Deletes the file of the entry for `id` (unless `unlinking` is false) and drops it from the
-    /// index, if the index still holds the generation `seen` (`nil`: none); returns whether it did.
-    @discardableResult
-    private func discard(_ id: EntryID, key: String?, seen: UInt64?, unlinking: Bool = true) -> Bool {
-        // The shared record is updated after the entry lock is dropped: a cross-process trim
-        // holds the record's lock while it takes entry locks.
-        let freed = fileLock(id).withLock { _ -> Int? in
-            guard state.withLock({ $0.index[id]?.generation }) == seen else { return nil }
-            let gone = unlinking && withPath(id, key: key) { unlink($0) == 0 }
-            let size = forget(id)
-            return gone ? size : 0
-        }
-        if let freed, freed > 0 { _ = shared?.add(-freed) }
-        return freed != nil
-    }
-
-    func fileLock(_ id: EntryID) -> Locked<Int> { fileLocks[Int(truncatingIfNeeded: id.lo & 63)] }
-
-    /// Drops `id` from the index; returns the size it had there (0 when absent).
-    @discardableResult
-    func forget(_ id: EntryID) -> Int {
-        state.withLock { s in
-            if !s.keys.isEmpty { s.keys.removeValue(forKey: id) }
-            guard let e = s.index.removeValue(forKey: id) else { return 0 }
-            s.totalSize -= e.size
-            return e.size
-        }
-    }
 
     // MARK: - file helpers
 
