@@ -18,8 +18,10 @@ extension DiskCache {
     public func remove(forKey key: String) throws(DiskCacheError) {
         let id = try checkedID(key)
         let unhashedKey = config.usesHashedFileName ? nil : key
-        var freed = 0
         let failure = fileLock(id).withLock { _ -> Int32 in
+            // The shared count goes down before the file does (see removeFiles).
+            let size = state.withLock { $0.index[id]?.size ?? 0 }
+            if size > 0 { _ = shared?.add(-size) }
             var gone = false
             let failure = withPath(id, key: unhashedKey) { path -> Int32 in
                 if unlink(path) == 0 {
@@ -28,13 +30,10 @@ extension DiskCache {
                 }
                 return errno != ENOENT ? errno : 0
             }
-            if failure == 0 {
-                let size = forget(id)
-                if gone { freed = size }
-            }
+            if size > 0 && !gone { _ = shared?.add(size) }
+            if failure == 0 { forget(id) }
             return failure
         }
-        if freed > 0 { _ = shared?.add(-freed) }
         if failure != 0 { throw .writeFailed(path: path(id, key: unhashedKey), errno: failure) }
     }
 
@@ -118,18 +117,22 @@ extension DiskCache {
         defer { if dirfd >= 0 { close(dirfd) } }
         var names: [String] = []
         names.reserveCapacity(entries.count)
-        var freed = 0
         for (id, key, generation) in entries {
             fileLock(id).withLock { _ in
-                guard state.withLock({ $0.index[id]?.generation }) == generation else { return }
+                guard
+                    let size = state.withLock({ s in s.index[id].flatMap { $0.generation == generation ? $0.size : nil }
+                        })
+                else { return }
                 let name = fileName(id, key: key)
+                // Counted out before the file goes (given back if it does not): a cross-process
+                // rescan racing with this removal then overcounts, never undercounts.
+                if countingShared { _ = shared?.add(-size) }
                 let gone = (dirfd >= 0 ? unlinkat(dirfd, name, 0) : unlink(directory + "/" + name)) == 0
-                let size = forget(id)
-                if gone { freed += size }
+                if countingShared && !gone { _ = shared?.add(size) }
+                forget(id)
                 names.append(name)
             }
         }
-        if countingShared && freed > 0 { _ = shared?.add(-freed) }
         return names
     }
 
@@ -137,16 +140,16 @@ extension DiskCache {
     /// index, if the index still holds the generation `seen` (`nil`: none); returns whether it did.
     @discardableResult
     func discard(_ id: EntryID, key: String?, seen: UInt64?, unlinking: Bool = true) -> Bool {
-        // The shared record is updated after the entry lock is dropped: a cross-process trim
-        // holds the record's lock while it takes entry locks.
-        let freed = fileLock(id).withLock { _ -> Int? in
-            guard state.withLock({ $0.index[id]?.generation }) == seen else { return nil }
+        // The shared count goes down before the file does (see removeFiles).
+        fileLock(id).withLock { _ -> Bool in
+            guard state.withLock({ $0.index[id]?.generation }) == seen else { return false }
+            let size = state.withLock { $0.index[id]?.size ?? 0 }
+            if unlinking && size > 0 { _ = shared?.add(-size) }
             let gone = unlinking && withPath(id, key: key) { unlink($0) == 0 }
-            let size = forget(id)
-            return gone ? size : 0
+            if unlinking && size > 0 && !gone { _ = shared?.add(size) }
+            forget(id)
+            return true
         }
-        if let freed, freed > 0 { _ = shared?.add(-freed) }
-        return freed != nil
     }
 
     func fileLock(_ id: EntryID) -> Locked<Int> { fileLocks[Int(truncatingIfNeeded: id.lo & 63)] }
