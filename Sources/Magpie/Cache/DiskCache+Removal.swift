@@ -119,10 +119,8 @@ extension DiskCache {
         names.reserveCapacity(entries.count)
         for (id, key, generation) in entries {
             fileLock(id).withLock { _ in
-                guard
-                    let size = state.withLock({ s in s.index[id].flatMap { $0.generation == generation ? $0.size : nil }
-                        })
-                else { return }
+                let known = state.withLock { $0.index[id] }
+                guard let size = known?.size, known?.generation == generation else { return }
                 let name = fileName(id, key: key)
                 // Counted out before the file goes (given back if it does not): a cross-process
                 // rescan racing with this removal then overcounts, never undercounts.
