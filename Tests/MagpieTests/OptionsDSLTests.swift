@@ -116,6 +116,62 @@ import Testing
         if case .invalid? = crop {} else { Issue.record("crop on a fit") }
     }
 
+    /// `.crop`, `.filter` and `.allowingUpscale` are settings like any other: given twice (on one
+    /// size, or on the width and the height that make one size) they name both lines.
+    @Test func sizeModifiersGivenTwiceNameBothLines() {
+        func error(_ configure: (ImageOptionsMaker) -> Void) -> ImageOptionsError? {
+            do {
+                _ = try ImageOptions.make(configure)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let file = #fileID
+        let line = #line + 2
+        let crops = error { make in
+            make.size.greaterThanOrEqualTo(width: 64, height: 64).crop(.top)
+                .crop(.left)
+        }
+        #expect(
+            crops
+                == .redefined(
+                    "size.greaterThanOrEqualTo.crop", first: SourceLine(fileID: file, line: line),
+                    second: SourceLine(fileID: file, line: line + 1)))
+        let filters = error { make in make.size.lessThanOrEqualTo(64).filter(.mitchell).filter(.bilinear) }
+        if case .redefined(let what, let a, let b)? = filters {
+            #expect(what == "size.lessThanOrEqualTo.filter" && a == b)
+        } else {
+            Issue.record("filter twice: \(String(describing: filters))")
+        }
+        let upscale = error { make in make.width.equalTo(10).allowingUpscale().allowingUpscale() }
+        if case .redefined(let what, _, _)? = upscale {
+            #expect(what == "width.equalTo.allowingUpscale")
+        } else {
+            Issue.record("allowingUpscale twice: \(String(describing: upscale))")
+        }
+        let split = error { make in
+            make.width.lessThanOrEqualTo(100).filter(.mitchell)
+            make.height.lessThanOrEqualTo(100).filter(.bilinear)
+        }
+        if case .redefined(let what, let a, let b)? = split {
+            #expect(what == "size.filter (on width and height)" && b.line == a.line + 1)
+        } else {
+            Issue.record("filter on width and height: \(String(describing: split))")
+        }
+        // Once each is fine, and the height's filter counts when only it has one.
+        let heightFilter = try? ImageOptions.make { make in
+            make.width.lessThanOrEqualTo(100)
+            make.height.lessThanOrEqualTo(80).filter(.bilinear).crop(.top)
+        }
+        #expect(heightFilter == nil, "crop on a lessThanOrEqualTo is still invalid")
+        let once = try? ImageOptions.make { make in
+            make.width.lessThanOrEqualTo(100)
+            make.height.lessThanOrEqualTo(80).filter(.bilinear)
+        }
+        #expect(once?.processorIdentifier == "magpie.downsample(fit,100x80,bilinear)")
+    }
+
     @Test func transportOptionsLeaveTheCacheKeyAlone() throws {
         let plain = try ImageOptions.make { make in make.size.lessThanOrEqualTo(64) }
         let transported = try ImageOptions.make { make in

@@ -6,7 +6,9 @@ public enum ImageProcessingInput: Sendable {
 
 /// Turns bytes or an image into the image that is cached and returned (Kingfisher's
 /// `ImageProcessor`). The identifier names the output: it is part of the cache key, so two
-/// processors that produce different pixels must have different identifiers.
+/// processors that produce different pixels must have different identifiers (every parameter
+/// that changes pixels is in it), and it must not change between runs (no addresses, no
+/// per-process hashes): entries on disk are found by it.
 public protocol ImageProcessor: Sendable {
     /// Empty for the default processor (plain decoding), which adds nothing to cache keys.
     var identifier: String { get }
@@ -65,6 +67,18 @@ public struct CropAnchor: Sendable, Hashable {
     var name: String { "\(x),\(y)" }
 }
 
+extension DecodingOptions.Filter {
+    /// How processor identifiers name the filter (nothing for the default, Lanczos3, so the
+    /// identifiers written before filters were named still find their entries).
+    var identifierSuffix: String {
+        switch self {
+        case .lanczos3: return ""
+        case .mitchell: return ",mitchell"
+        case .bilinear: return ",bilinear"
+        }
+    }
+}
+
 /// Computes output sizes for the three content modes.
 enum Geometry {
     /// The scaled size (before any fill crop) of a `w × h` image for a target, in whole pixels.
@@ -101,16 +115,10 @@ public struct DownsamplingProcessor: ImageProcessor {
         self.filter = filter
     }
 
+    /// Names every parameter that changes pixels (see ``ImageProcessor/identifier``).
     public var identifier: String {
-        "magpie.downsample(\(mode.rawValue),\(width)x\(height)\(allowsUpscaling ? ",up" : "")\(filterName))"
-    }
-
-    var filterName: String {
-        switch filter {
-        case .lanczos3: return ""
-        case .mitchell: return ",mitchell"
-        case .bilinear: return ",bilinear"
-        }
+        let up = allowsUpscaling ? ",up" : ""
+        return "magpie.downsample(\(mode.rawValue),\(width)x\(height)\(up)\(filter.identifierSuffix))"
     }
 
     public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
@@ -162,9 +170,12 @@ public struct ResizingProcessor: ImageProcessor {
         self.filter = filter
     }
 
+    /// Names every parameter that changes pixels: the anchor only for `.fill`, the one mode
+    /// that crops.
     public var identifier: String {
         let a = mode == .fill && anchor != .center ? ",anchor:\(anchor.name)" : ""
-        return "magpie.resize(\(mode.rawValue),\(width)x\(height)\(allowsUpscaling ? ",up" : "")\(a))"
+        let up = allowsUpscaling ? ",up" : ""
+        return "magpie.resize(\(mode.rawValue),\(width)x\(height)\(up)\(a)\(filter.identifierSuffix))"
     }
 
     public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {

@@ -1,0 +1,128 @@
+/// The cache builders: layers, expiry, keys, target and original caches.
+extension ImageOptionsMaker {
+    /// `cache`: memory and disk together, or one layer through `memory` / `disk`.
+    public struct CacheMaker {
+        let maker: ImageOptionsMaker
+
+        public var memory: CacheLayerMaker { CacheLayerMaker(maker: maker, layer: "memory") }
+        public var disk: CacheLayerMaker { CacheLayerMaker(maker: maker, layer: "disk") }
+        public var key: CacheKeyMaker { CacheKeyMaker(maker: maker) }
+
+        /// Both layers expire after `expiration`.
+        @discardableResult
+        public func expires(_ expiration: StorageExpiration, fileID: String = #fileID, line: Int = #line) -> CacheMaker
+        {
+            memory.expires(expiration, fileID: fileID, line: line)
+            disk.expires(expiration, fileID: fileID, line: line)
+            return self
+        }
+        /// How reads extend expiry, both layers.
+        @discardableResult
+        public func extendsOnAccess(_ extending: ExpirationExtending, fileID: String = #fileID, line: Int = #line)
+            -> CacheMaker
+        {
+            memory.extendsOnAccess(extending, fileID: fileID, line: line)
+            disk.extendsOnAccess(extending, fileID: fileID, line: line)
+            return self
+        }
+        /// Return only after the disk write finished.
+        @discardableResult
+        public func waitsForDisk(fileID: String = #fileID, line: Int = #line) -> CacheMaker {
+            maker.record("cache.waitsForDisk", SourceLine(fileID: fileID, line: line)) { $0.waitForCache = true }
+            return self
+        }
+        /// Also keep the downloaded bytes (under the plain key), in `cache` or the target cache.
+        @discardableResult
+        public func original(in cache: ImageCache? = nil, fileID: String = #fileID, line: Int = #line) -> CacheMaker {
+            maker.record("cache.original", SourceLine(fileID: fileID, line: line)) {
+                $0.cacheOriginalImage = true
+                $0.originalCache = cache
+            }
+            return self
+        }
+        /// Cache in `cache` instead of the manager's.
+        @discardableResult
+        public func target(_ cache: ImageCache, fileID: String = #fileID, line: Int = #line) -> CacheMaker {
+            maker.record("cache.target", SourceLine(fileID: fileID, line: line)) { $0.targetCache = cache }
+            return self
+        }
+        @discardableResult
+        public func serializer(_ serializer: any CacheSerializer, fileID: String = #fileID, line: Int = #line)
+            -> CacheMaker
+        {
+            maker.record("cache.serializer", SourceLine(fileID: fileID, line: line)) { $0.cacheSerializer = serializer }
+            return self
+        }
+        public var and: CacheMaker { self }
+        public var with: CacheMaker { self }
+    }
+
+    /// `cache.memory` or `cache.disk`.
+    public struct CacheLayerMaker {
+        let maker: ImageOptionsMaker
+        let layer: String
+
+        @discardableResult
+        public func expires(_ expiration: StorageExpiration, fileID: String = #fileID, line: Int = #line)
+            -> CacheLayerMaker
+        {
+            maker.record("cache.\(layer).expires", SourceLine(fileID: fileID, line: line)) {
+                if layer == "memory" {
+                    $0.memoryCacheExpiration = expiration
+                } else {
+                    $0.diskCacheExpiration = expiration
+                }
+            }
+            return self
+        }
+        @discardableResult
+        public func extendsOnAccess(_ extending: ExpirationExtending, fileID: String = #fileID, line: Int = #line)
+            -> CacheLayerMaker
+        {
+            maker.record("cache.\(layer).extendsOnAccess", SourceLine(fileID: fileID, line: line)) {
+                if layer == "memory" {
+                    $0.memoryCacheAccessExtendingExpiration = extending
+                } else {
+                    $0.diskCacheAccessExtendingExpiration = extending
+                }
+            }
+            return self
+        }
+        /// `cache.memory.only()`: nothing goes to disk.
+        @discardableResult
+        public func only(fileID: String = #fileID, line: Int = #line) -> CacheLayerMaker {
+            let at = SourceLine(fileID: fileID, line: line)
+            if layer == "memory" {
+                maker.record("cache.memory.only", at) { $0.cacheMemoryOnly = true }
+            } else {
+                maker.invalid(
+                    "cache.disk.only is not an option (use cache.memory.only or fromMemoryCacheOrRefresh)", at)
+            }
+            return self
+        }
+        /// Back to the composite, for the other layer: `.and.disk…`.
+        public var and: CacheMaker { CacheMaker(maker: maker) }
+        public var with: CacheLayerMaker { self }
+    }
+
+    /// `cache.key`: how the cache key is made.
+    public struct CacheKeyMaker {
+        let maker: ImageOptionsMaker
+
+        /// Drop these query items from the URL's key (signatures, tokens).
+        @discardableResult
+        public func ignoringQuery(_ names: String..., fileID: String = #fileID, line: Int = #line) -> CacheKeyMaker {
+            maker.record("cache.key.ignoringQuery", SourceLine(fileID: fileID, line: line)) {
+                $0.ignoredQueryItems.formUnion(names)
+            }
+            return self
+        }
+        /// Cache under exactly this key.
+        @discardableResult
+        public func equalTo(_ key: String, fileID: String = #fileID, line: Int = #line) -> CacheKeyMaker {
+            maker.record("cache.key.equalTo", SourceLine(fileID: fileID, line: line)) { $0.cacheKey = key }
+            return self
+        }
+        public var and: CacheKeyMaker { self }
+    }
+}
