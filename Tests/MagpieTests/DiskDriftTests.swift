@@ -4,7 +4,7 @@ import Testing
 
 @testable import Magpie
 
-/// The cache telling the truth when the disk changes under it (issue 11, items 1 and 2).
+/// The cache telling the truth when the disk changes under it (issue 11, items 1 to 4).
 @Suite struct DiskDriftTests {
     /// Kingfisher `testDiskCacheStillWorkWhenFolderDeletedExternally`: the next write makes the
     /// folder again (mode, marker) and succeeds; entries that went with it are no longer claimed.
@@ -45,6 +45,89 @@ import Testing
             #expect(!h.cache.diskStorage.isCached(forKey: key, verifyingFile: true))
             #expect(!h.cache.diskStorage.isCached(forKey: key))  // dropped from the index too
             #expect(h.cache.imageCachedType(forKey: key, verifyingDisk: true) == .none)
+            try await h.finish()
+        }
+    }
+
+    /// A corrupt original on disk (a bad download stored by the disk-only prefetcher, a torn or
+    /// rotting file) is a miss for processed retrievals: removed, fetched again, counted.
+    @Test func anUndecodableOriginalIsAMissNotAFailure() async throws {
+        try await withServer(imageServer()) { server in
+            let h = try PipelineHarness()
+            let url = NetFixture.url(server, "/img/poisoned.jpg")
+            let key = h.manager.cacheKey(for: .network(url))
+            // Sniffs as a JPEG, does not decode: what a cut-off download leaves.
+            let damaged = Array(NetFixture.jpeg.prefix(NetFixture.jpeg.count / 3))
+            try h.cache.diskStorage.store(damaged, forKey: key)
+            var options = ImageOptions()
+            options.processor = DownsamplingProcessor(width: 24, height: 24)
+            options.cacheOriginalImage = true
+            options.waitForCache = true
+            let result = try await h.manager.retrieveImage(with: .network(url), options: options)
+            #expect(result.cacheType == .none && result.image.width == 24 && result.image.height == 16)
+            #expect(server.requestCount("/img/poisoned.jpg") == 1)
+            #expect(h.manager.statistics.originalsDiscarded == 1 && h.manager.statistics.fetches == 1)
+            #expect(h.cache.statistics.undecodableRemoved == 1)
+            #expect(try h.cache.diskStorage.value(forKey: key) == NetFixture.jpeg, "the good original replaced it")
+            // Another size now starts from the good original, without a download.
+            options.processor = DownsamplingProcessor(width: 48, height: 48)
+            let other = try await h.manager.retrieveImage(with: .network(url), options: options)
+            #expect(other.cacheType == .disk && other.image.width == 48)
+            #expect(server.requestCount("/img/poisoned.jpg") == 1 && h.manager.statistics.originalHits == 1)
+            // Without a network to fall back on, a damaged original is `notCached`, not a decode error.
+            try h.cache.diskStorage.store(damaged, forKey: key)
+            var cached = options
+            cached.processor = DownsamplingProcessor(width: 12, height: 12)
+            cached.onlyFromCache = true
+            await #expect(throws: ImageRetrieveError.notCached(key: key)) {
+                try await h.manager.retrieveImage(with: .network(url), options: cached)
+            }
+            #expect(!h.cache.diskStorage.isCached(forKey: key, verifyingFile: true))
+            try await h.finish()
+        }
+    }
+
+    /// `keepsOriginalData` answers on every path: downloads, disk hits, originals on disk and
+    /// memory hits whose bytes are on disk.
+    @Test func keepsOriginalDataOnEveryHit() async throws {
+        try await withServer(imageServer()) { server in
+            let h = try PipelineHarness()
+            let url = NetFixture.url(server, "/img/kept.jpg")
+            var plain = ImageOptions()
+            plain.keepsOriginalData = true
+            plain.waitForCache = true
+            let fetched = try await h.manager.retrieveImage(with: .network(url), options: plain)
+            #expect(fetched.cacheType == .none && fetched.data == NetFixture.jpeg)
+            let memory = try await h.manager.retrieveImage(with: .network(url), options: plain)
+            #expect(memory.cacheType == .memory && memory.data == NetFixture.jpeg)
+            h.cache.clearMemoryCache()
+            let disk = try await h.manager.retrieveImage(with: .network(url), options: plain)
+            #expect(disk.cacheType == .disk && disk.data == NetFixture.jpeg)
+
+            // Processed: the original is kept on disk, the processed entry holds a re-encoding.
+            var thumb = plain
+            thumb.processor = DownsamplingProcessor(width: 32, height: 32)
+            thumb.cacheOriginalImage = true
+            let original = try await h.manager.retrieveImage(with: .network(url), options: thumb)
+            #expect(original.cacheType == .disk && original.data == NetFixture.jpeg, "processed from the original")
+            let thumbMemory = try await h.manager.retrieveImage(with: .network(url), options: thumb)
+            #expect(thumbMemory.cacheType == .memory && thumbMemory.data == NetFixture.jpeg)
+            h.cache.clearMemoryCache()
+            let thumbDisk = try await h.manager.retrieveImage(with: .network(url), options: thumb)
+            let entry = try h.cache.diskStorage.value(
+                forKey: ImageCache.cacheKey(
+                    h.manager.cacheKey(for: .network(url)), processorIdentifier: thumb.processorIdentifier))
+            #expect(thumbDisk.cacheType == .disk && thumbDisk.data == entry && entry != nil)
+            #expect(try Image(decoding: thumbDisk.data ?? []).width == 32)
+
+            // Memory-only: nothing on disk to give.
+            var memoryOnly = plain
+            memoryOnly.cacheMemoryOnly = true
+            let other = NetFixture.url(server, "/img/memory-only.jpg")
+            _ = try await h.manager.retrieveImage(with: .network(other), options: memoryOnly)
+            let memoryOnlyHit = try await h.manager.retrieveImage(with: .network(other), options: memoryOnly)
+            #expect(memoryOnlyHit.cacheType == .memory && memoryOnlyHit.data == nil)
+            #expect(server.requestCount("/img/kept.jpg") == 1)
             try await h.finish()
         }
     }

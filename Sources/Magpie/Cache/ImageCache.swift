@@ -25,6 +25,9 @@ public final class ImageCache: Sendable {
         /// Memory entries evicted to keep the limits / dropped because they expired.
         public var memoryEvictions = 0
         public var memoryExpirations = 0
+        /// Disk entries removed because their bytes no longer decode (a torn write, a dying
+        /// disk, a corrupt download): each was then treated as a miss.
+        public var undecodableRemoved = 0
     }
 
     public let memoryStorage: MemoryCache<String, Image>
@@ -148,51 +151,83 @@ public final class ImageCache: Sendable {
             }
             counters.withLock { $0.memoryMisses += 1 }
         }
+        let hit = try await retrieveFromDisk(
+            cacheKey, options: options, memoryExpiration: memoryExpiration, diskExtending: diskExtending,
+            serializer: serializer)
+        return hit.map { ($0.image, .disk) } ?? (nil, .none)
+    }
+
+    /// The disk entry under `cacheKey` decoded (and promoted to memory), with the bytes it was
+    /// decoded from; `nil` on a miss. An entry that does not decode is removed and is a miss.
+    func retrieveFromDisk(
+        _ cacheKey: String, options: DecodingOptions = .default, memoryExpiration: StorageExpiration? = nil,
+        diskExtending: ExpirationExtending = .cacheTime, serializer: (any CacheSerializer)? = nil
+    ) async throws -> (image: Image, data: [UInt8])? {
         let serializer = serializer ?? self.serializer
         var read: DiskRead = try await runOnIO { [diskStorage] in
             guard let data = try diskStorage.value(forKey: cacheKey, extendingExpiration: diskExtending) else {
-                return .image(nil)
+                return .miss
             }
-            return Self.decode(data, cacheKey, serializer, options, diskStorage, self.logger)
+            return self.decode(data, cacheKey, serializer, options)
         }
         while case .busy(let data, let epoch) = read {
             await DecodeMemoryBudget.waitForRelease(after: epoch)
-            read = try await runOnIO { [diskStorage] in
-                Self.decode(data, cacheKey, serializer, options, diskStorage, self.logger)
-            }
+            read = try await runOnIO { self.decode(data, cacheKey, serializer, options) }
         }
-        guard case .image(let image) = read else { return (nil, .none) }
-        guard let image else {
+        guard case .image(let image, let data) = read else {
             counters.withLock { $0.diskMisses += 1 }
-            return (nil, .none)
+            return nil
         }
         counters.withLock { $0.diskHits += 1 }
         memoryStorage.store(image, forKey: cacheKey, expiration: memoryExpiration)
-        return (image, .disk)
+        return (image, data)
     }
 
     enum DiskRead: Sendable {
-        case image(Image?)
+        case miss
+        case image(Image, [UInt8])
         /// The decode found the process's decode memory budget in use: wait, decode again.
         case busy([UInt8], epoch: UInt64)
     }
 
     /// Decodes a disk entry; one that does not decode is removed (a miss). A decode that found
     /// the decode memory budget in use is not the entry's fault: it is tried again.
-    private static func decode(
-        _ data: [UInt8], _ cacheKey: String, _ serializer: any CacheSerializer, _ options: DecodingOptions,
-        _ diskStorage: DiskCache, _ logger: Logger
+    private func decode(
+        _ data: [UInt8], _ cacheKey: String, _ serializer: any CacheSerializer, _ options: DecodingOptions
     ) -> DiskRead {
         let epoch = DecodeMemoryBudget.epoch
         do {
-            return .image(try serializer.image(from: data, options: options))
+            return .image(try serializer.image(from: data, options: options), data)
         } catch  where DecodeMemoryBudget.isBudgetInUse(error) {
             return .busy(data, epoch: epoch)
         } catch {
-            logger.warning("removing undecodable disk entry", metadata: ["key": "\(cacheKey)", "error": "\(error)"])
-            try? diskStorage.remove(forKey: cacheKey)
-            return .image(nil)
+            discardUndecodable(cacheKey, error)
+            return .miss
         }
+    }
+
+    /// Removes a disk entry whose bytes do not decode, and counts it.
+    func discardUndecodable(_ cacheKey: String, _ error: any Error) {
+        logger.warning("removing undecodable disk entry", metadata: ["key": "\(cacheKey)", "error": "\(error)"])
+        try? diskStorage.remove(forKey: cacheKey)
+        counters.withLock { $0.undecodableRemoved += 1 }
+    }
+
+    /// Removes the original bytes stored under `key` because they do not decode (off the
+    /// cooperative pool).
+    func discardUndecodableData(forKey key: String, error: any Error) async {
+        _ = try? await runOnIO { self.discardUndecodable(key, error) }
+    }
+
+    /// Removes what is cached for `key` (processed with `processorIdentifier` when given) from
+    /// memory, disk or both.
+    /// - Throws: the disk cache's error (``DiskCacheError/readOnly`` on a read-only cache).
+    public func removeImage(
+        forKey key: String, processorIdentifier: String? = nil, fromMemory: Bool = true, fromDisk: Bool = true
+    ) async throws {
+        let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
+        if fromMemory { _ = memoryStorage.remove(forKey: cacheKey) }
+        if fromDisk { try await runOnIO { [diskStorage] in try diskStorage.remove(forKey: cacheKey) } }
     }
 
     /// Where `key` is cached, without reading anything.

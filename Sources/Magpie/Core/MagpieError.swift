@@ -22,6 +22,17 @@ public enum MagpieError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether the bytes themselves are at fault (not a known image, truncated, corrupt, a
+    /// feature no decoder here reads): the same bytes will fail the same way every time. Limits,
+    /// memory and processing failures are not the bytes' fault.
+    public var meansDamagedInput: Bool {
+        guard case .decodingFailed(let failure) = self else { return false }
+        switch failure.code {
+        case .unknownFormat, .unsupported, .truncated, .corrupt: return true
+        default: return false
+        }
+    }
+
     /// The C core's failure, when the error came from it.
     public var coreFailure: CoreFailure? {
         switch self {

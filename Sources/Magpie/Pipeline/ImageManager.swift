@@ -20,7 +20,13 @@ public struct RetrieveImageResult: Sendable {
     public var source: Source
     /// The source asked for.
     public var originalSource: Source
-    /// The bytes the image was made from, with ``ImageOptions/keepsOriginalData``.
+    /// With ``ImageOptions/keepsOriginalData``, the bytes behind the image:
+    /// - downloaded or provided now, or an original on disk processed again: those bytes;
+    /// - a disk hit: the entry's bytes, as read (the original for an unprocessed image under the
+    ///   default serializer, the serialized processed image otherwise; Kingfisher's choice);
+    /// - a memory hit: read from disk: the original under the plain key (in the original cache
+    ///   when one is set), else the entry's own bytes; `nil` when neither is on disk (a
+    ///   memory-only entry, or one evicted from disk).
     public var data: [UInt8]?
     /// Whether this caller shared the download, decode and processing another caller started.
     public var coalesced: Bool
@@ -50,6 +56,8 @@ public final class ImageManager: Sendable {
         public var processed = 0
         /// Decodes that waited for the process's decode memory budget.
         public var budgetWaits = 0
+        /// Originals on disk that did not decode: removed, and the source fetched again.
+        public var originalsDiscarded = 0
         public var failures = 0
     }
 
@@ -165,8 +173,9 @@ public final class ImageManager: Sendable {
                 extendingExpiration: options.memoryCacheAccessExtendingExpiration)
         {
             stats.withLock { $0.memoryHits += 1 }
+            let data = options.keepsOriginalData ? await storedData(key, options, target) : nil
             return RetrieveImageResult(
-                image: image, cacheType: .memory, source: source, originalSource: source, data: nil, coalesced: false)
+                image: image, cacheType: .memory, source: source, originalSource: source, data: data, coalesced: false)
         }
         // Everything else runs once for concurrent identical retrievals: the disk lookups too,
         // and a caller arriving as a fetch finishes finds its result in memory.
@@ -176,9 +185,28 @@ public final class ImageManager: Sendable {
             try await self.lookUpOrFetch(source, key: key, options: options, target: target, report: context.report)
         }
         if joined { stats.withLock { $0.coalesced += 1 } }
+        var data: [UInt8]? = nil
+        if options.keepsOriginalData {
+            data = found.data
+            if data == nil, found.cacheType == .memory { data = await storedData(key, options, target) }
+        }
         return RetrieveImageResult(
-            image: found.image, cacheType: found.cacheType, source: source, originalSource: source,
-            data: options.keepsOriginalData ? found.data : nil, coalesced: joined)
+            image: found.image, cacheType: found.cacheType, source: source, originalSource: source, data: data,
+            coalesced: joined)
+    }
+
+    /// The bytes on disk behind a memory hit: the original under the plain key, else the
+    /// processed entry's own bytes; `nil` when neither is there or the read fails.
+    private func storedData(_ key: String, _ options: ImageOptions, _ target: ImageCache) async -> [UInt8]? {
+        let pid = options.processorIdentifier
+        let originals = options.originalCache ?? target
+        let extending = options.diskCacheAccessExtendingExpiration
+        if let original = try? await originals.retrieveDataInDiskCache(forKey: key, extendingExpiration: extending) {
+            return original
+        }
+        guard !pid.isEmpty else { return nil }
+        return try? await target.retrieveDataInDiskCache(
+            forKey: key, processorIdentifier: pid, extendingExpiration: extending)
     }
 
     /// Memory again (a flight that just finished stored there), the disk (processed entry,
@@ -197,13 +225,12 @@ public final class ImageManager: Sendable {
                 return Fetched(image: image, data: nil, cacheType: .memory)
             }
             if !options.fromMemoryCacheOrRefresh {
-                let (image, _) = try await target.retrieveImage(
-                    forKey: key, processorIdentifier: pid, memoryExpiration: options.memoryCacheExpiration,
-                    diskExtending: options.diskCacheAccessExtendingExpiration, serializer: options.cacheSerializer,
-                    skipsMemory: true)
-                if let image {
+                if let hit = try await target.retrieveFromDisk(
+                    ImageCache.cacheKey(key, processorIdentifier: pid), memoryExpiration: options.memoryCacheExpiration,
+                    diskExtending: options.diskCacheAccessExtendingExpiration, serializer: options.cacheSerializer)
+                {
                     stats.withLock { $0.diskHits += 1 }
-                    return Fetched(image: image, data: nil, cacheType: .disk)
+                    return Fetched(image: hit.image, data: hit.data, cacheType: .disk)
                 }
                 if !pid.isEmpty, let reprocessed = try await fromOriginal(key, options, target) {
                     stats.withLock { $0.originalHits += 1 }
@@ -217,13 +244,23 @@ public final class ImageManager: Sendable {
     }
 
     /// Processes the original bytes stored on disk under the plain key, and stores the result.
+    /// An original that does not decode (a corrupt download, a torn or rotting file) is removed
+    /// and is a miss: the source is fetched again rather than failing every processed retrieval
+    /// of the URL until the entry expires.
     private func fromOriginal(_ key: String, _ options: ImageOptions, _ target: ImageCache) async throws -> Fetched? {
         let originals = options.originalCache ?? target
         guard
             let data = try await originals.retrieveDataInDiskCache(
                 forKey: key, extendingExpiration: options.diskCacheAccessExtendingExpiration)
         else { return nil }
-        let image = try await process(data, options)
+        let image: Image
+        do {
+            image = try await process(data, options)
+        } catch let error as MagpieError where error.meansDamagedInput {
+            stats.withLock { $0.originalsDiscarded += 1 }
+            await originals.discardUndecodableData(forKey: key, error: error)
+            return nil
+        }
         await store(image, data: data, key: key, options: options, target: target, storesOriginal: false)
         return Fetched(image: image, data: data, cacheType: .disk)
     }
