@@ -34,9 +34,9 @@ public final class ImageCache: Sendable {
     public let diskStorage: DiskCache
     public let serializer: any CacheSerializer
     private let io = DispatchQueue(label: "magpie.image-cache.io", qos: .utility, attributes: .concurrent)
-    private let counters = Locked(Statistics())
+    let counters = Locked(Statistics())
     private let pending = Locked<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
-    private let logger: Logger
+    let logger: Logger
 
     /// Creates a cache named `name`: memory limits from `memory`, the disk cache under
     /// `$XDG_CACHE_HOME/magpie/<name>` unless `disk` says otherwise.
@@ -206,30 +206,6 @@ public final class ImageCache: Sendable {
         }
     }
 
-    /// Removes a disk entry whose bytes do not decode, and counts it.
-    func discardUndecodable(_ cacheKey: String, _ error: any Error) {
-        logger.warning("removing undecodable disk entry", metadata: ["key": "\(cacheKey)", "error": "\(error)"])
-        try? diskStorage.remove(forKey: cacheKey)
-        counters.withLock { $0.undecodableRemoved += 1 }
-    }
-
-    /// Removes the original bytes stored under `key` because they do not decode (off the
-    /// cooperative pool).
-    func discardUndecodableData(forKey key: String, error: any Error) async {
-        _ = try? await runOnIO { self.discardUndecodable(key, error) }
-    }
-
-    /// Removes what is cached for `key` (processed with `processorIdentifier` when given) from
-    /// memory, disk or both.
-    /// - Throws: the disk cache's error (``DiskCacheError/readOnly`` on a read-only cache).
-    public func removeImage(
-        forKey key: String, processorIdentifier: String? = nil, fromMemory: Bool = true, fromDisk: Bool = true
-    ) async throws {
-        let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
-        if fromMemory { _ = memoryStorage.remove(forKey: cacheKey) }
-        if fromDisk { try await runOnIO { [diskStorage] in try diskStorage.remove(forKey: cacheKey) } }
-    }
-
     /// Where `key` is cached, without reading anything.
     /// With `verifyingDisk`, a disk answer is checked against the file (one `fstatat`): an entry
     /// another process or a person removed is no longer claimed.
@@ -240,23 +216,6 @@ public final class ImageCache: Sendable {
         if memoryStorage.isCached(forKey: cacheKey) { return .memory }
         if diskStorage.isCached(forKey: cacheKey, verifyingFile: verifyingDisk) { return .disk }
         return .none
-    }
-
-    public func clearMemoryCache() { memoryStorage.removeAll() }
-
-    public func clearDiskCache() async throws {
-        try await runOnIO { [diskStorage] in try diskStorage.removeAll() }
-    }
-
-    /// Removes expired disk entries (and trims the disk to half its limit when over it); returns
-    /// how many entries went.
-    @discardableResult
-    public func cleanExpiredDiskCache() async -> Int {
-        let removed = try? await runOnIO { [diskStorage] in
-            diskStorage.removeExpiredValues().count + diskStorage.removeSizeExceededValues().count
-        }
-        _ = memoryStorage.removeExpired()
-        return removed ?? 0
     }
 
     public var statistics: Statistics {
@@ -282,7 +241,7 @@ public final class ImageCache: Sendable {
 
     // MARK: - running blocking work off the cooperative pool
 
-    private func runOnIO<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    func runOnIO<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             io.async { continuation.resume(with: Result { try work() }) }
         }

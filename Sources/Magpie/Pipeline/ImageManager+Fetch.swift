@@ -1,0 +1,111 @@
+import Logging
+
+/// The pipeline's slow paths: an original on disk processed again, a fetch, the decode and
+/// processing run, and storing what they made.
+extension ImageManager {
+    /// Processes the original bytes stored on disk under the plain key, and stores the result.
+    /// An original that does not decode (a corrupt download, a torn or rotting file) is removed
+    /// and is a miss: the source is fetched again rather than failing every processed retrieval
+    /// of the URL until the entry expires.
+    func fromOriginal(_ key: String, _ options: ImageOptions, _ target: ImageCache) async throws -> Fetched? {
+        let originals = options.originalCache ?? target
+        guard
+            let data = try await originals.retrieveDataInDiskCache(
+                forKey: key, extendingExpiration: options.diskCacheAccessExtendingExpiration)
+        else { return nil }
+        let image: Image
+        do {
+            image = try await process(data, options)
+        } catch let error as MagpieError where error.meansDamagedInput {
+            stats.withLock { $0.originalsDiscarded += 1 }
+            await originals.discardUndecodableData(forKey: key, error: error)
+            return nil
+        }
+        await store(image, data: data, key: key, options: options, target: target, storesOriginal: false)
+        return Fetched(image: image, data: data, cacheType: .disk)
+    }
+
+    func fetch(
+        _ source: Source, key: String, options: ImageOptions, target: ImageCache,
+        report: @escaping @Sendable (Int, Int?) -> Void
+    ) async throws -> Fetched {
+        let data: [UInt8]
+        var metadata = DiskEntryMetadata()
+        switch source {
+        case .network(let url, _):
+            let loader = options.downloader ?? downloader
+            let download = try await loader.download(url, options: options.downloadOptions, progress: report)
+            data = download.data
+            metadata = download.metadata
+        case .provider(let provider):
+            do {
+                data = try await provider.data()
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch let error as ImageDownloadError {
+                throw error
+            } catch {
+                throw ImageRetrieveError.providerFailed(key: provider.cacheKey, reason: String(describing: error))
+            }
+            report(data.count, data.count)
+        }
+        let image: Image
+        do {
+            image = try await process(data, options)
+        } catch let error as MagpieError {
+            // Bodies that do not decode are remembered like 404s: asking again will not help.
+            if case .network(let url, _) = source, case .decodingFailed = error {
+                (options.downloader ?? downloader).rememberFailure(
+                    of: url, headers: options.headers, error: .undecodable(String(describing: error)))
+            }
+            throw error
+        }
+        await store(image, data: data, key: key, options: options, target: target, metadata: metadata)
+        return Fetched(image: image, data: data, cacheType: .none)
+    }
+
+    /// Decodes and processes under the processing limit.
+    /// A decode that finds the process's decode memory budget in use waits (without its permit)
+    /// for another decode to finish and tries again.
+    func process(_ data: [UInt8], _ options: ImageOptions) async throws -> Image {
+        let processor = options.processor
+        let firstFrame = options.onlyLoadFirstFrame
+        while true {
+            let epoch = DecodeMemoryBudget.epoch
+            do {
+                let image = try await processing.withPermit(for: 0) {
+                    try Task.checkCancellation()
+                    return try processor.process(.data(data), firstFrameOnly: firstFrame)
+                }
+                stats.withLock { $0.processed += 1 }
+                return image
+            } catch  where DecodeMemoryBudget.isBudgetInUse(error) {
+                stats.withLock { $0.budgetWaits += 1 }
+                await DecodeMemoryBudget.waitForRelease(after: epoch)
+                try Task.checkCancellation()
+            }
+        }
+    }
+
+    /// Stores per options: memory always; disk unless memory-only; the original too when asked.
+    /// Disk failures are logged and counted by the cache, never thrown: the image is good.
+    func store(
+        _ image: Image, data: [UInt8], key: String, options: ImageOptions, target: ImageCache,
+        metadata: DiskEntryMetadata = DiskEntryMetadata(), storesOriginal: Bool = true
+    ) async {
+        let pid = options.processorIdentifier
+        do {
+            try await target.store(
+                image, original: data, forKey: key, processorIdentifier: pid, toDisk: !options.cacheMemoryOnly,
+                waitForDisk: options.waitForCache, memoryExpiration: options.memoryCacheExpiration,
+                diskExpiration: options.diskCacheExpiration, serializer: options.cacheSerializer)
+            if storesOriginal && options.cacheOriginalImage && !pid.isEmpty && !options.cacheMemoryOnly {
+                try await (options.originalCache ?? target).storeToDisk(
+                    data, forKey: key, expiration: options.diskCacheExpiration, metadata: metadata,
+                    waitForDisk: options.waitForCache)
+            }
+        } catch {
+            logger.warning("caching failed", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+    }
+}
