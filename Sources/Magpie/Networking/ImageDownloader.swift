@@ -299,16 +299,20 @@ public final class ImageDownloader: Sendable {
         progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)? = nil
     ) async throws -> ImageDownloadResult {
         if isShutDown.withLock({ $0 }) { throw ImageDownloadError.shutDown }
-        var request = try baseRequest(url, options)
+        var request: DataRequest
         if let modifier = options.requestModifier {
+            // The URL is checked once, after the modifier: it may replace one that is not valid
+            // (a placeholder, a relative path) with one that is.
             do {
-                request = try await modifier(request)
+                request = try await modifier(baseRequest(url, options, checkingURL: false))
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
                 throw ImageDownloadError.requestModifierFailed(String(describing: error))
             }
-            request.url = try Self.normalized(request.url)
+            try prepareURL(&request)
+        } else {
+            request = try baseRequest(url, options)
         }
         let key = coalescingKey(request)
         if !options.ignoresFailedURLMemory {
@@ -349,23 +353,33 @@ public final class ImageDownloader: Sendable {
         var metadata: DiskEntryMetadata
     }
 
-    private func baseRequest(_ url: URL, _ options: DownloadOptions) throws -> DataRequest {
+    /// The request for `url` with the configured and given headers; with `checkingURL`, the URL
+    /// in normal form (see ``prepareURL(_:)``).
+    private func baseRequest(_ url: URL, _ options: DownloadOptions, checkingURL: Bool = true) throws -> DataRequest {
         var headers = config.defaultHeaders
         for field in options.headers { headers.set(field.name, field.value) }
-        var target = try Self.normalized(url)
-        // `user:password@` becomes Basic authorisation (as curl does) and leaves the URL, so it
-        // reaches no log, key or redirect; an explicit Authorization header wins.
+        var request = DataRequest(
+            url: url, headers: headers, timeout: options.timeout ?? config.timeout,
+            maxBodySize: config.maxBodySize, acceptableStatusCodes: config.acceptableStatusCodes)
+        if checkingURL { try prepareURL(&request) }
+        return request
+    }
+
+    /// Puts the request's URL in normal form (``ImageDownloadError/invalidURL(_:)`` when it has
+    /// none). `user:password@` becomes Basic authorisation (as curl does) and leaves the URL, so
+    /// it reaches no log, key or redirect; an explicit Authorization header wins.
+    private func prepareURL(_ request: inout DataRequest) throws(ImageDownloadError) {
+        var target = try Self.normalized(request.url)
         if WebURL.isWebScheme(target.scheme) && WebURL.hasUserInfo(target.absoluteString) {
-            if headers.value(for: "Authorization") == nil {
+            if request.headers.value(for: "Authorization") == nil {
                 let user = target.user(percentEncoded: false) ?? ""
                 let password = target.password(percentEncoded: false) ?? ""
-                headers.set("Authorization", "Basic " + Data((user + ":" + password).utf8).base64EncodedString())
+                request.headers.set(
+                    "Authorization", "Basic " + Data((user + ":" + password).utf8).base64EncodedString())
             }
             target = WebURL.withoutUserInfo(target)
         }
-        return DataRequest(
-            url: target, headers: headers, timeout: options.timeout ?? config.timeout,
-            maxBodySize: config.maxBodySize, acceptableStatusCodes: config.acceptableStatusCodes)
+        request.url = target
     }
 
     /// The coalescing key: normalised URL plus the header fields that can change the response.

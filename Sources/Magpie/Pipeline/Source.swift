@@ -24,14 +24,16 @@ public struct RawImageDataProvider: ImageDataProvider {
     public func data() async throws -> [UInt8] { bytes }
 }
 
-/// A local file, read off the cooperative pool; keyed by its path unless you say otherwise.
+/// A local file, read off the cooperative pool; keyed unless you say otherwise by its `file:`
+/// URL, percent-encoded as `URL(fileURLWithPath:)` writes it, so the provider and a
+/// `.network(URL(fileURLWithPath: path))` source share one entry.
 public struct LocalFileImageDataProvider: ImageDataProvider {
     public let path: String
     public let cacheKey: String
     public let maxSize: Int
     public init(path: String, cacheKey: String? = nil, maxSize: Int = 256 << 20) {
         self.path = path
-        self.cacheKey = cacheKey ?? "file://" + path
+        self.cacheKey = cacheKey ?? URL(fileURLWithPath: path, isDirectory: false).absoluteString
         self.maxSize = maxSize
     }
     public func data() async throws -> [UInt8] {
