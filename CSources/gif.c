@@ -186,6 +186,8 @@ int magpie__decode_gif(magpie__job *job) {
             rc = MAGPIE_ECORRUPT;
             goto out;
         }
+        /* giflib decodes a damaged code stream into garbage without a word: check it first. */
+        if ((rc = magpie__gif_check_lzw(job, src.pos, frame, (uint64_t)d->Width * (uint64_t)d->Height))) goto out;
         /* Dispose of the previous frame: only its rectangle changes. */
         if (prev_disposal == DISPOSE_BACKGROUND) {
             for (uint32_t y = py; y < py + ph; y++) memset(canvas + ((size_t)y * W + px) * 4, 0, (size_t)pw * 4);

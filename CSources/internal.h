@@ -123,6 +123,10 @@ MAGPIE_HIDDEN void magpie__job_geometry(const magpie__job *job, uint32_t in_w, u
 MAGPIE_HIDDEN int magpie__decode_jpeg(magpie__job *job);
 MAGPIE_HIDDEN int magpie__decode_png(magpie__job *job);
 MAGPIE_HIDDEN int magpie__decode_gif(magpie__job *job);
+/* Checks the LZW code stream of frame `frame` whose first sub-block starts at `at` (the minimum
+ * code size is the byte before): every code defined, `pixels` pixels before the stream ends
+ * (gif_lzw.c). MAGPIE_OK, MAGPIE_ECORRUPT or MAGPIE_ETRUNCATED, with a detail. */
+MAGPIE_HIDDEN int magpie__gif_check_lzw(magpie__job *job, uint64_t at, uint32_t frame, uint64_t pixels);
 
 MAGPIE_HIDDEN int magpie__encode_png(const uint8_t *px, uint32_t w, uint32_t h, size_t stride,
                                      const magpie_encode_options *o, uint8_t **out, size_t *n);

@@ -101,6 +101,9 @@ int magpie__decode_png(magpie__job *job) {
     png_set_read_fn(png, st, magpie__png_read);
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff); /* the pixel limit is ours, checked earlier */
     png_set_chunk_malloc_max(png, 16u << 20);
+    /* A CRC error fails the decode in every chunk: libpng's default only warns and drops an
+     * ancillary chunk (iCCP, tEXt, an unknown cLLI), which hides a damaged file. */
+    png_set_crc_action(png, PNG_CRC_DEFAULT, PNG_CRC_ERROR_QUIT);
     st->pos = 0;
     png_read_info(png, info);
     png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);

@@ -58,7 +58,7 @@ int tu_manifest(const char *dir, tu_row **rows) {
         if (n == cap) r = realloc(r, (cap *= 2) * sizeof *r);
         tu_row *row = &r[n++];
         memset(row, 0, sizeof *row);
-        snprintf(row->path, sizeof row->path, "%s", cols[0]);
+        snprintf(row->path, sizeof row->path, "%.511s", cols[0]);
         snprintf(row->format, sizeof row->format, "%s", cols[1]);
         row->width = tu_int(cols[2]);
         row->height = tu_int(cols[3]);
