@@ -112,6 +112,7 @@ struct Fetch: AsyncParsableCommand {
         return """
             \(items.count) images in \(Net.format(elapsed, decimals: 2)) s: \
             \(d.downloads) downloaded (\(Net.bytes(d.bytes))), \
+            \(d.retries == 0 ? "" : "\(d.retries) retries, ")\
             \(m.coalesced + d.coalesced) coalesced, \(m.memoryHits) memory hits, \
             \(m.diskHits + m.originalHits) disk hits, \(failed) failed
             """
@@ -138,6 +139,7 @@ struct Fetch: AsyncParsableCommand {
               "images": \(items.count),
               "downloaded": \(d.downloads),
               "requests": \(d.requests),
+              "retries": \(d.retries),
               "coalesced": \(m.coalesced + d.coalesced),
               "memory_hits": \(m.memoryHits),
               "disk_hits": \(m.diskHits + m.originalHits),

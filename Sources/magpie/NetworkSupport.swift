@@ -38,6 +38,21 @@ struct PipelineFlags: ParsableArguments {
             "Bytes all decodes in flight may use together (0 = no budget; default: a quarter of the process's memory).")
     var decodeMemory: Int?
 
+    @Option(
+        name: .long,
+        help: """
+            Retries of a download that failed for a transient reason (connection refused or reset, \
+            timeout, 5xx, 429), with exponential back-off and jitter; a Retry-After the server sends is \
+            waited for, up to --retry-max-wait.
+            """)
+    var retries = 2
+
+    @Option(name: .long, help: "First back-off delay in milliseconds (doubling on each retry, up to 30 s).")
+    var retryDelay = 500
+
+    @Option(name: .long, help: "Longest Retry-After waited for, in seconds; one asking for more fails at once.")
+    var retryMaxWait = 60
+
     @Flag(name: .long, help: "Print the summary as JSON.")
     var json = false
 
@@ -47,6 +62,17 @@ struct PipelineFlags: ParsableArguments {
         guard diskLimit >= 0 else { throw ValidationError("--disk-limit cannot be negative") }
         guard memoryLimit > 0 else { throw ValidationError("--memory-limit must be positive") }
         if let decodeMemory, decodeMemory < 0 { throw ValidationError("--decode-memory cannot be negative") }
+        guard (0...100).contains(retries) else { throw ValidationError("--retries must be between 0 and 100") }
+        guard retryDelay >= 0 else { throw ValidationError("--retry-delay cannot be negative") }
+        guard retryMaxWait >= 0 else { throw ValidationError("--retry-max-wait cannot be negative") }
+    }
+
+    /// The downloader's retry strategy from the flags (`nil` for `--retries 0`).
+    var retryStrategy: RetryStrategy? {
+        guard retries > 0 else { return nil }
+        return RetryStrategy(
+            maxRetries: retries, backoff: .exponential(.milliseconds(retryDelay)), jitter: 0.5,
+            maxRetryAfter: .seconds(retryMaxWait))
     }
 
     func makeManager() throws -> ImageManager {
@@ -55,7 +81,8 @@ struct PipelineFlags: ParsableArguments {
             let cache = try ImageCache(
                 memory: .init(totalCostLimit: memoryLimit, cleanInterval: nil),
                 disk: DiskCache.Config(directory: cacheDir, sizeLimit: diskLimit, sweepInterval: nil))
-            return ImageManager(cache: cache)
+            return ImageManager(
+                cache: cache, downloader: ImageDownloader(config: .init(retryStrategy: retryStrategy)))
         } catch {
             throw CLI.fail(cacheDir ?? DiskCache.Config().resolvedDirectory ?? "cache", error)
         }

@@ -47,18 +47,19 @@ struct Prefetch: AsyncParsableCommand {
                 "failed  \(SafeText.printable(source.description)): \(SafeText.printable(CLI.describe(error)))",
                 to: &stderr)
         }
+        let retries = manager.downloader.statistics.retries
         if flags.json {
             print(
                 """
                 {"urls": \(urls.count), "completed": \(summary.completed.count), \
                 "skipped": \(summary.skipped.count), "failed": \(summary.failed.count), \
-                "bytes": \(summary.bytes), "seconds": \(Net.format(elapsed, decimals: 3))}
+                "retries": \(retries), "bytes": \(summary.bytes), "seconds": \(Net.format(elapsed, decimals: 3))}
                 """)
         } else {
             print(
                 "\(urls.count) URLs in \(Net.format(elapsed, decimals: 2)) s: \(summary.completed.count) stored "
                     + "(\(Net.bytes(summary.bytes))), \(summary.skipped.count) already cached, "
-                    + "\(summary.failed.count) failed")
+                    + (retries == 0 ? "" : "\(retries) retries, ") + "\(summary.failed.count) failed")
         }
         if !summary.failed.isEmpty { throw ExitCode(1) }
     }

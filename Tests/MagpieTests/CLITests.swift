@@ -1,5 +1,7 @@
 import Foundation
 import Magpie
+import MagpieLoopback
+import Synchronization
 import Testing
 
 /// The `magpie` binary built beside the test bundle, run as a user would.
@@ -206,6 +208,53 @@ extension CLI {
                 "prefetch", "-i", dir.path("urls.txt"), "--cache-dir", dir.path("cache"),
             ])
             #expect(again.stdout.contains("2 already cached") && server.totalRequests == 2)
+        }
+    }
+
+    /// `--retries` (default 2) as curl's `--retry`: transient failures (503, a reset connection)
+    /// are tried again with back-off, a `Retry-After` longer than `--retry-max-wait` fails at once,
+    /// and the JSON summary counts the retries.
+    @Test func fetchAndPrefetchRetryTransientFailures() async throws {
+        let seen = Mutex<[String: Int]>([:])
+        let handler: LoopbackServer.Handler = { request in
+            let n = seen.withLock { counts -> Int in
+                counts[request.path, default: 0] += 1
+                return counts[request.path]!
+            }
+            switch (request.path, n) {
+            case ("/flaky.jpg", 1): return .respond(status: 503)
+            case ("/flaky.jpg", 2): return .respond(status: 503, headers: [("Retry-After", "0")])
+            case ("/reset.jpg", 1), ("/warm.jpg", 1): return .close
+            case ("/busy.jpg", _): return .respond(status: 503, headers: [("Retry-After", "3600")])
+            case ("/down.jpg", _), ("/gone.jpg", _):
+                return .respond(status: n == 1 && request.path == "/gone.jpg" ? 404 : 503)
+            default: return .ok(NetFixture.jpeg, contentType: "image/jpeg")
+            }
+        }
+        try await withServer(handler) { server in
+            let dir = try TemporaryDirectory()
+            let cache = ["--cache-dir", dir.path("cache"), "--retry-delay", "1"]
+            let ok = try await CLI.runAsync(
+                ["fetch", server.baseURL + "/flaky.jpg", server.baseURL + "/reset.jpg", "--json"] + cache)
+            #expect(ok.status == 0, "\(ok.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(ok.stdout.utf8)) as? [String: Any])
+            #expect(json["failed"] as? Int == 0 && json["retries"] as? Int == 3, "\(ok.stdout)")
+            #expect(server.requestCount("/flaky.jpg") == 3 && server.requestCount("/reset.jpg") == 2)
+
+            // Gives up after 1 + 2 attempts; never retries a 404 or a Retry-After it will not wait for.
+            let failing = try await CLI.runAsync(
+                [
+                    "fetch", server.baseURL + "/down.jpg", server.baseURL + "/gone.jpg", server.baseURL + "/busy.jpg",
+                ] + cache)
+            #expect(failing.status == 1 && failing.stdout.contains("2 retries"), "\(failing.stdout)")
+            #expect(server.requestCount("/down.jpg") == 3 && server.requestCount("/gone.jpg") == 1)
+            #expect(server.requestCount("/busy.jpg") == 1)
+            let none = try await CLI.runAsync(["fetch", server.baseURL + "/down.jpg", "--retries", "0"] + cache)
+            #expect(none.status == 1 && server.requestCount("/down.jpg") == 4)
+
+            try (server.baseURL + "/warm.jpg\n").write(toFile: dir.path("urls.txt"), atomically: true, encoding: .utf8)
+            let warm = try await CLI.runAsync(["prefetch", "-i", dir.path("urls.txt"), "--json"] + cache)
+            #expect(warm.status == 0 && warm.stdout.contains("\"retries\": 1"), "\(warm.stdout) \(warm.stderr)")
         }
     }
 
