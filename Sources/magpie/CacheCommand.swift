@@ -10,7 +10,9 @@ struct CacheCommand: ParsableCommand {
     struct Location: ParsableArguments {
         @Option(
             name: .long,
-            help: "Cache directory (default: $XDG_CACHE_HOME/magpie/default, else ~/.cache/magpie/default).")
+            help:
+                "Cache directory (default: $MAGPIE_CACHE_HOME/default, else $XDG_CACHE_HOME/magpie/default, else ~/.cache/magpie/default)."
+        )
         var cacheDir: String?
 
         @Option(name: .long, help: "Size limit in bytes used by clean (0 = none).")

@@ -14,7 +14,9 @@ import Magpie
 struct PipelineFlags: ParsableArguments {
     @Option(
         name: .long,
-        help: "Cache directory (default: $XDG_CACHE_HOME/magpie/default, else ~/.cache/magpie/default).")
+        help:
+            "Cache directory (default: $MAGPIE_CACHE_HOME/default, else $XDG_CACHE_HOME/magpie/default, else ~/.cache/magpie/default)."
+    )
     var cacheDir: String?
 
     @Option(name: .long, help: "Disk cache size limit in bytes (0 = none).")

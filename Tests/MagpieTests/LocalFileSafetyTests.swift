@@ -128,10 +128,18 @@ import Testing
         #expect(
             DiskCache.defaultDirectory(name: "d", environment: ["HOME": "/home/u", "XDG_CACHE_HOME": "/c"])
                 == "/c/magpie/d")
+        // MAGPIE_CACHE_HOME points `Magpie.shared` and the CLI elsewhere (a relative one is ignored).
+        let all = ["HOME": "/home/u", "XDG_CACHE_HOME": "/c", "MAGPIE_CACHE_HOME": "/srv/img/"]
+        #expect(DiskCache.defaultDirectory(name: "d", environment: all) == "/srv/img/d")
+        #expect(DiskCache.defaultDirectory(name: "d", environment: ["MAGPIE_CACHE_HOME": "srv"]) == nil)
         let dir = try TemporaryDirectory()
+        let pointed = try CLI.runShell(
+            "MAGPIE_CACHE_HOME=\"$1\" exec \"$0\" cache stats", [dir.path("elsewhere")])
+        #expect(pointed.status == 0, "\(pointed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.path("elsewhere") + "/default/.magpie-cache"))
         let result = try CLI.runShell(
-            "cd \"$1\"; exec env -u HOME -u XDG_CACHE_HOME \"$0\" cache stats", [dir.url.path])
-        #expect(result.status == 1 && result.stderr.contains("set XDG_CACHE_HOME or HOME"), "\(result.stderr)")
+            "cd \"$1\"; exec env -u HOME -u XDG_CACHE_HOME -u MAGPIE_CACHE_HOME \"$0\" cache stats", [dir.url.path])
+        #expect(result.status == 1 && result.stderr.contains("set MAGPIE_CACHE_HOME, XDG_CACHE_HOME or HOME"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/.cache/magpie/default/.magpie-cache"))
     }
 

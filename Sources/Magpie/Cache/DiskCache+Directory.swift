@@ -18,9 +18,13 @@ extension DiskCache {
     static let markerName = ".magpie-cache"
     static let markerContents = "magpie disk cache, format 1\n"
 
-    /// `$XDG_CACHE_HOME/magpie/<name>`, else `$HOME/.cache/magpie/<name>`; `nil` when neither
+    /// `$MAGPIE_CACHE_HOME/<name>` (where a server puts its caches: `Magpie.shared`, the CLI),
+    /// else `$XDG_CACHE_HOME/magpie/<name>`, else `$HOME/.cache/magpie/<name>`; `nil` when none
     /// is an absolute path (never a shared location such as `/tmp`).
     static func defaultDirectory(name: String, environment: [String: String]) -> String? {
+        if let root = environment["MAGPIE_CACHE_HOME"], root.hasPrefix("/") {
+            return (root.hasSuffix("/") ? String(root.dropLast()) : root) + "/" + name
+        }
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/magpie/" + name }
         if let home = environment["HOME"], home.hasPrefix("/") {
             return (home == "/" ? "" : home) + "/.cache/magpie/" + name

@@ -37,7 +37,8 @@ public enum DiskCacheError: Error, Sendable, Hashable, CustomStringConvertible {
         case .readFailed(let path, let e): return "cannot read \(path): \(reason(e))"
         case .invalidKey(let key): return "key \"\(key)\" cannot be used as a file name"
         case .entryTooLarge(let size, let limit): return "entry of \(size) bytes is larger than the \(limit)-byte cache"
-        case .noDirectory: return "no cache directory: set XDG_CACHE_HOME or HOME, or give a directory"
+        case .noDirectory:
+            return "no cache directory: set MAGPIE_CACHE_HOME, XDG_CACHE_HOME or HOME, or give a directory"
         case .notACacheDirectory(let path):
             return "\(path) holds files but is not a Magpie cache (no \(DiskCache.markerName)): refusing to use it"
         case .insecureDirectory(let path, let reason): return "refusing cache directory \(path): \(reason)"
