@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .library(name: "Magpie", targets: ["Magpie"]),
         .executable(name: "magpie", targets: ["magpie"]),
+        // A scripted HTTP server on 127.0.0.1 for tests (yours too): answers, truncations, slow
+        // bodies, resets and raw bytes per request, with request counts.
+        .library(name: "MagpieLoopback", targets: ["MagpieLoopback"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -50,6 +50,8 @@ step "Swift package that depends on Magpie by path"
 # Built into the main scratch directory, so Magpie and its dependencies compiled above are reused
 # (a separate one would compile AsyncHTTPClient and swift-nio again, about six minutes here).
 swift run --package-path Examples/thumbnailer --scratch-path .build thumbnailer 2>&1 | tail -1
+# Its test uses the MagpieLoopback product, as an application's tests would.
+swift test --package-path Examples/thumbnailer --scratch-path .build 2>&1 | tail -1
 
 step "fuzzers (fixed seed and input count, at most ${FUZZ_SECONDS:-120}s each)"
 FUZZ_SECONDS=${FUZZ_SECONDS:-120} scripts/fuzz.sh

@@ -9,7 +9,14 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "thumbnailer", dependencies: [.product(name: "Magpie", package: "Magpie")],
-            path: "Sources/thumbnailer")
+            path: "Sources/thumbnailer"),
+        // A user's own test of fetching through Magpie, against Magpie's scripted loopback server.
+        .testTarget(
+            name: "thumbnailerTests",
+            dependencies: [
+                .product(name: "Magpie", package: "Magpie"), .product(name: "MagpieLoopback", package: "Magpie"),
+            ],
+            path: "Tests/thumbnailerTests"),
     ],
     swiftLanguageModes: [.v6]
 )
