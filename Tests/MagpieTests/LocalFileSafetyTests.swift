@@ -140,7 +140,9 @@ import Testing
         let result = try CLI.runShell(
             "cd \"$1\"; exec env -u HOME -u XDG_CACHE_HOME -u MAGPIE_CACHE_HOME \"$0\" cache stats",
             [dir.url.path])
-        #expect(result.status == 1 && result.stderr.contains("set MAGPIE_CACHE_HOME, XDG_CACHE_HOME or HOME"), "\(result.stderr)")
+        #expect(
+            result.status == 1 && result.stderr.contains("set MAGPIE_CACHE_HOME, XDG_CACHE_HOME or HOME"),
+            "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/.cache/magpie/default/.magpie-cache"))
     }
 
