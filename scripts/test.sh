@@ -36,6 +36,13 @@ LD_LIBRARY_PATH="$prefix/lib" "$prefix/consumer-build/consumer"
 step "Python through ctypes"
 MAGPIE_LIB="$root/build/libmagpie.so" python3 Tests/python/test_ctypes.py
 
+step "layering: only Sources/Magpie/Core touches the C core"
+outside=$(grep -rlE '^[[:space:]]*(internal |@_implementationOnly |public )?import CMagpie' Sources Tests --include='*.swift' | grep -v '^Sources/Magpie/Core/' || true)
+if [ -n "$outside" ]; then
+  printf 'import CMagpie outside Sources/Magpie/Core:\n%s\n' "$outside" >&2
+  exit 1
+fi
+
 step "Swift: build, tests, format"
 rm -f .build/*/debug/description.json  # a stale one makes SwiftPM fail with "unknown build description"
 swift build --build-tests 2>&1 | tail -1

@@ -1,4 +1,3 @@
-internal import CMagpie
 import Dispatch
 
 #if canImport(Glibc)
@@ -77,12 +76,7 @@ public final class DiskCache: Sendable {
         var lo: UInt64
 
         init(key: String) {
-            var key = key
-            var digest = (UInt64(0), UInt64(0))
-            key.withUTF8 { k in
-                withUnsafeMutableBytes(of: &digest) { magpie_md5(k.baseAddress, k.count, $0.baseAddress) }
-            }
-            (hi, lo) = digest
+            (hi, lo) = Digest.md5Words(key)
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(lo) }
@@ -228,7 +222,7 @@ public final class DiskCache: Sendable {
     public func fileName(forKey key: String) -> String { Self.fileName(forKey: key, config: config) }
 
     static func fileName(forKey key: String, config: Config) -> String {
-        let base = config.usesHashedFileName ? CacheKey.md5Hex(key) : key
+        let base = config.usesHashedFileName ? Digest.md5Hex(key) : key
         guard let ext = config.pathExtension, !ext.isEmpty else { return base }
         return base + "." + ext
     }
@@ -301,7 +295,7 @@ public final class DiskCache: Sendable {
             return
         }
         let now = clock.now()
-        let crc = data.withUnsafeBytes { UInt32(magpie_crc32c(0, $0.baseAddress, $0.count)) }
+        let crc = Digest.crc32c(data)
         let expires = exp.expiryDate(from: now)?.timeIntervalSinceReferenceDate ?? .infinity
         guard
             let header = DiskEntryFormat.header(
@@ -696,7 +690,7 @@ public final class DiskCache: Sendable {
     }
 
     static func crc(_ bytes: [UInt8]) -> UInt32 {
-        bytes.withUnsafeBytes { UInt32(magpie_crc32c(0, $0.baseAddress, $0.count)) }
+        Digest.crc32c(bytes)
     }
 
     static func seconds(_ date: Date?) -> Double { date?.timeIntervalSinceReferenceDate ?? .infinity }

@@ -1,5 +1,3 @@
-internal import CMagpie
-
 /// A rectangle of pixels.
 public struct PixelRect: Sendable, Hashable {
     public var x: Int
@@ -25,32 +23,15 @@ extension Image {
         let rect = window ?? PixelRect(x: 0, y: 0, width: self.width, height: self.height)
         guard width > 0, height > 0, width <= Int(UInt32.max), height <= Int(UInt32.max), rect.x >= 0, rect.y >= 0,
             rect.width > 0, rect.height > 0, rect.x <= self.width - rect.width, rect.y <= self.height - rect.height
-        else { throw .processingFailed(CoreBridge.failure(Int32(MAGPIE_EINVAL.rawValue))) }
+        else { throw CorePixels.invalidGeometry }
         let (area, overflow) = width.multipliedReportingOverflow(by: height)
-        if overflow || area > 300_000_000 {
-            throw .processingFailed(CoreBridge.failure(Int32(MAGPIE_ELIMIT_PIXELS.rawValue)))
-        }
-        var c = magpie_rect(
-            x: UInt32(rect.x), y: UInt32(rect.y), width: UInt32(rect.width), height: UInt32(rect.height))
-        let f: magpie_filter =
-            switch filter {
-            case .lanczos3: MAGPIE_FILTER_LANCZOS3
-            case .mitchell: MAGPIE_FILTER_MITCHELL
-            case .bilinear: MAGPIE_FILTER_BILINEAR
-            }
+        if overflow || area > CorePixels.maxOutputPixels { throw CorePixels.tooManyPixels }
         var out: [ImageFrame] = []
         out.reserveCapacity(frames.count)
         for frame in frames {
-            var status: Int32 = 0
-            let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
-                status = frame.pixels.withUnsafeBufferPointer { src in
-                    magpie_resize(
-                        src.baseAddress, UInt32(self.width), UInt32(self.height), self.width * 4, &c, UInt32(width),
-                        UInt32(height), f, buffer.baseAddress, width * 4)
-                }
-                count = status == 0 ? width * height * 4 : 0
-            }
-            if status != 0 { throw .processingFailed(CoreBridge.failure(status)) }
+            let pixels = try CorePixels.resample(
+                frame.pixels, sourceWidth: self.width, sourceHeight: self.height, window: rect, width: width,
+                height: height, filter: filter)
             out.append(ImageFrame(pixels: pixels, delay: frame.delay))
         }
         return Image(

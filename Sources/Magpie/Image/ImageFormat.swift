@@ -1,5 +1,3 @@
-internal import CMagpie
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -34,6 +32,6 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
 
     /// Sniffs the format from the first bytes (a short prefix is enough).
     public init<Bytes: ContiguousBytes>(sniffing bytes: Bytes) {
-        self = bytes.withUnsafeBytes { raw in CoreBridge.format(magpie_sniff(raw.baseAddress, raw.count)) }
+        self = bytes.withUnsafeBytes { raw in CorePixels.sniff(raw) }
     }
 }

@@ -1,5 +1,3 @@
-internal import CMagpie
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -38,29 +36,32 @@ public struct ImageInfo: Sendable, Hashable {
     /// - Throws: ``MagpieError/decodingFailed(_:)`` for unknown, truncated or malformed headers.
     public init<Bytes: ContiguousBytes>(probing bytes: Bytes) throws(MagpieError) {
         let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(MagpieError) -> magpie_info in try CoreInput(memory: raw).probe() }
+            Result { () throws(MagpieError) -> ImageInfo in try CoreDecoder.probe(CoreInput(memory: raw)) }
         }
-        self.init(try result.get())
+        self = try result.get()
     }
 
     /// Probes the file at `path`, reading only what the header walk needs.
     /// - Throws: ``MagpieError/decodingFailed(_:)``, with ``CoreFailure/Code/fileUnreadable`` when
     ///   the file cannot be opened or read.
     public init(contentsOfFile path: String) throws(MagpieError) {
-        self.init(try CoreInput(path: path).probe())
+        self = try CoreDecoder.probe(CoreInput(path: path))
     }
 
-    init(_ info: magpie_info) {
-        format = CoreBridge.format(info.format)
-        width = Int(info.width)
-        height = Int(info.height)
-        frameCount = Int(info.frames)
-        orientation = Int(info.orientation)
-        bitDepth = Int(info.bit_depth)
-        hasAlpha = info.flags & UInt32(MAGPIE_INFO_HAS_ALPHA) != 0
-        isProgressive = info.flags & UInt32(MAGPIE_INFO_PROGRESSIVE) != 0
-        isInterlaced = info.flags & UInt32(MAGPIE_INFO_INTERLACED) != 0
-        loopCount = info.loop_count >= 0 ? Int(info.loop_count) : nil
+    init(
+        format: ImageFormat, width: Int, height: Int, frameCount: Int, orientation: Int, bitDepth: Int,
+        hasAlpha: Bool, isProgressive: Bool, isInterlaced: Bool, loopCount: Int?
+    ) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.frameCount = frameCount
+        self.orientation = orientation
+        self.bitDepth = bitDepth
+        self.hasAlpha = hasAlpha
+        self.isProgressive = isProgressive
+        self.isInterlaced = isInterlaced
+        self.loopCount = loopCount
     }
 
     public static func == (a: ImageInfo, b: ImageInfo) -> Bool {

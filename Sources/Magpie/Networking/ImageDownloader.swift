@@ -1,4 +1,3 @@
-internal import CMagpie
 import Logging
 
 #if canImport(FoundationEssentials)

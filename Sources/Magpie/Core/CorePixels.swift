@@ -1,0 +1,65 @@
+internal import CMagpie
+
+/// Encoding, resampling and sniffing through the C core.
+enum CorePixels {
+    /// Encodes `pixels` (RGBA8, `width × height`).
+    static func encode(_ pixels: [UInt8], width: Int, height: Int, as format: EncodingFormat) throws(MagpieError)
+        -> [UInt8]
+    {
+        var o = magpie_encode_options()
+        magpie_encode_options_init(&o)
+        switch format {
+        case .png(let level):
+            o.format = MAGPIE_FORMAT_PNG
+            o.compression_level = Int32(clamping: level)
+        case .jpeg(let quality, let subsampling):
+            o.format = MAGPIE_FORMAT_JPEG
+            o.quality = Int32(clamping: quality)
+            o.subsampling = subsampling == .yuv444 ? MAGPIE_SUBSAMPLING_444 : MAGPIE_SUBSAMPLING_420
+        }
+        var out: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        let status = pixels.withUnsafeBufferPointer { p in
+            magpie_encode(p.baseAddress, UInt32(width), UInt32(height), width * 4, &o, &out, &size)
+        }
+        try CoreBridge.checkEncoding(status)
+        defer { magpie_free(out) }
+        return [UInt8](UnsafeBufferPointer(start: out, count: size))
+    }
+
+    /// The most output pixels a resample makes: the C core's default pixel limit.
+    static let maxOutputPixels = Int(MAGPIE_DEFAULT_MAX_PIXELS)
+
+    /// The failure for bad resampling geometry.
+    static var invalidGeometry: MagpieError { .processingFailed(CoreBridge.failure(Int32(MAGPIE_EINVAL.rawValue))) }
+    /// The failure for an output over ``maxOutputPixels``.
+    static var tooManyPixels: MagpieError {
+        .processingFailed(CoreBridge.failure(Int32(MAGPIE_ELIMIT_PIXELS.rawValue)))
+    }
+
+    /// Resamples `window` of one frame (`sourceWidth × sourceHeight` RGBA8) to `width × height`.
+    /// The caller has checked the geometry.
+    static func resample(
+        _ pixels: [UInt8], sourceWidth: Int, sourceHeight: Int, window: PixelRect, width: Int, height: Int,
+        filter: DecodingOptions.Filter
+    ) throws(MagpieError) -> [UInt8] {
+        var c = magpie_rect(
+            x: UInt32(window.x), y: UInt32(window.y), width: UInt32(window.width), height: UInt32(window.height))
+        var status: Int32 = 0
+        let out = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            status = pixels.withUnsafeBufferPointer { src in
+                magpie_resize(
+                    src.baseAddress, UInt32(sourceWidth), UInt32(sourceHeight), sourceWidth * 4, &c, UInt32(width),
+                    UInt32(height), filter.cFilter, buffer.baseAddress, width * 4)
+            }
+            count = status == 0 ? width * height * 4 : 0
+        }
+        if status != 0 { throw .processingFailed(CoreBridge.failure(status)) }
+        return out
+    }
+
+    /// The format of `bytes` from their first bytes.
+    static func sniff(_ bytes: UnsafeRawBufferPointer) -> ImageFormat {
+        CoreBridge.format(magpie_sniff(bytes.baseAddress, bytes.count))
+    }
+}
