@@ -1,0 +1,62 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The disk cache's settings.
+extension DiskCache {
+    /// Directory, limits and naming.
+    public struct Config: Sendable {
+        /// Name of the cache's directory under the default root.
+        public var name: String
+        /// The directory; `nil` for `$XDG_CACHE_HOME/magpie/<name>` (else `~/.cache/magpie/<name>`).
+        public var directory: String?
+        /// Bytes the directory may hold (entry files, headers included); 0 for no limit. 1 GiB.
+        public var sizeLimit: Int
+        /// Expiry of stored entries unless `store` says otherwise. Default 7 days.
+        public var expiration: StorageExpiration
+        /// Appended to file names (`"png"` gives `<md5>.png`).
+        public var pathExtension: String?
+        /// Name files by the MD5 of the key (default); otherwise by the key itself.
+        public var usesHashedFileName: Bool
+        /// How often expired entries are swept in the background; `nil` for never. Default 10 min.
+        public var sweepInterval: Duration?
+        /// The largest entry file written or read (headers included), whatever the size limit:
+        /// a larger file (a sparse file declaring gigabytes, say) is invalid and never read into
+        /// memory. 256 MiB.
+        public var maxEntrySize: Int
+
+        public init(
+            name: String = "default", directory: String? = nil, sizeLimit: Int = 1 << 30,
+            expiration: StorageExpiration = .days(7), pathExtension: String? = nil, usesHashedFileName: Bool = true,
+            sweepInterval: Duration? = .seconds(600), maxEntrySize: Int = 256 << 20
+        ) {
+            self.maxEntrySize = max(0, maxEntrySize)
+            self.name = name
+            self.directory = directory
+            self.sizeLimit = sizeLimit
+            self.expiration = expiration
+            self.pathExtension = pathExtension
+            self.usesHashedFileName = usesHashedFileName
+            self.sweepInterval = sweepInterval
+        }
+
+        /// `directory`, else `$XDG_CACHE_HOME/magpie/<name>`, else `$HOME/.cache/magpie/<name>`;
+        /// `nil` when none is set (the cache then refuses to open rather than use a shared place).
+        public var resolvedDirectory: String? {
+            directory ?? DiskCache.defaultDirectory(name: name, environment: ProcessInfo.processInfo.environment)
+        }
+
+        /// The largest entry file this cache writes or reads.
+        var entryCap: Int { sizeLimit > 0 ? min(sizeLimit, maxEntrySize) : maxEntrySize }
+    }
+}
