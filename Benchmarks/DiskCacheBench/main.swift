@@ -103,7 +103,7 @@ print("case                         DiskCache        raw     ratio")
 for (count, size) in [(10_000, 2_048), (1_000, 200_000)] {
     let payload = [UInt8](repeating: 0xA5, count: size)
     let keys = (0..<count).map { "https://images.example.com/p/\($0).jpg" }
-    let names = keys.map { CacheKey.md5Hex($0) }
+    let names = keys.map { CacheKeys.md5Hex($0) }
     var results: [String: ([Double], [Double])] = [:]
     for round in 0..<3 {
         // New directories each round (deleting right before creating slows ext4's inode

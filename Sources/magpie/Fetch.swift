@@ -93,7 +93,7 @@ struct Fetch: AsyncParsableCommand {
     /// Writes `image` into `dir` as `<sanitised last segment>-<md5 prefix>.<jpg|png>`, created
     /// inside the folder (never above it, never through a link).
     static func write(_ image: Image, url: URL, index: Int, to dir: String) throws -> String {
-        let tag = String(CacheKey.md5Hex(url.absoluteString).prefix(8))
+        let tag = String(CacheKeys.md5Hex(url.absoluteString).prefix(8))
         let ext = image.hasAlpha ? "png" : "jpg"
         let name = SafeText.fileStem(for: url) + "-" + tag + "." + ext
         let path = dir + "/" + name

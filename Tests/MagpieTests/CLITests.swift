@@ -137,7 +137,7 @@ enum CLI {
             stats.status == 0 && stats.stdout.contains("entries: 2") && stats.stdout.contains("directory: \(cacheDir)"))
         let found = try CLI.run(["cache", "locate", "https://example.com/a.jpg", "--cache-dir", cacheDir])
         #expect(found.status == 0)
-        #expect(found.stdout.contains("file name: \(CacheKey.md5Hex("https://example.com/a.jpg"))"))
+        #expect(found.stdout.contains("file name: \(CacheKeys.md5Hex("https://example.com/a.jpg"))"))
         #expect(found.stdout.contains("cached: yes") && found.stdout.contains("etag: \"e1\""))
         let missing = try CLI.run(["cache", "locate", "https://example.com/none.jpg", "--cache-dir", cacheDir])
         #expect(missing.status == 2 && missing.stdout.contains("cached: no"))

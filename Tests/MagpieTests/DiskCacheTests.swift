@@ -59,7 +59,8 @@ enum Helper {
         try cache.store([1, 2, 3, 4], forKey: "https://example.com/a.png", metadata: meta)
         #expect(try cache.value(forKey: "https://example.com/a.png") == [1, 2, 3, 4])
         #expect(
-            cache.fileName(forKey: "https://example.com/a.png") == CacheKey.md5Hex("https://example.com/a.png") + ".png"
+            cache.fileName(forKey: "https://example.com/a.png") == CacheKeys.md5Hex("https://example.com/a.png")
+                + ".png"
         )
         #expect(FileManager.default.fileExists(atPath: cache.path(forKey: "https://example.com/a.png")))
         let info = try #require(cache.entryInfo(forKey: "https://example.com/a.png"))

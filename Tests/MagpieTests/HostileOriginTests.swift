@@ -176,7 +176,7 @@ import Testing
             let stems = [
                 "_.._escaped", "_forged_line_[2J", "rf", "hidden", String(repeating: "long", count: 20), "image",
             ]
-            let expected = zip(urls, stems).map { url, stem in "\(stem)-\(CacheKey.md5Hex(url).prefix(8)).jpg" }
+            let expected = zip(urls, stems).map { url, stem in "\(stem)-\(CacheKeys.md5Hex(url).prefix(8)).jpg" }
             let victim = dir.path("victim.txt")
             try Data("keep".utf8).write(to: URL(fileURLWithPath: victim))
             try FileManager.default.createSymbolicLink(atPath: out + "/" + expected[2], withDestinationPath: victim)

@@ -116,15 +116,6 @@ enum Fixture {
         }
     }
 
-    @Test func cacheKeysAreMD5Hex() {
-        #expect(CacheKey.md5Hex("") == "d41d8cd98f00b204e9800998ecf8427e")
-        #expect(CacheKey.md5Hex("message digest") == "f96b697d7cb7938d525a2f31aaf161d0")
-        #expect(
-            CacheKey.fileName(for: "https://example.com/a.png", pathExtension: "png")
-                == CacheKey.md5Hex("https://example.com/a.png") + ".png")
-        #expect(CacheKey.md5(Array("abc".utf8)).count == 16)
-    }
-
     @Test func probeReportsHeaderFacts() throws {
         let png = try Image(width: 5, height: 3, rgba: Fixture.gradient(width: 5, height: 3) { _, _ in 128 })
             .encoded(as: .png())

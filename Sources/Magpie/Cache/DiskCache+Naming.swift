@@ -20,9 +20,11 @@ extension DiskCache {
     public func fileName(forKey key: String) -> String { Self.fileName(forKey: key, config: config) }
 
     static func fileName(forKey key: String, config: Config) -> String {
-        let base = config.usesHashedFileName ? Digest.md5Hex(key) : key
-        guard let ext = config.pathExtension, !ext.isEmpty else { return base }
-        return base + "." + ext
+        guard !config.usesHashedFileName else {
+            return CacheKeys.fileName(for: key, pathExtension: config.pathExtension)
+        }
+        guard let ext = config.pathExtension, !ext.isEmpty else { return key }
+        return key + "." + ext
     }
 
     /// The full path of the entry for `key` (whether or not it exists).

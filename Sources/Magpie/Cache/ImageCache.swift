@@ -67,8 +67,7 @@ public final class ImageCache: Sendable {
 
     /// The key an image is cached under: `key`, plus `"@" + processorIdentifier` for processed ones.
     public static func cacheKey(_ key: String, processorIdentifier: String? = nil) -> String {
-        guard let id = processorIdentifier, !id.isEmpty else { return key }
-        return key + "@" + id
+        CacheKeys.processed(key, processorIdentifier: processorIdentifier)
     }
 
     /// Stores `image` in memory and (unless `toDisk` is false) its serialized bytes on disk.

@@ -18,29 +18,26 @@ extension ImageManager {
     public func cacheKey(for source: Source, options: ImageOptions = ImageOptions()) -> String {
         switch source {
         case .network(let url, let key):
-            let hasUserInfo = WebURL.hasUserInfo(url.absoluteString)
-            let plain = hasUserInfo ? WebURL.withoutUserInfo(url) : url
-            let base =
-                options.cacheKey ?? key ?? cacheKeyFilter.key(for: plain, alsoDropping: options.ignoredQueryItems)
-            guard let material = credentials(url, hasUserInfo: hasUserInfo, options: options) else { return base }
-            let mac = Digest.hmacSHA256(key: cache.diskStorage.secret, message: material)
-            return base + "#credentials=" + Digest.hex(mac.prefix(16))
+            return CacheKeys.network(
+                url: url, explicitKey: options.cacheKey ?? key, filter: cacheKeyFilter,
+                alsoDropping: options.ignoredQueryItems, credentials: credentials(url, options: options),
+                secret: { cache.diskStorage.secret })
         case .provider(let p): return options.cacheKey ?? p.cacheKey
         }
     }
 
-    /// The request's credentials as bytes (`name:value` lines, sorted), or `nil` when it carries
-    /// none or its host is declared credential-independent.
-    private func credentials(_ url: URL, hasUserInfo: Bool, options: ImageOptions) -> [UInt8]? {
+    /// The request's credentials as `name:value` lines (headers the downloader would send and
+    /// the URL's user info); empty when it carries none.
+    private func credentials(_ url: URL, options: ImageOptions) -> [String] {
         let sensitive = downloader.config.sensitiveHeaders
         func isCredential(_ field: HTTPHeaderField) -> Bool {
             let name = field.name.lowercased()
             return WebURL.credentialHeaders.contains(name) || sensitive.contains(name)
         }
+        let hasUserInfo = WebURL.hasUserInfo(url.absoluteString)
         let defaults = downloader.config.defaultHeaders
         guard hasUserInfo || options.headers.contains(where: isCredential) || defaults.contains(where: isCredential)
-        else { return nil }
-        if let host = url.host?.lowercased(), cacheKeyFilter.credentialIndependentHosts.contains(host) { return nil }
+        else { return [] }
         var headers = defaults
         for field in options.headers { headers.set(field.name, field.value) }
         var lines = headers.filter(isCredential).map { $0.name.lowercased() + ":" + $0.value }
@@ -48,7 +45,6 @@ extension ImageManager {
             lines.append(
                 "userinfo:" + (url.user(percentEncoded: true) ?? "") + ":" + (url.password(percentEncoded: true) ?? ""))
         }
-        guard !lines.isEmpty else { return nil }
-        return Array(lines.sorted().joined(separator: "\n").utf8)
+        return lines
     }
 }

@@ -93,9 +93,7 @@ public struct ImageOptions: Sendable, Hashable {
     public private(set) var processorIdentifier = ""
 
     private static func identifier(_ processor: any ImageProcessor, _ firstFrameOnly: Bool) -> String {
-        let base = processor.identifier
-        guard firstFrameOnly else { return base }
-        return base.isEmpty ? "magpie.first-frame" : base + "|>magpie.first-frame"
+        CacheKeys.processorIdentifier(processor, firstFrameOnly: firstFrameOnly)
     }
 
     var downloadOptions: DownloadOptions {
