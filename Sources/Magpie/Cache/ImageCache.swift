@@ -70,99 +70,97 @@ public final class ImageCache: Sendable {
         CacheKeys.processed(key, processorIdentifier: processorIdentifier)
     }
 
-    /// Stores `image` in memory and (unless `toDisk` is false) its serialized bytes on disk.
-    /// With `waitForDisk` false the disk write runs in the background (see ``shutdown()``).
+    /// Stores `image` in memory and, unless the policy says memory only, its serialized bytes
+    /// on disk (in the background unless the policy waits; see ``shutdown()``).
     /// - Throws: the serializer's or the disk cache's error when waiting for the disk write.
     public func store(
         _ image: Image, original: [UInt8]? = nil, forKey key: String, processorIdentifier: String? = nil,
-        toDisk: Bool = true, waitForDisk: Bool = true, memoryExpiration: StorageExpiration? = nil,
-        diskExpiration: StorageExpiration? = nil, serializer: (any CacheSerializer)? = nil
+        policy: CachePolicy
     ) async throws {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
-        memoryStorage.store(image, forKey: cacheKey, expiration: memoryExpiration)
-        guard toDisk else { return }
+        memoryStorage.store(image, forKey: cacheKey, expiration: policy.memoryExpiration)
+        guard policy.writesToDisk else { return }
         let isProcessed = !(processorIdentifier ?? "").isEmpty
-        let serializer = serializer ?? self.serializer
-        let work: @Sendable () throws -> Void = { [diskStorage, counters] in
+        let serializer = policy.serializer ?? self.serializer
+        let expiration = policy.diskExpiration
+        try await diskWrite(cacheKey, waits: policy.waitsForDisk) { [diskStorage] in
             let data = try serializer.data(for: image, original: original, isProcessed: isProcessed)
-            try diskStorage.store(data, forKey: cacheKey, expiration: diskExpiration)
-            counters.withLock { $0.bytesStoredToDisk += data.count }
-        }
-        if waitForDisk {
-            try await runOnIO(work)
-        } else {
-            background(work, key: cacheKey)
+            try diskStorage.store(data, forKey: cacheKey, expiration: expiration)
+            return data.count
         }
     }
 
-    /// Stores bytes (an original download, say) on disk only; in the background unless
-    /// `waitForDisk` (see ``shutdown()``).
+    /// Stores bytes (an original download, say) on disk only, with the response's metadata.
     public func storeToDisk(
-        _ data: [UInt8], forKey key: String, processorIdentifier: String? = nil, expiration: StorageExpiration? = nil,
-        metadata: DiskEntryMetadata = DiskEntryMetadata(), waitForDisk: Bool = true
+        _ data: [UInt8], forKey key: String, processorIdentifier: String? = nil,
+        metadata: DiskEntryMetadata = DiskEntryMetadata(), policy: CachePolicy
     ) async throws {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
-        let work: @Sendable () throws -> Void = { [diskStorage, counters] in
+        let expiration = policy.diskExpiration
+        try await diskWrite(cacheKey, waits: policy.waitsForDisk) { [diskStorage] in
             try diskStorage.store(data, forKey: cacheKey, expiration: expiration, metadata: metadata)
-            counters.withLock { $0.bytesStoredToDisk += data.count }
+            return data.count
         }
-        if waitForDisk {
+    }
+
+    /// Runs a disk write now (waiting) or in the background, and counts its bytes.
+    private func diskWrite(_ cacheKey: String, waits: Bool, _ write: @escaping @Sendable () throws -> Int)
+        async throws
+    {
+        let work: @Sendable () throws -> Void = { [counters] in
+            let bytes = try write()
+            counters.withLock { $0.bytesStoredToDisk += bytes }
+        }
+        if waits {
             try await runOnIO(work)
         } else {
             background(work, key: cacheKey)
         }
     }
 
-    /// The image for `key` in memory only (counted as a memory hit or miss).
-    public func retrieveImageInMemoryCache(
-        forKey key: String, processorIdentifier: String? = nil, extendingExpiration: ExpirationExtending = .cacheTime
+    /// The image in memory; a hit is counted, a miss only with `countsMiss` (a retrieval that
+    /// looks twice, before and after joining others, counts one miss).
+    func memoryImage(
+        forKey key: String, processorIdentifier: String?, policy: CachePolicy, countsMiss: Bool = true
     ) -> Image? {
         let image = memoryStorage.value(
             forKey: Self.cacheKey(key, processorIdentifier: processorIdentifier),
-            extendingExpiration: extendingExpiration)
-        counters.withLock { image == nil ? ($0.memoryMisses += 1) : ($0.memoryHits += 1) }
+            extendingExpiration: policy.memoryExtending)
+        if image != nil {
+            counters.withLock { $0.memoryHits += 1 }
+        } else if countsMiss {
+            counters.withLock { $0.memoryMisses += 1 }
+        }
         return image
     }
 
     /// The bytes stored on disk for `key`, read off the cooperative pool; `nil` when absent.
-    public func retrieveDataInDiskCache(
-        forKey key: String, processorIdentifier: String? = nil, extendingExpiration: ExpirationExtending = .cacheTime
-    ) async throws -> [UInt8]? {
+    func diskData(forKey key: String, processorIdentifier: String? = nil, policy: CachePolicy) async throws
+        -> [UInt8]?
+    {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
+        let extending = policy.diskExtending
         return try await runOnIO { [diskStorage] in
-            try diskStorage.value(forKey: cacheKey, extendingExpiration: extendingExpiration)
+            try diskStorage.value(forKey: cacheKey, extendingExpiration: extending)
         }
     }
 
-    /// The image for `key`: from memory, else decoded from disk and promoted to memory.
-    /// - Throws: disk read errors; an entry that no longer decodes is removed and reported as a miss.
-    public func retrieveImage(
-        forKey key: String, processorIdentifier: String? = nil, options: DecodingOptions = .default,
-        memoryExpiration: StorageExpiration? = nil, memoryExtending: ExpirationExtending = .cacheTime,
-        diskExtending: ExpirationExtending = .cacheTime, serializer: (any CacheSerializer)? = nil,
-        skipsMemory: Bool = false
-    ) async throws -> (image: Image?, cacheType: CacheType) {
-        let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
-        if !skipsMemory {
-            if let image = memoryStorage.value(forKey: cacheKey, extendingExpiration: memoryExtending) {
-                counters.withLock { $0.memoryHits += 1 }
-                return (image, .memory)
-            }
-            counters.withLock { $0.memoryMisses += 1 }
-        }
-        let hit = try await retrieveFromDisk(
-            cacheKey, options: options, memoryExpiration: memoryExpiration, diskExtending: diskExtending,
-            serializer: serializer)
-        return hit.map { ($0.image, .disk) } ?? (nil, .none)
+    /// The cache folder's secret for keyed digests of credentials in cache keys.
+    var credentialSecret: [UInt8] { diskStorage.secret }
+
+    /// Whether `key`'s entry is on disk, checked against the file (one `fstatat`).
+    func isOnDisk(forKey key: String, processorIdentifier: String? = nil) -> Bool {
+        diskStorage.isCached(forKey: Self.cacheKey(key, processorIdentifier: processorIdentifier), verifyingFile: true)
     }
 
-    /// The disk entry under `cacheKey` decoded (and promoted to memory), with the bytes it was
+    /// The disk entry for `key` decoded (and promoted to memory), with the bytes it was
     /// decoded from; `nil` on a miss. An entry that does not decode is removed and is a miss.
-    func retrieveFromDisk(
-        _ cacheKey: String, options: DecodingOptions = .default, memoryExpiration: StorageExpiration? = nil,
-        diskExtending: ExpirationExtending = .cacheTime, serializer: (any CacheSerializer)? = nil
+    func diskImage(
+        forKey key: String, processorIdentifier: String?, options: DecodingOptions = .default, policy: CachePolicy
     ) async throws -> (image: Image, data: [UInt8])? {
-        let serializer = serializer ?? self.serializer
+        let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
+        let serializer = policy.serializer ?? self.serializer
+        let diskExtending = policy.diskExtending
         var read: DiskRead = try await runOnIO { [diskStorage] in
             guard let data = try diskStorage.value(forKey: cacheKey, extendingExpiration: diskExtending) else {
                 return .miss
@@ -178,7 +176,7 @@ public final class ImageCache: Sendable {
             return nil
         }
         counters.withLock { $0.diskHits += 1 }
-        memoryStorage.store(image, forKey: cacheKey, expiration: memoryExpiration)
+        memoryStorage.store(image, forKey: cacheKey, expiration: policy.memoryExpiration)
         return (image, data)
     }
 

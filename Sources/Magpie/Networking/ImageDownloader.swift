@@ -6,79 +6,6 @@ import Logging
     import Foundation
 #endif
 
-/// Per-request download settings.
-public struct DownloadOptions: Sendable {
-    /// Extra header fields (after the downloader's defaults; the same name replaces a default).
-    public var headers: [HTTPHeaderField]
-    /// Overrides the downloader's timeout.
-    public var timeout: Duration?
-    /// Changes the request before it is sent (sign it, add a token); may suspend and may fail.
-    public var requestModifier: (@Sendable (DataRequest) async throws -> DataRequest)?
-    /// Decides each redirect: return the request to follow (changed if you like) or `nil` to
-    /// stop, which fails the download with ``ImageDownloadError/redirectRefused(status:location:)``.
-    public var redirectHandler: (@Sendable (_ response: DataResponse, _ next: DataRequest) async -> DataRequest?)?
-    /// Overrides the downloader's retry strategy.
-    public var retryStrategy: RetryStrategy?
-    /// Download even when the URL is remembered as failed.
-    public var ignoresFailedURLMemory: Bool
-
-    public init(
-        headers: [HTTPHeaderField] = [], timeout: Duration? = nil,
-        requestModifier: (@Sendable (DataRequest) async throws -> DataRequest)? = nil,
-        redirectHandler: (@Sendable (DataResponse, DataRequest) async -> DataRequest?)? = nil,
-        retryStrategy: RetryStrategy? = nil, ignoresFailedURLMemory: Bool = false
-    ) {
-        self.headers = headers
-        self.timeout = timeout
-        self.requestModifier = requestModifier
-        self.redirectHandler = redirectHandler
-        self.retryStrategy = retryStrategy
-        self.ignoresFailedURLMemory = ignoresFailedURLMemory
-    }
-}
-
-/// A finished download.
-public struct ImageDownloadResult: Sendable {
-    /// The body: bytes that sniff as an image (unless the downloader was told not to check).
-    public var data: [UInt8]
-    /// The URL asked for, and the one that answered (after redirects).
-    public var url: URL
-    public var finalURL: URL
-    public var statusCode: Int
-    public var format: ImageFormat
-    public var metadata: DiskEntryMetadata
-    /// Whether this caller joined a download another caller started.
-    public var coalesced: Bool
-}
-
-/// What a download did, for observers.
-public struct DownloadMetrics: Sendable, Hashable {
-    public var url: URL
-    public var bytes: Int
-    public var duration: Duration
-    /// The last status seen (0 when no response came).
-    public var statusCode: Int
-    /// Callers that shared this download (1 when nobody joined).
-    public var callers: Int
-    /// Attempts made (1 plus retries).
-    public var attempts: Int
-    public var redirects: Int
-}
-
-/// Events a downloader reports to its observers, on the downloading task.
-public enum DownloadEvent: Sendable {
-    /// A request is about to go out (once per download, not per retry).
-    case willDownload(URL)
-    /// A caller joined a download already running.
-    case coalesced(URL)
-    /// A download finished; `error` is `nil` on success.
-    case didFinish(DownloadMetrics, error: ImageDownloadError?)
-    /// A download stopped because every caller left (the HTTP request is cancelled).
-    case didCancel(URL)
-    /// A download failed and will be tried again after `delay`.
-    case willRetry(URL, attempt: Int, delay: Duration, error: ImageDownloadError)
-}
-
 /// Downloads image bytes: coalesces concurrent requests for the same resource, bounds downloads
 /// per host, follows redirects, retries transient failures and remembers hard ones for a while
 /// (Kingfisher's `ImageDownloader`, SDWebImage's `SDWebImageDownloader`).
@@ -341,7 +268,7 @@ public final class ImageDownloader: Sendable {
         }
         return ImageDownloadResult(
             data: outcome.body, url: url, finalURL: outcome.finalURL, statusCode: outcome.statusCode,
-            format: outcome.format, metadata: outcome.metadata, coalesced: joined)
+            format: outcome.format, validators: outcome.validators, coalesced: joined)
     }
 
     private struct DownloadOutcome: Sendable {
@@ -349,7 +276,7 @@ public final class ImageDownloader: Sendable {
         var finalURL: URL
         var statusCode: Int
         var format: ImageFormat
-        var metadata: DiskEntryMetadata
+        var validators: ResponseValidators
     }
 
     /// The request for `url` with the configured and given headers; with `checkingURL`, the URL
@@ -514,12 +441,12 @@ public final class ImageDownloader: Sendable {
             if config.requiresImageBody && format == .unknown {
                 throw ImageDownloadError.notAnImage(contentType: contentType)
             }
-            let metadata = DiskEntryMetadata(
+            let validators = ResponseValidators(
                 etag: response.headers.value(for: "ETag"), lastModified: response.headers.value(for: "Last-Modified"),
                 contentType: contentType)
             return DownloadOutcome(
                 body: response.body, finalURL: request.url, statusCode: response.statusCode, format: format,
-                metadata: metadata)
+                validators: validators)
         }
     }
 }

@@ -21,7 +21,7 @@ extension ImageManager {
             return CacheKeys.network(
                 url: url, explicitKey: options.cacheKey ?? key, filter: cacheKeyFilter,
                 alsoDropping: options.ignoredQueryItems, credentials: credentials(url, options: options),
-                secret: { cache.diskStorage.secret })
+                secret: { cache.credentialSecret })
         case .provider(let p): return options.cacheKey ?? p.cacheKey
         }
     }

@@ -9,10 +9,7 @@ extension ImageManager {
     /// of the URL until the entry expires.
     func fromOriginal(_ key: String, _ options: ImageOptions, _ target: ImageCache) async throws -> Fetched? {
         let originals = options.originalCache ?? target
-        guard
-            let data = try await originals.retrieveDataInDiskCache(
-                forKey: key, extendingExpiration: options.diskCacheAccessExtendingExpiration)
-        else { return nil }
+        guard let data = try await originals.diskData(forKey: key, policy: options.cachePolicy) else { return nil }
         let image: Image
         do {
             image = try await process(data, options)
@@ -29,26 +26,8 @@ extension ImageManager {
         _ source: Source, key: String, options: ImageOptions, target: ImageCache,
         report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> Fetched {
-        let data: [UInt8]
-        var metadata = DiskEntryMetadata()
-        switch source {
-        case .network(let url, _):
-            let loader = options.downloader ?? downloader
-            let download = try await loader.download(url, options: options.downloadOptions, progress: report)
-            data = download.data
-            metadata = download.metadata
-        case .provider(let provider):
-            do {
-                data = try await provider.data()
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch let error as ImageDownloadError {
-                throw error
-            } catch {
-                throw ImageRetrieveError.providerFailed(key: provider.cacheKey, reason: String(describing: error))
-            }
-            report(data.count, data.count)
-        }
+        let loaded = try await load(source, options: options, report: report)
+        let data = loaded.data
         let image: Image
         do {
             image = try await process(data, options)
@@ -60,7 +39,9 @@ extension ImageManager {
             }
             throw error
         }
-        await store(image, data: data, key: key, options: options, target: target, metadata: metadata)
+        await store(
+            image, data: data, key: key, options: options, target: target,
+            metadata: DiskEntryMetadata(loaded.validators))
         return Fetched(image: image, data: data, cacheType: .none)
     }
 
@@ -73,7 +54,7 @@ extension ImageManager {
         while true {
             let epoch = DecodeMemoryBudget.epoch
             do {
-                let image = try await processing.withPermit(for: 0) {
+                let image = try await processing.withPermit {
                     try Task.checkCancellation()
                     return try processor.process(.data(data), firstFrameOnly: firstFrame)
                 }
@@ -94,15 +75,12 @@ extension ImageManager {
         metadata: DiskEntryMetadata = DiskEntryMetadata(), storesOriginal: Bool = true
     ) async {
         let pid = options.processorIdentifier
+        let policy = options.cachePolicy
         do {
-            try await target.store(
-                image, original: data, forKey: key, processorIdentifier: pid, toDisk: !options.cacheMemoryOnly,
-                waitForDisk: options.waitForCache, memoryExpiration: options.memoryCacheExpiration,
-                diskExpiration: options.diskCacheExpiration, serializer: options.cacheSerializer)
-            if storesOriginal && options.cacheOriginalImage && !pid.isEmpty && !options.cacheMemoryOnly {
+            try await target.store(image, original: data, forKey: key, processorIdentifier: pid, policy: policy)
+            if storesOriginal && options.cacheOriginalImage && !pid.isEmpty && policy.writesToDisk {
                 try await (options.originalCache ?? target).storeToDisk(
-                    data, forKey: key, expiration: options.diskCacheExpiration, metadata: metadata,
-                    waitForDisk: options.waitForCache)
+                    data, forKey: key, metadata: metadata, policy: policy)
             }
         } catch {
             logger.warning("caching failed", metadata: ["key": "\(key)", "error": "\(error)"])

@@ -67,7 +67,7 @@ public final class ImageManager: Sendable {
     public let cacheKeyFilter: CacheKeyFilter
     /// Options used when a call gives none.
     public let defaultOptions: ImageOptions
-    let processing: AsyncLimiter<Int>
+    let processing: AsyncSemaphore
     private let flights = Coalescer<FlightKey, Fetched>()
     let stats = Locked(Statistics())
     let logger: Logger
@@ -92,7 +92,7 @@ public final class ImageManager: Sendable {
         self.downloader = downloader
         self.cacheKeyFilter = cacheKeyFilter
         self.defaultOptions = defaultOptions
-        self.processing = AsyncLimiter(limit: max(1, processingConcurrency ?? Self.coreCount))
+        self.processing = AsyncSemaphore(limit: max(1, processingConcurrency ?? Self.coreCount))
         self.logger = logger
     }
 
@@ -105,6 +105,11 @@ public final class ImageManager: Sendable {
     }
 
     public var statistics: Statistics { stats.withLock { $0 } }
+
+    /// Retrievals past the memory cache running now (each possibly shared by several callers).
+    public var retrievalsInFlight: Int { flights.inFlight }
+    /// Callers waiting on those retrievals right now.
+    public var callersWaiting: Int { flights.waiting }
 
     // MARK: - retrieving
 
@@ -167,10 +172,10 @@ public final class ImageManager: Sendable {
         let key = cacheKey(for: source, options: options)
         let target = options.targetCache ?? cache
         // The fast path: a memory hit takes no lock beyond the cache's own.
+        let policy = options.cachePolicy
         if !options.forceRefresh,
-            let image = target.retrieveImageInMemoryCache(
-                forKey: key, processorIdentifier: options.processorIdentifier,
-                extendingExpiration: options.memoryCacheAccessExtendingExpiration)
+            let image = target.memoryImage(
+                forKey: key, processorIdentifier: options.processorIdentifier, policy: policy, countsMiss: false)
         {
             stats.withLock { $0.memoryHits += 1 }
             let data = options.keepsOriginalData ? await storedData(key, options, target) : nil
@@ -199,14 +204,12 @@ public final class ImageManager: Sendable {
     /// processed entry's own bytes; `nil` when neither is there or the read fails.
     private func storedData(_ key: String, _ options: ImageOptions, _ target: ImageCache) async -> [UInt8]? {
         let pid = options.processorIdentifier
-        let originals = options.originalCache ?? target
-        let extending = options.diskCacheAccessExtendingExpiration
-        if let original = try? await originals.retrieveDataInDiskCache(forKey: key, extendingExpiration: extending) {
+        let policy = options.cachePolicy
+        if let original = try? await (options.originalCache ?? target).diskData(forKey: key, policy: policy) {
             return original
         }
         guard !pid.isEmpty else { return nil }
-        return try? await target.retrieveDataInDiskCache(
-            forKey: key, processorIdentifier: pid, extendingExpiration: extending)
+        return try? await target.diskData(forKey: key, processorIdentifier: pid, policy: policy)
     }
 
     /// Memory again (a flight that just finished stored there), the disk (processed entry,
@@ -216,19 +219,14 @@ public final class ImageManager: Sendable {
         report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> Fetched {
         let pid = options.processorIdentifier
+        let policy = options.cachePolicy
         if !options.forceRefresh {
-            if let image = target.memoryStorage.value(
-                forKey: ImageCache.cacheKey(key, processorIdentifier: pid),
-                extendingExpiration: options.memoryCacheAccessExtendingExpiration)
-            {
+            if let image = target.memoryImage(forKey: key, processorIdentifier: pid, policy: policy) {
                 stats.withLock { $0.memoryHits += 1 }
                 return Fetched(image: image, data: nil, cacheType: .memory)
             }
             if !options.fromMemoryCacheOrRefresh {
-                if let hit = try await target.retrieveFromDisk(
-                    ImageCache.cacheKey(key, processorIdentifier: pid), memoryExpiration: options.memoryCacheExpiration,
-                    diskExtending: options.diskCacheAccessExtendingExpiration, serializer: options.cacheSerializer)
-                {
+                if let hit = try await target.diskImage(forKey: key, processorIdentifier: pid, policy: policy) {
                     stats.withLock { $0.diskHits += 1 }
                     return Fetched(image: hit.image, data: hit.data, cacheType: .disk)
                 }

@@ -39,7 +39,7 @@ public struct ImagePrefetcher: Sendable {
     public let options: ImageOptions
     public let maxConcurrentDownloads: Int
     public let diskOnly: Bool
-    private let downloads: AsyncLimiter<Int>
+    private let downloads: AsyncSemaphore
 
     public init(
         sources: [Source], manager: ImageManager = .shared, options: ImageOptions = ImageOptions(),
@@ -50,7 +50,7 @@ public struct ImagePrefetcher: Sendable {
         self.options = options
         self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
         self.diskOnly = diskOnly
-        self.downloads = AsyncLimiter(limit: max(1, maxConcurrentDownloads))
+        self.downloads = AsyncSemaphore(limit: max(1, maxConcurrentDownloads))
     }
 
     /// A prefetcher of URLs.
@@ -124,23 +124,12 @@ public struct ImagePrefetcher: Sendable {
             if diskOnly {
                 // Skipped only when the file is really there: another process's trim or a
                 // person may have removed it behind this process's index.
-                if !options.forceRefresh && target.diskStorage.isCached(forKey: key, verifyingFile: true) {
-                    return .skipped
-                }
-                let (data, metadata) = try await downloads.withPermit(for: 0) {
-                    () async throws -> ([UInt8], DiskEntryMetadata) in
-                    switch source {
-                    case .network(let url, _):
-                        let download = try await (options.downloader ?? manager.downloader).download(
-                            url, options: options.downloadOptions)
-                        return (download.data, download.metadata)
-                    case .provider(let provider):
-                        return (try await provider.data(), DiskEntryMetadata())
-                    }
-                }
+                if !options.forceRefresh && target.isOnDisk(forKey: key) { return .skipped }
+                let loaded = try await downloads.withPermit { try await manager.load(source, options: options) }
                 try await target.storeToDisk(
-                    data, forKey: key, expiration: options.diskCacheExpiration, metadata: metadata, waitForDisk: true)
-                return .completed(data.count)
+                    loaded.data, forKey: key, metadata: DiskEntryMetadata(loaded.validators),
+                    policy: CachePolicy(diskExpiration: options.diskCacheExpiration, waitsForDisk: true))
+                return .completed(loaded.data.count)
             }
             if !options.forceRefresh
                 && target.imageCachedType(

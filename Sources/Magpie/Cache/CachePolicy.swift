@@ -1,0 +1,33 @@
+/// How one call uses the caches (Kingfisher's parsed options, for the cache layer): expiries,
+/// how reads extend them, the serializer, and whether and how the disk is written. Built once
+/// per retrieval from ``ImageOptions/cachePolicy`` and passed through the layers as one value.
+public struct CachePolicy: Sendable {
+    /// Memory expiry of what is stored (`nil`: the memory cache's own).
+    public var memoryExpiration: StorageExpiration?
+    /// How a memory hit extends the entry's expiry.
+    public var memoryExtending: ExpirationExtending
+    /// Disk expiry of what is stored (`nil`: the disk cache's own).
+    public var diskExpiration: StorageExpiration?
+    /// How a disk hit extends the entry's expiry.
+    public var diskExtending: ExpirationExtending
+    /// The serializer for disk writes and reads (`nil`: the cache's own).
+    public var serializer: (any CacheSerializer)?
+    /// Store on disk too (`false`: memory only).
+    public var writesToDisk: Bool
+    /// Return only after the disk write finished (else it runs in the background).
+    public var waitsForDisk: Bool
+
+    public init(
+        memoryExpiration: StorageExpiration? = nil, memoryExtending: ExpirationExtending = .cacheTime,
+        diskExpiration: StorageExpiration? = nil, diskExtending: ExpirationExtending = .cacheTime,
+        serializer: (any CacheSerializer)? = nil, writesToDisk: Bool = true, waitsForDisk: Bool = true
+    ) {
+        self.memoryExpiration = memoryExpiration
+        self.memoryExtending = memoryExtending
+        self.diskExpiration = diskExpiration
+        self.diskExtending = diskExtending
+        self.serializer = serializer
+        self.writesToDisk = writesToDisk
+        self.waitsForDisk = waitsForDisk
+    }
+}

@@ -1,0 +1,14 @@
+/// At most `limit` tasks in a section at once: an ``AsyncLimiter`` with one key (decoding, the
+/// prefetcher's downloads). Waiting suspends, never blocks; waiters go first come, first served.
+final class AsyncSemaphore: Sendable {
+    private let limiter: AsyncLimiter<Bool>
+
+    init(limit: Int) { limiter = AsyncLimiter(limit: limit) }
+
+    var limit: Int { limiter.limit }
+
+    /// Runs `body` once fewer than `limit` others are inside.
+    func withPermit<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        try await limiter.withPermit(for: true, body)
+    }
+}

@@ -1,0 +1,52 @@
+/// A source's bytes and what the response said about them.
+struct LoadedSource: Sendable {
+    var data: [UInt8]
+    var validators: ResponseValidators
+}
+
+extension ImageManager {
+    /// Turns a source into bytes: a download through the options' downloader (else the
+    /// manager's), or the provider's bytes. The one loader the pipeline and the prefetcher share.
+    /// - Throws: ``ImageDownloadError``, ``ImageRetrieveError/providerFailed(key:reason:)``, or
+    ///   `CancellationError`.
+    func load(
+        _ source: Source, options: ImageOptions, report: @escaping @Sendable (Int, Int?) -> Void = { _, _ in }
+    ) async throws -> LoadedSource {
+        switch source {
+        case .network(let url, _):
+            let download = try await (options.downloader ?? downloader).download(
+                url, options: options.downloadOptions, progress: report)
+            return LoadedSource(data: download.data, validators: download.validators)
+        case .provider(let provider):
+            let data: [UInt8]
+            do {
+                data = try await provider.data()
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch let error as ImageDownloadError {
+                throw error
+            } catch {
+                throw ImageRetrieveError.providerFailed(key: provider.cacheKey, reason: String(describing: error))
+            }
+            report(data.count, data.count)
+            return LoadedSource(data: data, validators: ResponseValidators())
+        }
+    }
+}
+
+extension DiskEntryMetadata {
+    /// What a disk entry keeps of a response.
+    init(_ validators: ResponseValidators) {
+        self.init(etag: validators.etag, lastModified: validators.lastModified, contentType: validators.contentType)
+    }
+}
+
+extension ImageOptions {
+    /// The cache layer's view of these options.
+    var cachePolicy: CachePolicy {
+        CachePolicy(
+            memoryExpiration: memoryCacheExpiration, memoryExtending: memoryCacheAccessExtendingExpiration,
+            diskExpiration: diskCacheExpiration, diskExtending: diskCacheAccessExtendingExpiration,
+            serializer: cacheSerializer, writesToDisk: !cacheMemoryOnly, waitsForDisk: waitForCache)
+    }
+}
