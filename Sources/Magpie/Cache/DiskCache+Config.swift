@@ -1,11 +1,3 @@
-import Dispatch
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

@@ -1,15 +1,7 @@
-import Dispatch
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
-#endif
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
 #endif
 
 /// The in-memory index of entries: identities, what is known of each file, and the totals.

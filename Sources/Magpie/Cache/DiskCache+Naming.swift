@@ -1,17 +1,3 @@
-import Dispatch
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// File names and paths of entries (hashed or plain, with the optional extension).
 extension DiskCache {
     // MARK: - names

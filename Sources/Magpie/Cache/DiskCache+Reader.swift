@@ -1,5 +1,3 @@
-import Dispatch
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -178,14 +176,7 @@ extension DiskCache {
     }
 
     static func readAll(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, at offset: off_t) -> Int {
-        var done = 0
-        while done < buffer.count {
-            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, offset + off_t(done))
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            done += n
-        }
-        return done
+        FileIO.read(fd, into: buffer, at: Int(offset)).count
     }
 
     /// Reads the header and the payload after it with one system call; returns the bytes read.

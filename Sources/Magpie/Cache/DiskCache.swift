@@ -49,7 +49,7 @@ public final class DiskCache: Sendable {
     let counters = Locked<(invalid: Int, trims: Int, recreations: Int)>((0, 0, 0))
     let clock: any CacheClock
     let background: DispatchQueue
-    let sweeper = Locked<Task<Void, Never>?>(nil)
+    let sweeper = Locked<PeriodicSweep?>(nil)
     /// Names temporary files uniquely within this process (the pid makes them unique across).
     let temporaryCounter = Locked<UInt64>(UInt64.random(in: 0...UInt64.max >> 8))
     /// The directory and a slash, and the file-name suffix ("" or "." + extension), as bytes.
@@ -87,19 +87,9 @@ public final class DiskCache: Sendable {
         self.state = Locked(state)
         self.openingReport = report
         if let interval = config.sweepInterval, interval > .zero {
-            let task = Task.detached(priority: .utility) { [weak self] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    guard let self else { return }
-                    _ = self.removeExpiredValues()
-                }
-            }
-            sweeper.withLock { $0 = task }
+            let sweep = PeriodicSweep(every: interval, on: self) { _ = $0.removeExpiredValues() }
+            sweeper.withLock { $0 = sweep }
         }
-    }
-
-    deinit {
-        sweeper.withLock { $0?.cancel() }
     }
 
     /// The header facts of the entry for `key` (key, size, expiry, last access, validators),

@@ -4,18 +4,8 @@
     import Darwin
 #endif
 
-/// HTTP validators and facts kept with a disk-cache entry.
-public struct DiskEntryMetadata: Sendable, Hashable {
-    public var etag: String?
-    public var lastModified: String?
-    public var contentType: String?
-
-    public init(etag: String? = nil, lastModified: String? = nil, contentType: String? = nil) {
-        self.etag = etag
-        self.lastModified = lastModified
-        self.contentType = contentType
-    }
-}
+/// What a disk entry keeps of the response it came from: the HTTP validators and content type.
+public typealias DiskEntryMetadata = ResponseValidators
 
 /// What the cache knows of an entry without reading its payload.
 public struct DiskEntryInfo: Sendable, Hashable {

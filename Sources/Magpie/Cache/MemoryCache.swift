@@ -66,26 +66,16 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable & Cache
 
     @usableFromInline let state: Locked<State>
     @usableFromInline let clock: any CacheClock
-    private let cleaner = Locked<Task<Void, Never>?>(nil)
+    private let cleaner = Locked<PeriodicSweep?>(nil)
 
     /// Creates a cache. `clock` is where expiry reads the time (tests inject their own).
     public init(config: Config = Config(), clock: any CacheClock = SystemCacheClock()) {
         self.state = Locked(State(config: config))
         self.clock = clock
         if let interval = config.cleanInterval, interval > .zero {
-            let task = Task.detached(priority: .utility) { [weak self] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    guard let self else { return }
-                    self.removeExpired()
-                }
-            }
-            cleaner.withLock { $0 = task }
+            let sweep = PeriodicSweep(every: interval, on: self) { $0.removeExpired() }
+            cleaner.withLock { $0 = sweep }
         }
-    }
-
-    deinit {
-        cleaner.withLock { $0?.cancel() }
     }
 
     /// The current limits; changing them trims at once.

@@ -10,7 +10,7 @@ public final class MemoryPressureWatcher: Sendable {
     public let threshold: Double
     public let trimFraction: Double
     private let trim: @Sendable (Double) -> Bool
-    private let task = Locked<Task<Void, Never>?>(nil)
+    private let task = Locked<PeriodicSweep?>(nil)
 
     /// Watches for `cache`. `pressureFile` defaults to the process's cgroup `memory.pressure`.
     public init<Key, Value>(
@@ -26,18 +26,10 @@ public final class MemoryPressureWatcher: Sendable {
             return true
         }
         if let interval, pressureFile != nil {
-            let started = Task.detached(priority: .utility) { [weak self] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    guard let self else { return }
-                    self.checkOnce()
-                }
-            }
-            task.withLock { $0 = started }
+            let sweep = PeriodicSweep(every: interval, on: self) { $0.checkOnce() }
+            task.withLock { $0 = sweep }
         }
     }
-
-    deinit { task.withLock { $0?.cancel() } }
 
     /// Reads the pressure once and trims when it is high; returns the `some avg10` value read
     /// (`nil` when the file is missing or unreadable).
@@ -62,10 +54,7 @@ public final class MemoryPressureWatcher: Sendable {
 
     /// `/sys/fs/cgroup/<cgroup of this process>/memory.pressure`, when on cgroup v2.
     public static func defaultPressureFile() -> String? {
-        guard let membership = SystemMemory.readSmallFile("/proc/self/cgroup"),
-            let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") })
-        else { return nil }
-        let path = String(line.dropFirst(3))
+        guard let path = SystemMemory.cgroupPath() else { return nil }
         return "/sys/fs/cgroup" + (path == "/" ? "" : path) + "/memory.pressure"
     }
 }

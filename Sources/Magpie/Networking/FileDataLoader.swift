@@ -51,14 +51,7 @@ public struct FileDataLoader: DataLoading {
         if size > limit { return .failure(.bodyTooLarge(limit: limit, declared: size)) }
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            count = 0
-            while count < size {
-                let n = Glibc.read(fd, buffer.baseAddress! + count, size - count)
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 { failure = errno }
-                if n <= 0 { break }
-                count += n
-            }
+            (count, failure) = FileIO.read(fd, into: UnsafeMutableRawBufferPointer(buffer), at: 0)
         }
         if failure != 0 { return .failure(.fileUnreadable(path: path, errno: failure)) }
         return .success(bytes)

@@ -41,7 +41,7 @@ extension ImageManager {
         }
         await store(
             image, data: data, key: key, options: options, target: target,
-            metadata: DiskEntryMetadata(loaded.validators))
+            metadata: loaded.validators)
         return Fetched(image: image, data: data, cacheType: .none)
     }
 

@@ -127,7 +127,7 @@ public struct ImagePrefetcher: Sendable {
                 if !options.forceRefresh && target.isOnDisk(forKey: key) { return .skipped }
                 let loaded = try await downloads.withPermit { try await manager.load(source, options: options) }
                 try await target.storeToDisk(
-                    loaded.data, forKey: key, metadata: DiskEntryMetadata(loaded.validators),
+                    loaded.data, forKey: key, metadata: loaded.validators,
                     policy: CachePolicy(diskExpiration: options.diskCacheExpiration, waitsForDisk: true))
                 return .completed(loaded.data.count)
             }

@@ -34,13 +34,6 @@ extension ImageManager {
     }
 }
 
-extension DiskEntryMetadata {
-    /// What a disk entry keeps of a response.
-    init(_ validators: ResponseValidators) {
-        self.init(etag: validators.etag, lastModified: validators.lastModified, contentType: validators.contentType)
-    }
-}
-
 extension ImageOptions {
     /// The cache layer's view of these options.
     var cachePolicy: CachePolicy {

@@ -22,10 +22,7 @@ public enum SystemMemory {
 
     /// The cgroup v2 memory limit of this process, `nil` when unlimited or not on cgroup v2.
     static func cgroupLimit(procSelfCgroup: String = "/proc/self/cgroup", root: String = "/sys/fs/cgroup") -> Int? {
-        guard let membership = readSmallFile(procSelfCgroup) else { return nil }
-        // cgroup v2 has a single line "0::/path".
-        guard let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return nil }
-        var path = String(line.dropFirst(3))
+        guard var path = cgroupPath(procSelfCgroup: procSelfCgroup) else { return nil }
         while true {
             if let text = readSmallFile(root + path + "/memory.max") {
                 let value = text.trimmingCharacters(in: " \n")
@@ -35,6 +32,15 @@ public enum SystemMemory {
             path = slash == path.startIndex ? "/" : String(path[..<slash])
             if path == "/" { return nil }  // the root cgroup has no memory.max
         }
+    }
+
+    /// This process's cgroup v2 path (`/` for the root), from the single `0::/path` line of
+    /// `/proc/self/cgroup`; `nil` when not on cgroup v2.
+    static func cgroupPath(procSelfCgroup: String = "/proc/self/cgroup") -> String? {
+        guard let membership = readSmallFile(procSelfCgroup),
+            let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") })
+        else { return nil }
+        return String(line.dropFirst(3))
     }
 
     static func readSmallFile(_ path: String) -> String? {
