@@ -28,8 +28,12 @@
 extern "C" {
 #endif
 
+/* Building the shared library exports the API (MAGPIE_SHARED_BUILD); a program using the DLL
+ * imports it (MAGPIE_SHARED); the static library needs neither. */
 #if defined(_WIN32) && defined(MAGPIE_SHARED_BUILD)
 #define MAGPIE_API __declspec(dllexport)
+#elif defined(_WIN32) && defined(MAGPIE_SHARED)
+#define MAGPIE_API __declspec(dllimport)
 #elif defined(__GNUC__) || defined(__clang__)
 #define MAGPIE_API __attribute__((visibility("default")))
 #else
@@ -346,7 +350,7 @@ MAGPIE_API int magpie_encode(const uint8_t *pixels, uint32_t width, uint32_t hei
 MAGPIE_API void magpie_free(void *buffer);
 
 /* ------------------------------------------------------------------------------------------ */
-/* MD5 (RFC 1321)                                                                              */
+/* Checksums: CRC-32 and CRC-32C                                                              */
 
 /**
  * CRC-32 (the zlib/PNG polynomial) of `size` bytes, continuing from `crc` (0 to start).
@@ -359,6 +363,9 @@ MAGPIE_API uint32_t magpie_crc32(uint32_t crc, const void *data, size_t size);
  * on x86-64 with SSE4.2. Validates disk-cache entries. `data` may be NULL when `size` is 0.
  */
 MAGPIE_API uint32_t magpie_crc32c(uint32_t crc, const void *data, size_t size);
+
+/* ------------------------------------------------------------------------------------------ */
+/* MD5 (RFC 1321)                                                                              */
 
 /** MD5 digest of `size` bytes into `digest`. `data` may be NULL when `size` is 0. */
 MAGPIE_API void magpie_md5(const void *data, size_t size, uint8_t digest[16]);

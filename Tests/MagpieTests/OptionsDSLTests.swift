@@ -195,7 +195,7 @@ import Testing
         #expect(small.processorIdentifier == "magpie.downsample(fit,64x64)" && small.diskCacheExpiration == .days(30))
         let kept = try thumb.updated { make in make.request.timeout(.seconds(3)) }
         #expect(kept.processorIdentifier == thumb.processorIdentifier && kept.timeout == .seconds(3))
-        let fresh = try thumb.remade { make in make.forceRefresh() }
+        let fresh = try ImageOptions.make { make in make.forceRefresh() }
         #expect(fresh.processorIdentifier == "" && fresh.diskCacheExpiration == nil && fresh.forceRefresh)
         #expect(throws: ImageOptionsError.self) {
             try thumb.updated { make in

@@ -72,7 +72,6 @@ extension DiskCache {
             shared != nil
             ? trimAcrossProcesses(downTo: config.sizeLimit / 2, over: config.sizeLimit)
             : removeLeastRecentlyAccessed(over: config.sizeLimit, downTo: config.sizeLimit / 2)
-        if !victims.isEmpty { counters.withLock { $0.trims += 1 } }
         return victims
     }
 

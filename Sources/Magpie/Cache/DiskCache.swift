@@ -46,7 +46,7 @@ public final class DiskCache: Sendable {
     /// What opening found: temporary files of dead writers removed, and invalid entries removed.
     public let openingReport: (leftoversRemoved: Int, invalidRemoved: Int)
     let state: Locked<State>
-    let counters = Locked<(invalid: Int, trims: Int, recreations: Int)>((0, 0, 0))
+    let counters = Locked<(invalid: Int, recreations: Int)>((0, 0))
     let clock: any CacheClock
     let background: DispatchQueue
     let sweeper = Locked<PeriodicSweep?>(nil)

@@ -23,18 +23,18 @@ public struct DiskEntryInfo: Sendable, Hashable {
 /// The on-disk layout of one entry: a fixed header, the key and validators, then the payload.
 ///
 ///     0  "MGPE"            4  version (u16)   6  header length (u16)
-///     8  payload length (u64)                16  payload CRC-32 (u32)   20  reserved (u32)
+///     8  payload length (u64)                16  payload CRC-32C (u32)   20  reserved (u32)
 ///    24  created (f64)     32  expires (f64, +inf = never)   40  last access (f64)
 ///    48  key length (u32)  52  ETag length (u16)  54  Last-Modified length (u16)
 ///    56  Content-Type length (u16)  58  reserved (u16)  60  key, ETag, Last-Modified, Content-Type
 ///
-/// Little-endian. The expiry and last-access fields are rewritten in place (8-byte pwrite).
+/// Little-endian. The expiry and last-access fields are rewritten in place together (one 16-byte
+/// pwrite at `expiresOffset`).
 enum DiskEntryFormat {
     static let magic: [UInt8] = Array("MGPE".utf8)
     static let version: UInt16 = 1
     static let fixedSize = 60
     static let expiresOffset: off_t = 32
-    static let lastAccessOffset: off_t = 40
     /// Headers are small; a larger declared one is corruption.
     static let maxHeaderSize = 64 * 1024
 

@@ -261,8 +261,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable & Cache
         withExtendedLifetime(evicted) {}
     }
 
-    /// Keys from most to least recently used (for inspection and tests).
-    public var keysByRecency: [Key] {
+    /// Keys from most to least recently used (for tests).
+    var keysByRecency: [Key] {
         state.withLock { s in
             var keys: [Key] = []
             var i = s.head

@@ -152,14 +152,11 @@ public enum ImageRetrieveError: Error, Sendable, Hashable, CustomStringConvertib
     case notCached(key: String)
     /// A data provider failed.
     case providerFailed(key: String, reason: String)
-    /// The options are contradictory (the DSL's errors name both source lines).
-    case invalidOptions(String)
 
     public var description: String {
         switch self {
         case .notCached(let key): return "not cached: \(key)"
         case .providerFailed(let key, let reason): return "data provider for \(key) failed: \(reason)"
-        case .invalidOptions(let why): return "invalid options: \(why)"
         }
     }
 }

@@ -193,11 +193,6 @@ extension ImageOptions {
         configure(maker)
         return try maker.build()
     }
-
-    /// Discards these options and writes new ones (the same as ``make(_:)``).
-    public func remade(_ configure: (ImageOptionsMaker) -> Void) throws(ImageOptionsError) -> ImageOptions {
-        try Self.make(configure)
-    }
 }
 
 extension ImageOptions: CustomDebugStringConvertible {
