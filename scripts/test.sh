@@ -56,6 +56,7 @@ TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --scratch-path .build-
 step "Swift package that depends on Magpie by path"
 # Built into the main scratch directory, so Magpie and its dependencies compiled above are reused
 # (a separate one would compile AsyncHTTPClient and swift-nio again, about six minutes here).
+rm -f .build/*/debug/description.json  # the main package's; a stale one fails with "no target named"
 swift run --package-path Examples/thumbnailer --scratch-path .build thumbnailer 2>&1 | tail -1
 # Its test uses the MagpieLoopback product, as an application's tests would.
 swift test --package-path Examples/thumbnailer --scratch-path .build 2>&1 | tail -1

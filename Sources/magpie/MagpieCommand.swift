@@ -12,7 +12,7 @@ struct MagpieCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "magpie",
         abstract: "Image loading and thumbnails for servers and terminals.",
-        version: "magpie \(Magpie.coreVersion)",
+        version: "magpie \(MagpieCore.version)",
         subcommands: [
             Fetch.self, Prefetch.self, Demo.self, Info.self, Thumb.self, Convert.self, CacheCommand.self,
         ]

@@ -128,7 +128,7 @@ import Testing
         #expect(
             DiskCache.defaultDirectory(name: "d", environment: ["HOME": "/home/u", "XDG_CACHE_HOME": "/c"])
                 == "/c/magpie/d")
-        // MAGPIE_CACHE_HOME points `Magpie.shared` and the CLI elsewhere (a relative one is ignored).
+        // MAGPIE_CACHE_HOME points `ImageManager.shared` and the CLI elsewhere (a relative one is ignored).
         let all = ["HOME": "/home/u", "XDG_CACHE_HOME": "/c", "MAGPIE_CACHE_HOME": "/srv/img/"]
         #expect(DiskCache.defaultDirectory(name: "d", environment: all) == "/srv/img/d")
         #expect(DiskCache.defaultDirectory(name: "d", environment: ["MAGPIE_CACHE_HOME": "srv"]) == nil)

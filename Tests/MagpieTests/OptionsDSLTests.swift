@@ -27,7 +27,7 @@ import Testing
         let chained = try ImageOptions.make { make in
             make.size.lessThanOrEqualTo(128)
             make.processor(CroppingProcessor(width: 10, height: 10))
-            make.firstFrameOnly()
+            make.onlyLoadFirstFrame()
         }
         #expect(
             chained.processorIdentifier

@@ -18,7 +18,7 @@ extension DiskCache {
     static let markerName = ".magpie-cache"
     static let markerContents = "magpie disk cache, format 1\n"
 
-    /// `$MAGPIE_CACHE_HOME/<name>` (where a server puts its caches: `Magpie.shared`, the CLI),
+    /// `$MAGPIE_CACHE_HOME/<name>` (where a server puts its caches: `ImageManager.shared`, the CLI),
     /// else `$XDG_CACHE_HOME/magpie/<name>`, else `$HOME/.cache/magpie/<name>`; `nil` when none
     /// is an absolute path (never a shared location such as `/tmp`).
     static func defaultDirectory(name: String, environment: [String: String]) -> String? {

@@ -43,10 +43,9 @@ enum CoreBridge {
     static var version: String { String(cString: magpie_version_string()) }
 }
 
-extension Magpie {
-    /// The version of the C core linked into this build.
-    public static var coreVersion: String { CoreBridge.version }
+/// Facts about the C core linked into this build. (Not named `Magpie`: a type named like the
+/// module hides the module's other names, so `Magpie.Image` would not compile in a client.)
+public enum MagpieCore {
+    /// The C core's version string.
+    public static var version: String { CoreBridge.version }
 }
-
-/// Namespace for library-wide facts.
-public enum Magpie {}

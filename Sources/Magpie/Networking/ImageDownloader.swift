@@ -52,7 +52,7 @@ public final class ImageDownloader: Sendable {
             defaultHeaders: [HTTPHeaderField] = [
                 HTTPHeaderField(
                     "Accept", "image/avif,image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5"),
-                HTTPHeaderField("User-Agent", "Magpie/\(Magpie.coreVersion)"),
+                HTTPHeaderField("User-Agent", "Magpie/\(MagpieCore.version)"),
             ],
             headersIgnoredForCoalescing: Set<String> = [
                 "user-agent", "connection", "keep-alive", "priority", "traceparent", "tracestate", "x-request-id",

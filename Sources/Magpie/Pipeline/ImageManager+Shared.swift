@@ -24,7 +24,7 @@ extension ImageManager {
             let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
             var template = Array((base + "/magpie-XXXXXX").utf8CString)
             guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-                fatalError("Magpie.shared: \(error); no private temporary folder either")
+                fatalError("ImageManager.shared: \(error); no private temporary folder either")
             }
             let folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
             logger.warning(

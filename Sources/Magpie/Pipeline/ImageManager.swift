@@ -241,8 +241,3 @@ public final class ImageManager: Sendable {
         return try await fetch(source, key: key, options: options, target: target, report: report)
     }
 }
-
-extension Magpie {
-    /// The process-wide ``ImageManager``.
-    public static var shared: ImageManager { ImageManager.shared }
-}

@@ -25,11 +25,16 @@ extension ImageOptionsMaker {
             disk.extendsOnAccess(extending, fileID: fileID, line: line)
             return self
         }
-        /// Return only after the disk write finished.
+        /// Return only after the disk write finished (``ImageOptions/waitForCache``).
+        @discardableResult
+        public func waitForCache(fileID: String = #fileID, line: Int = #line) -> CacheMaker {
+            maker.record("cache.waitForCache", SourceLine(fileID: fileID, line: line)) { $0.waitForCache = true }
+            return self
+        }
+        @available(*, deprecated, renamed: "waitForCache")
         @discardableResult
         public func waitsForDisk(fileID: String = #fileID, line: Int = #line) -> CacheMaker {
-            maker.record("cache.waitsForDisk", SourceLine(fileID: fileID, line: line)) { $0.waitForCache = true }
-            return self
+            waitForCache(fileID: fileID, line: line)
         }
         /// Also keep the downloaded bytes (under the plain key), in `cache` or the target cache.
         @discardableResult

@@ -139,9 +139,13 @@ public final class ImageOptionsMaker {
             $0.fromMemoryCacheOrRefresh = true
         }
     }
-    /// Decode and keep only an animation's first frame.
+    /// Decode and keep only an animation's first frame (``ImageOptions/onlyLoadFirstFrame``).
+    public func onlyLoadFirstFrame(fileID: String = #fileID, line: Int = #line) {
+        record("onlyLoadFirstFrame", SourceLine(fileID: fileID, line: line)) { $0.onlyLoadFirstFrame = true }
+    }
+    @available(*, deprecated, renamed: "onlyLoadFirstFrame")
     public func firstFrameOnly(fileID: String = #fileID, line: Int = #line) {
-        record("firstFrameOnly", SourceLine(fileID: fileID, line: line)) { $0.onlyLoadFirstFrame = true }
+        onlyLoadFirstFrame(fileID: fileID, line: line)
     }
     /// Return the bytes the image was made from.
     public func keepsOriginalData(fileID: String = #fileID, line: Int = #line) {

@@ -16,7 +16,8 @@ do {
         }
         input = try Image(width: 640, height: 480, rgba: pixels).encoded(as: .jpeg(quality: 90))
     }
-    let thumbnail = try Image(decoding: input, options: .thumbnail(128))
+    // Qualified by the module name, as a client with its own `Image` type would write it.
+    let thumbnail = try Magpie.Image(decoding: input, options: .thumbnail(128))
     let png = try thumbnail.encoded(as: .png())
     if arguments.count >= 3 {
         try Data(png).write(to: URL(fileURLWithPath: arguments[2]), options: .atomic)
