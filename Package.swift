@@ -65,7 +65,7 @@ let package = Package(
             dependencies: ["Magpie", .product(name: "AsyncHTTPClient", package: "async-http-client")],
             path: "Benchmarks/NetBench"),
         // Test support: payloads shared by the tests and the helper process they run.
-        .target(name: "MagpieTestSupport", path: "Tests/Support"),
+        .target(name: "MagpieTestSupport", dependencies: ["Magpie"], path: "Tests/Support"),
         .executableTarget(
             name: "magpie-cache-writer", dependencies: ["Magpie", "MagpieTestSupport"],
             path: "Tests/Helpers/CacheWriter"
@@ -74,6 +74,9 @@ let package = Package(
             name: "MagpieTests",
             dependencies: ["Magpie", "MagpieLoopback", "magpie", "magpie-cache-writer", "MagpieTestSupport"],
             path: "Tests/MagpieTests"),
+        // Concurrency stress tests, apart so CI runs exactly these under ThreadSanitizer.
+        .testTarget(
+            name: "MagpieStressTests", dependencies: ["Magpie", "MagpieTestSupport"], path: "Tests/MagpieStressTests"),
     ],
     swiftLanguageModes: [.v6]
 )

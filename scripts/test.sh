@@ -51,7 +51,7 @@ swift format lint --strict --recursive Sources Tests Package.swift Examples Benc
 
 step "Swift: concurrent cache stress test under ThreadSanitizer"
 rm -f .build-tsan/*/debug/description.json  # a stale one makes SwiftPM fail with "unknown build description"
-TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --scratch-path .build-tsan --filter StressTests 2>&1 | tail -3
+TSAN_OPTIONS=halt_on_error=1 swift test --sanitize=thread --scratch-path .build-tsan --filter MagpieStressTests 2>&1 | tail -3
 
 step "Swift package that depends on Magpie by path"
 # Built into the main scratch directory, so Magpie and its dependencies compiled above are reused

@@ -1,20 +1,9 @@
 import Foundation
+import MagpieTestSupport
 import Synchronization
 import Testing
 
 @testable import Magpie
-
-/// A clock that moves only when a test says so.
-final class ManualClock: CacheClock {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-    func now() -> Date { current.withLock { $0 } }
-    func advance(by seconds: Double) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
-
-struct Blob: CacheCostCalculable, Sendable, Equatable {
-    var id: Int
-    var cacheCost: Int
-}
 
 /// Records whether its cache's lock was held when it was released.
 final class Tracked: CacheCostCalculable, Sendable {
@@ -161,31 +150,5 @@ final class Tracked: CacheCostCalculable, Sendable {
         #expect(SystemMemory.cgroupLimit(procSelfCgroup: dir.path("cgroup"), root: dir.path("sys")) == 536_870_912)
         try "0::/\n".write(toFile: dir.path("cgroup"), atomically: true, encoding: .utf8)
         #expect(SystemMemory.cgroupLimit(procSelfCgroup: dir.path("cgroup"), root: dir.path("sys")) == nil)
-    }
-}
-
-/// Many tasks reading, writing and removing the same keys; CI also runs it under ThreadSanitizer.
-@Suite struct MemoryCacheStressTests {
-    @Test func concurrentReadersWritersAndRemoversKeepTheInvariants() async {
-        let cache = MemoryCache<String, Blob>(
-            config: .init(totalCostLimit: 5_000, countLimit: 64, cleanInterval: .milliseconds(1)))
-        await withTaskGroup(of: Void.self) { group in
-            for worker in 0..<8 {
-                group.addTask {
-                    for i in 0..<4_000 {
-                        let key = "k\((i * 7 + worker) % 97)"
-                        switch (i + worker) % 5 {
-                        case 0, 1: cache.store(Blob(id: i, cacheCost: i % 300 + 1), forKey: key)
-                        case 2: _ = cache.value(forKey: key)
-                        case 3: _ = cache.isCached(forKey: key)
-                        default: cache.remove(forKey: key)
-                        }
-                    }
-                }
-            }
-        }
-        #expect(cache.totalCost <= 5_000 && cache.count <= 64)
-        #expect(cache.keysByRecency.count == cache.count)
-        #expect(Set(cache.keysByRecency).count == cache.count)
     }
 }

@@ -374,30 +374,3 @@ enum Helper {
         }
     }
 }
-
-@Suite struct DiskCacheStressTests {
-    @Test func concurrentWritersReadersAndRemoversNeverSeeATornEntry() async throws {
-        let dir = try TemporaryDirectory()
-        let cache = try DiskCache(config: .init(directory: dir.path("cache"), sizeLimit: 400_000, sweepInterval: nil))
-        let payloads = (0..<20).map(CrashPayload.bytes(for:))
-        await withTaskGroup(of: Void.self) { group in
-            for worker in 0..<4 {
-                group.addTask {
-                    for i in 0..<80 {
-                        let n = (i * 3 + worker) % 20
-                        switch (i + worker) % 4 {
-                        case 0, 1: try? cache.store(payloads[n], forKey: "key-\(n)")
-                        case 2:
-                            if let v = try? cache.value(forKey: "key-\(n)") {
-                                #expect(v == payloads[n])
-                            }
-                        default: try? cache.remove(forKey: "key-\(n)")
-                        }
-                    }
-                }
-            }
-        }
-        cache.waitForBackgroundWork()
-        #expect(cache.totalSize() <= 400_000 + 300_000)
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import MagpieLoopback
+import MagpieTestSupport
 import Testing
 
 @testable import Magpie

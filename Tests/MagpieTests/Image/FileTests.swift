@@ -1,17 +1,7 @@
 import Foundation
 import Magpie
+import MagpieTestSupport
 import Testing
-
-/// A fresh temporary directory per test, removed afterwards.
-final class TemporaryDirectory {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("magpie-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
 
 @Suite struct FileTests {
     @Test func fileDecodingMatchesMemoryDecoding() throws {
