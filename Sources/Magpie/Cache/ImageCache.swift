@@ -33,7 +33,9 @@ public final class ImageCache: Sendable {
     public let memoryStorage: MemoryCache<String, Image>
     public let diskStorage: DiskCache
     public let serializer: any CacheSerializer
-    private let io = DispatchQueue(label: "magpie.image-cache.io", qos: .utility, attributes: .concurrent)
+    /// Where disk reads and writes run, and where disk hits are decoded (see ``BlockingExecutor``).
+    let io: BlockingExecutor
+    let decoder: BlockingExecutor
     let counters = Locked(Statistics())
     private let pending = Locked<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
     let logger: Logger
@@ -43,8 +45,11 @@ public final class ImageCache: Sendable {
     public init(
         name: String = "default", memory: MemoryCache<String, Image>.Config = .init(), disk: DiskCache.Config? = nil,
         serializer: any CacheSerializer = DefaultCacheSerializer(), clock: any CacheClock = SystemCacheClock(),
+        io: BlockingExecutor = .io, decoder: BlockingExecutor = .decoding,
         logger: Logger = Logger(label: "magpie.image-cache")
     ) throws(DiskCacheError) {
+        self.io = io
+        self.decoder = decoder
         memoryStorage = MemoryCache(config: memory, clock: clock)
         diskStorage = try DiskCache(config: disk ?? DiskCache.Config(name: name), clock: clock)
         self.serializer = serializer
@@ -161,15 +166,18 @@ public final class ImageCache: Sendable {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
         let serializer = policy.serializer ?? self.serializer
         let diskExtending = policy.diskExtending
-        var read: DiskRead = try await runOnIO { [diskStorage] in
-            guard let data = try diskStorage.value(forKey: cacheKey, extendingExpiration: diskExtending) else {
-                return .miss
-            }
-            return self.decode(data, cacheKey, serializer, options)
+        let bytes = try await runOnIO { [diskStorage] in
+            try diskStorage.value(forKey: cacheKey, extendingExpiration: diskExtending)
         }
+        guard let bytes else {
+            counters.withLock { $0.diskMisses += 1 }
+            return nil
+        }
+        // Decoded under the same limit as the pipeline's decodes.
+        var read = try await decoder.run { self.decode(bytes, cacheKey, serializer, options) }
         while case .busy(let data, let epoch) = read {
             await DecodeMemoryBudget.waitForRelease(after: epoch)
-            read = try await runOnIO { self.decode(data, cacheKey, serializer, options) }
+            read = try await decoder.run { self.decode(data, cacheKey, serializer, options) }
         }
         guard case .image(let image, let data) = read else {
             counters.withLock { $0.diskMisses += 1 }
@@ -239,14 +247,12 @@ public final class ImageCache: Sendable {
     // MARK: - running blocking work off the cooperative pool
 
     func runOnIO<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            io.async { continuation.resume(with: Result { try work() }) }
-        }
+        try await io.run(work)
     }
 
     private func background(_ work: @escaping @Sendable () throws -> Void, key: String) {
         pending.withLock { $0.count += 1 }
-        io.async { [pending, counters, logger] in
+        io.detached { [pending, counters, logger] in
             do {
                 try work()
             } catch DiskCacheError.readOnly {

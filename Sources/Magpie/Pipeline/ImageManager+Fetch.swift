@@ -54,10 +54,8 @@ extension ImageManager {
         while true {
             let epoch = DecodeMemoryBudget.epoch
             do {
-                let image = try await processing.withPermit {
-                    try Task.checkCancellation()
-                    return try processor.process(.data(data), firstFrameOnly: firstFrame)
-                }
+                try Task.checkCancellation()
+                let image = try await processing.run { try processor.process(.data(data), firstFrameOnly: firstFrame) }
                 stats.withLock { $0.processed += 1 }
                 return image
             } catch  where DecodeMemoryBudget.isBudgetInUse(error) {

@@ -67,7 +67,9 @@ public final class ImageManager: Sendable {
     public let cacheKeyFilter: CacheKeyFilter
     /// Options used when a call gives none.
     public let defaultOptions: ImageOptions
-    let processing: AsyncSemaphore
+    /// Where decoding and processing run (``BlockingExecutor/decoding`` unless the manager was
+    /// given its own width).
+    let processing: BlockingExecutor
     private let flights = Coalescer<FlightKey, Fetched>()
     let stats = Locked(Statistics())
     let logger: Logger
@@ -92,16 +94,9 @@ public final class ImageManager: Sendable {
         self.downloader = downloader
         self.cacheKeyFilter = cacheKeyFilter
         self.defaultOptions = defaultOptions
-        self.processing = AsyncSemaphore(limit: max(1, processingConcurrency ?? Self.coreCount))
+        self.processing =
+            processingConcurrency.map { BlockingExecutor(label: "magpie.manager.decode", width: $0) } ?? .decoding
         self.logger = logger
-    }
-
-    static var coreCount: Int {
-        #if canImport(Glibc)
-            return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        #else
-            return 4
-        #endif
     }
 
     public var statistics: Statistics { stats.withLock { $0 } }

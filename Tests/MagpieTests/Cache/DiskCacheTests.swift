@@ -367,7 +367,9 @@ enum Helper {
     @Test func defaultDirectoryFollowsXDG() {
         let config = DiskCache.Config(name: "thumbs")
         let env = ProcessInfo.processInfo.environment
-        if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+        if let root = env["MAGPIE_CACHE_HOME"], root.hasPrefix("/") {
+            #expect(config.resolvedDirectory == (root.hasSuffix("/") ? String(root.dropLast()) : root) + "/thumbs")
+        } else if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             #expect(config.resolvedDirectory == xdg + "/magpie/thumbs")
         } else {
             #expect(config.resolvedDirectory == (env["HOME"] ?? "/tmp") + "/.cache/magpie/thumbs")
