@@ -51,7 +51,7 @@ MAGPIE_HIDDEN const uint8_t *magpie__peek(magpie__in *in, uint64_t off, size_t n
 /* As magpie__peek, but returns what there is up to n bytes, with the count in *got. */
 MAGPIE_HIDDEN const uint8_t *magpie__peek_upto(magpie__in *in, uint64_t off, size_t n, size_t *got);
 
-/* ---- probing, per format (probe.c, gif.c) ---- */
+/* ---- probing, per format (probe.c) ---- */
 MAGPIE_HIDDEN int magpie__probe(magpie__in *in, magpie_info *info);
 MAGPIE_HIDDEN int magpie__probe_jpeg(magpie__in *in, magpie_info *info);
 MAGPIE_HIDDEN int magpie__probe_png(magpie__in *in, magpie_info *info);
@@ -119,6 +119,9 @@ MAGPIE_HIDDEN void magpie__detail(magpie__job *job, const char *fmt, ...)
 /* Geometry for rows delivered at in_w x in_h (a scaled version of the stored source). */
 MAGPIE_HIDDEN void magpie__job_geometry(const magpie__job *job, uint32_t in_w, uint32_t in_h,
                                         magpie__geometry *g);
+
+/* The filter's half-width in source pixels at scale 1 (resize.c). */
+MAGPIE_HIDDEN double magpie__support(magpie_filter f);
 
 MAGPIE_HIDDEN int magpie__decode_jpeg(magpie__job *job);
 MAGPIE_HIDDEN int magpie__decode_png(magpie__job *job);

@@ -50,7 +50,7 @@ static double magpie__kernel(magpie_filter f, double x) {
     }
 }
 
-static double magpie__support(magpie_filter f) {
+double magpie__support(magpie_filter f) {
     return f == MAGPIE_FILTER_BILINEAR ? 1.0 : f == MAGPIE_FILTER_MITCHELL ? 2.0 : 3.0;
 }
 
@@ -320,51 +320,4 @@ void magpie__sink_destroy(magpie__sink *s) {
     free(s->mid);
     free(s->orow);
     free(s);
-}
-
-int magpie_resize(const uint8_t *src, uint32_t src_w, uint32_t src_h, size_t src_stride,
-                  const magpie_rect *window, uint32_t out_w, uint32_t out_h, magpie_filter filter,
-                  uint8_t *dst, size_t dst_stride) {
-    if (!src || !dst || !src_w || !src_h || !out_w || !out_h) return MAGPIE_EINVAL;
-    if (src_stride / 4 < src_w || dst_stride / 4 < out_w) return MAGPIE_EINVAL;
-    if (filter != MAGPIE_FILTER_LANCZOS3 && filter != MAGPIE_FILTER_MITCHELL &&
-        filter != MAGPIE_FILTER_BILINEAR)
-        return MAGPIE_EINVAL;
-    magpie_rect r = {0, 0, src_w, src_h};
-    if (window) r = *window;
-    if (!r.width || !r.height || r.x > src_w || r.y > src_h || r.width > src_w - r.x ||
-        r.height > src_h - r.y)
-        return MAGPIE_EINVAL;
-    if ((uint64_t)out_w * out_h > MAGPIE_DEFAULT_MAX_PIXELS) return MAGPIE_ELIMIT_PIXELS;
-    if (r.width == out_w && r.height == out_h) {
-        /* Same size: an exact copy of the window. */
-        for (uint32_t y = 0; y < out_h; y++)
-            memcpy(dst + (size_t)y * dst_stride, src + (size_t)(r.y + y) * src_stride + (size_t)r.x * 4,
-                   (size_t)out_w * 4);
-        return MAGPIE_OK;
-    }
-    /* Only the rows the window needs, plus the filter's reach, go through the sink. */
-    magpie__geometry g = {0};
-    g.in_w = src_w;
-    g.filter = filter;
-    g.orientation = 1;
-    g.out_w = out_w;
-    g.out_h = out_h;
-    double scale_y = (double)r.height / out_h;
-    double reach = magpie__support(filter) * (scale_y > 1.0 ? scale_y : 1.0) + 1.0;
-    uint32_t y0 = r.y > reach ? (uint32_t)(r.y - reach) : 0;
-    double end = r.y + r.height + reach;
-    uint32_t y1 = end < src_h ? (uint32_t)end : src_h;
-    g.in_h = y1 - y0;
-    g.win_x = r.x;
-    g.win_y = r.y - y0;
-    g.win_w = r.width;
-    g.win_h = r.height;
-    magpie__sink *s = NULL;
-    int rc = magpie__sink_create(&g, dst, dst_stride, &s);
-    if (rc != MAGPIE_OK) return rc;
-    for (uint32_t y = y0; y < y1; y++) magpie__sink_push(s, src + (size_t)y * src_stride);
-    rc = magpie__sink_finish(s);
-    magpie__sink_destroy(s);
-    return rc;
 }

@@ -300,14 +300,42 @@ typedef struct magpie_rect {
     uint32_t x, y, width, height;
 } magpie_rect;
 
+/** RGBA8 pixels (straight alpha): `width` × `height`, rows `stride` bytes apart. */
+typedef struct magpie_pixels {
+    uint8_t *pixels; /**< Read only when the pixels are a source. */
+    uint32_t width;
+    uint32_t height;
+    size_t stride;   /**< At least width * 4. */
+} magpie_pixels;
+
+/** Options of a resample. Initialise with `magpie_resize_options_init`, then change fields. */
+typedef struct magpie_resize_options {
+    uint32_t struct_size;
+    const magpie_rect *window;  /**< The part of the source to resample; NULL: all of it. */
+    magpie_filter filter;       /**< Default MAGPIE_FILTER_LANCZOS3. */
+    uint64_t max_output_pixels; /**< Largest output; 0 takes MAGPIE_DEFAULT_MAX_PIXELS. */
+    char *error_detail;         /**< Optional: receives why the arguments were refused. */
+    size_t error_detail_size;   /**< Size of `error_detail` in bytes. */
+} magpie_resize_options;
+
+/** Sets defaults: the whole source, Lanczos3, the default pixel limit, no detail. */
+MAGPIE_API void magpie_resize_options_init(magpie_resize_options *options);
+
 /**
- * Resamples the `window` of an RGBA8 image (straight alpha, `src_w` × `src_h`, `src_stride` bytes
- * per row) to `out_w` × `out_h` pixels in `dst` (`dst_stride` bytes per row), with the same filters
- * as a decode (premultiplied alpha, integer box pre-shrink for large factors). `window` NULL means
- * the whole image. A window the size of the output is copied exactly (a crop).
+ * Resamples `options->window` of `src` (the whole image when NULL) to `dst->width` × `dst->height`
+ * pixels in `dst->pixels`, with the same filters as a decode (premultiplied alpha, integer box
+ * pre-shrink for large factors). A window the size of the output is copied exactly (a crop).
+ * `options` may be NULL (defaults).
  * - Returns MAGPIE_EINVAL for NULL pointers, zero sizes, strides below width * 4, a window outside
- *   the image or an unknown filter; MAGPIE_ELIMIT_PIXELS when the output exceeds 300 Mpx;
- *   MAGPIE_ENOMEM.
+ *   the image, an unknown filter or an options struct too small; MAGPIE_ELIMIT_PIXELS when the
+ *   output exceeds `max_output_pixels`; MAGPIE_ENOMEM. The reason goes to `error_detail`.
+ */
+MAGPIE_API int magpie_resample(const magpie_pixels *src, const magpie_pixels *dst,
+                               const magpie_resize_options *options);
+
+/**
+ * The same as `magpie_resample` with positional arguments and the default pixel limit (kept for
+ * callers of version 0.1).
  */
 MAGPIE_API int magpie_resize(const uint8_t *src, uint32_t src_w, uint32_t src_h, size_t src_stride,
                              const magpie_rect *window, uint32_t out_w, uint32_t out_h,

@@ -45,16 +45,30 @@ enum CorePixels {
     ) throws(MagpieError) -> [UInt8] {
         var c = magpie_rect(
             x: UInt32(window.x), y: UInt32(window.y), width: UInt32(window.width), height: UInt32(window.height))
+        var o = magpie_resize_options()
+        magpie_resize_options_init(&o)
+        o.filter = filter.cFilter
+        var detail = [CChar](repeating: 0, count: 128)
         var status: Int32 = 0
         let out = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
             status = pixels.withUnsafeBufferPointer { src in
-                magpie_resize(
-                    src.baseAddress, UInt32(sourceWidth), UInt32(sourceHeight), sourceWidth * 4, &c, UInt32(width),
-                    UInt32(height), filter.cFilter, buffer.baseAddress, width * 4)
+                withUnsafePointer(to: &c) { window in
+                    detail.withUnsafeMutableBufferPointer { why in
+                        o.window = window
+                        o.error_detail = why.baseAddress
+                        o.error_detail_size = why.count
+                        var from = magpie_pixels(
+                            pixels: UnsafeMutablePointer(mutating: src.baseAddress), width: UInt32(sourceWidth),
+                            height: UInt32(sourceHeight), stride: sourceWidth * 4)
+                        var to = magpie_pixels(
+                            pixels: buffer.baseAddress, width: UInt32(width), height: UInt32(height), stride: width * 4)
+                        return magpie_resample(&from, &to, &o)
+                    }
+                }
             }
             count = status == 0 ? width * height * 4 : 0
         }
-        if status != 0 { throw .processingFailed(CoreBridge.failure(status)) }
+        if status != 0 { throw .processingFailed(CoreBridge.failure(status, detail: CoreBridge.string(detail))) }
         return out
     }
 
