@@ -4,8 +4,8 @@ extension ImageOptionsMaker {
     public struct CacheMaker {
         let maker: ImageOptionsMaker
 
-        public var memory: CacheLayerMaker { CacheLayerMaker(maker: maker, layer: "memory") }
-        public var disk: CacheLayerMaker { CacheLayerMaker(maker: maker, layer: "disk") }
+        public var memory: CacheLayerMaker { CacheLayerMaker(maker: maker, layer: .memory) }
+        public var disk: CacheLayerMaker { CacheLayerMaker(maker: maker, layer: .disk) }
         public var key: CacheKeyMaker { CacheKeyMaker(maker: maker) }
 
         /// Both layers expire after `expiration`.
@@ -28,7 +28,7 @@ extension ImageOptionsMaker {
         /// Return only after the disk write finished (``ImageOptions/waitForCache``).
         @discardableResult
         public func waitForCache(fileID: String = #fileID, line: Int = #line) -> CacheMaker {
-            maker.record("cache.waitForCache", SourceLine(fileID: fileID, line: line)) { $0.waitForCache = true }
+            maker.record(.waitForCache, SourceLine(fileID: fileID, line: line)) { $0.waitForCache = true }
             return self
         }
         @available(*, deprecated, renamed: "waitForCache")
@@ -39,7 +39,7 @@ extension ImageOptionsMaker {
         /// Also keep the downloaded bytes (under the plain key), in `cache` or the target cache.
         @discardableResult
         public func original(in cache: ImageCache? = nil, fileID: String = #fileID, line: Int = #line) -> CacheMaker {
-            maker.record("cache.original", SourceLine(fileID: fileID, line: line)) {
+            maker.record(.original, SourceLine(fileID: fileID, line: line)) {
                 $0.cacheOriginalImage = true
                 $0.originalCache = cache
             }
@@ -48,14 +48,14 @@ extension ImageOptionsMaker {
         /// Cache in `cache` instead of the manager's.
         @discardableResult
         public func target(_ cache: ImageCache, fileID: String = #fileID, line: Int = #line) -> CacheMaker {
-            maker.record("cache.target", SourceLine(fileID: fileID, line: line)) { $0.targetCache = cache }
+            maker.record(.target, SourceLine(fileID: fileID, line: line)) { $0.targetCache = cache }
             return self
         }
         @discardableResult
         public func serializer(_ serializer: any CacheSerializer, fileID: String = #fileID, line: Int = #line)
             -> CacheMaker
         {
-            maker.record("cache.serializer", SourceLine(fileID: fileID, line: line)) { $0.cacheSerializer = serializer }
+            maker.record(.serializer, SourceLine(fileID: fileID, line: line)) { $0.cacheSerializer = serializer }
             return self
         }
         public var and: CacheMaker { self }
@@ -65,14 +65,14 @@ extension ImageOptionsMaker {
     /// `cache.memory` or `cache.disk`.
     public struct CacheLayerMaker {
         let maker: ImageOptionsMaker
-        let layer: String
+        let layer: CacheLayer
 
         @discardableResult
         public func expires(_ expiration: StorageExpiration, fileID: String = #fileID, line: Int = #line)
             -> CacheLayerMaker
         {
-            maker.record("cache.\(layer).expires", SourceLine(fileID: fileID, line: line)) {
-                if layer == "memory" {
+            maker.record(.expires(layer), SourceLine(fileID: fileID, line: line)) {
+                if layer == .memory {
                     $0.memoryCacheExpiration = expiration
                 } else {
                     $0.diskCacheExpiration = expiration
@@ -84,8 +84,8 @@ extension ImageOptionsMaker {
         public func extendsOnAccess(_ extending: ExpirationExtending, fileID: String = #fileID, line: Int = #line)
             -> CacheLayerMaker
         {
-            maker.record("cache.\(layer).extendsOnAccess", SourceLine(fileID: fileID, line: line)) {
-                if layer == "memory" {
+            maker.record(.extendsOnAccess(layer), SourceLine(fileID: fileID, line: line)) {
+                if layer == .memory {
                     $0.memoryCacheAccessExtendingExpiration = extending
                 } else {
                     $0.diskCacheAccessExtendingExpiration = extending
@@ -97,8 +97,8 @@ extension ImageOptionsMaker {
         @discardableResult
         public func only(fileID: String = #fileID, line: Int = #line) -> CacheLayerMaker {
             let at = SourceLine(fileID: fileID, line: line)
-            if layer == "memory" {
-                maker.record("cache.memory.only", at) { $0.cacheMemoryOnly = true }
+            if layer == .memory {
+                maker.record(.memoryOnly, at) { $0.cacheMemoryOnly = true }
             } else {
                 maker.invalid(
                     "cache.disk.only is not an option (use cache.memory.only or fromMemoryCacheOrRefresh)", at)
@@ -117,7 +117,7 @@ extension ImageOptionsMaker {
         /// Drop these query items from the URL's key (signatures, tokens).
         @discardableResult
         public func ignoringQuery(_ names: String..., fileID: String = #fileID, line: Int = #line) -> CacheKeyMaker {
-            maker.record("cache.key.ignoringQuery", SourceLine(fileID: fileID, line: line)) {
+            maker.record(.keyIgnoringQuery, SourceLine(fileID: fileID, line: line)) {
                 $0.ignoredQueryItems.formUnion(names)
             }
             return self
@@ -125,7 +125,7 @@ extension ImageOptionsMaker {
         /// Cache under exactly this key.
         @discardableResult
         public func equalTo(_ key: String, fileID: String = #fileID, line: Int = #line) -> CacheKeyMaker {
-            maker.record("cache.key.equalTo", SourceLine(fileID: fileID, line: line)) { $0.cacheKey = key }
+            maker.record(.keyEqualTo, SourceLine(fileID: fileID, line: line)) { $0.cacheKey = key }
             return self
         }
         public var and: CacheKeyMaker { self }

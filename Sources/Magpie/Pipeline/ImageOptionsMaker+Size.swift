@@ -79,7 +79,7 @@ extension ImageOptionsMaker {
     }
 
     /// The processor the size constraints describe (`nil` when there are none).
-    func sizeProcessor() throws(ImageOptionsError) -> (any ImageProcessor)? {
+    static func sizeProcessor(_ sizes: [SizeConstraint]) throws(ImageOptionsError) -> (any ImageProcessor)? {
         guard let first = sizes.first else { return nil }
         if let whole = sizes.first(where: { $0.axis == .size }), let other = sizes.first(where: { $0.axis != .size }) {
             let (a, b) = whole.line.line <= other.line.line ? (whole, other) : (other, whole)

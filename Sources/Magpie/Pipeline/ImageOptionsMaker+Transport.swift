@@ -6,7 +6,7 @@ extension ImageOptionsMaker {
 
         @discardableResult
         public func timeout(_ timeout: Duration, fileID: String = #fileID, line: Int = #line) -> RequestMaker {
-            maker.record("request.timeout", SourceLine(fileID: fileID, line: line)) { $0.timeout = timeout }
+            maker.record(.timeout, SourceLine(fileID: fileID, line: line)) { $0.timeout = timeout }
             return self
         }
         /// A header field; the same name twice is an error.
@@ -14,7 +14,7 @@ extension ImageOptionsMaker {
         public func header(_ name: String, _ value: String, fileID: String = #fileID, line: Int = #line)
             -> RequestMaker
         {
-            maker.record("request.header(\(name.lowercased()))", SourceLine(fileID: fileID, line: line)) {
+            maker.record(.header(name.lowercased()), SourceLine(fileID: fileID, line: line)) {
                 $0.headers.set(name, value)
             }
             return self
@@ -25,7 +25,7 @@ extension ImageOptionsMaker {
             fileID: String = #fileID, line: Int = #line,
             _ modify: @escaping @Sendable (DataRequest) async throws -> DataRequest
         ) -> RequestMaker {
-            maker.record("request.modifier", SourceLine(fileID: fileID, line: line)) {
+            maker.record(.modifier, SourceLine(fileID: fileID, line: line)) {
                 $0.requestModifier = RequestModifier(modify)
             }
             return self
@@ -36,14 +36,14 @@ extension ImageOptionsMaker {
             fileID: String = #fileID, line: Int = #line,
             _ decide: @escaping @Sendable (DataResponse, DataRequest) async -> DataRequest?
         ) -> RequestMaker {
-            maker.record("request.redirects", SourceLine(fileID: fileID, line: line)) {
+            maker.record(.redirects, SourceLine(fileID: fileID, line: line)) {
                 $0.redirectHandler = RedirectHandler(decide)
             }
             return self
         }
         @discardableResult
         public func priority(_ priority: TaskPriority, fileID: String = #fileID, line: Int = #line) -> RequestMaker {
-            maker.record("request.priority", SourceLine(fileID: fileID, line: line)) { $0.priority = priority }
+            maker.record(.priority, SourceLine(fileID: fileID, line: line)) { $0.priority = priority }
             return self
         }
         /// Use this downloader instead of the manager's.
@@ -51,13 +51,13 @@ extension ImageOptionsMaker {
         public func downloader(_ downloader: ImageDownloader, fileID: String = #fileID, line: Int = #line)
             -> RequestMaker
         {
-            maker.record("request.downloader", SourceLine(fileID: fileID, line: line)) { $0.downloader = downloader }
+            maker.record(.downloader, SourceLine(fileID: fileID, line: line)) { $0.downloader = downloader }
             return self
         }
         /// Download even when the URL failed recently.
         @discardableResult
         public func ignoringFailedURLMemory(fileID: String = #fileID, line: Int = #line) -> RequestMaker {
-            maker.record("request.ignoringFailedURLMemory", SourceLine(fileID: fileID, line: line)) {
+            maker.record(.ignoringFailedURLMemory, SourceLine(fileID: fileID, line: line)) {
                 $0.ignoresFailedURLMemory = true
             }
             return self
@@ -72,7 +72,7 @@ extension ImageOptionsMaker {
 
         @discardableResult
         public func times(_ count: Int, fileID: String = #fileID, line: Int = #line) -> RetryMaker {
-            maker.record("retry.times", SourceLine(fileID: fileID, line: line)) {
+            maker.record(.retryTimes, SourceLine(fileID: fileID, line: line)) {
                 var s = $0.retryStrategy ?? RetryStrategy(maxRetries: 0)
                 s.maxRetries = max(0, count)
                 $0.retryStrategy = s
@@ -83,7 +83,7 @@ extension ImageOptionsMaker {
         public func backoff(_ backoff: RetryStrategy.Backoff, fileID: String = #fileID, line: Int = #line)
             -> RetryMaker
         {
-            maker.record("retry.backoff", SourceLine(fileID: fileID, line: line)) {
+            maker.record(.retryBackoff, SourceLine(fileID: fileID, line: line)) {
                 var s = $0.retryStrategy ?? RetryStrategy(maxRetries: 0)
                 s.backoff = backoff
                 $0.retryStrategy = s
@@ -93,7 +93,7 @@ extension ImageOptionsMaker {
         /// Fraction of each delay drawn at random.
         @discardableResult
         public func jitter(_ fraction: Double, fileID: String = #fileID, line: Int = #line) -> RetryMaker {
-            maker.record("retry.jitter", SourceLine(fileID: fileID, line: line)) {
+            maker.record(.retryJitter, SourceLine(fileID: fileID, line: line)) {
                 var s = $0.retryStrategy ?? RetryStrategy(maxRetries: 0)
                 s.jitter = min(1, max(0, fraction))
                 $0.retryStrategy = s

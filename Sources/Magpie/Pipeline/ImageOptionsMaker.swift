@@ -65,44 +65,37 @@ public final class ImageOptionsMaker {
     }
 
     private let base: ImageOptions
-    private var options: ImageOptions
-    private var setAt: [String: SourceLine] = [:]
-    private var errors: [ImageOptionsError] = []
+    private var settings: [RecordedSetting] = []
+    private var errors: [(order: Int, error: ImageOptionsError)] = []
+    private var recorded = 0
     var sizes: [SizeConstraint] = []
     private var explicitProcessor: (any ImageProcessor)?
 
     /// A maker whose unset options come from `base`.
     public init(base: ImageOptions = ImageOptions()) {
         self.base = base
-        self.options = base
     }
 
     // MARK: recording
 
-    /// Records that `slot` was set at `line`; a second setting is an error.
-    func record(_ slot: String, _ line: SourceLine, _ apply: (inout ImageOptions) -> Void) {
-        if let first = setAt[slot] {
-            errors.append(.redefined(slot, first: first, second: line))
-            return
-        }
-        setAt[slot] = line
-        apply(&options)
+    /// Records a setting of `slot` at `line` (a second one of a slot is an error at compile).
+    func record(_ slot: OptionSlot, _ line: SourceLine, _ apply: @escaping (inout ImageOptions) -> Void) {
+        settings.append(RecordedSetting(order: recorded, slot: slot, line: line, apply: apply))
+        recorded += 1
     }
 
-    func contradiction(_ a: String, _ b: String, _ what: String) {
-        if let first = setAt[a], let second = setAt[b] {
-            let (x, y) = first.line <= second.line ? (first, second) : (second, first)
-            errors.append(.contradictory(what, first: x, second: y))
-        }
+    private func fail(_ error: ImageOptionsError) {
+        errors.append((recorded, error))
+        recorded += 1
     }
 
-    func invalid(_ what: String, _ line: SourceLine) { errors.append(.invalid(what, at: line)) }
+    func invalid(_ what: String, _ line: SourceLine) { fail(.invalid(what, at: line)) }
 
     /// Records modifier `name` of size constraint `index`; a second one is an error.
     func modify(_ index: Int, _ name: String, _ line: SourceLine, _ apply: (inout SizeConstraint) -> Void) {
         let c = sizes[index]
         if let first = c.modifiers[name] {
-            errors.append(.redefined("\(c.axis.rawValue).\(c.relation.rawValue).\(name)", first: first, second: line))
+            fail(.redefined("\(c.axis.rawValue).\(c.relation.rawValue).\(name)", first: first, second: line))
             return
         }
         sizes[index].modifiers[name] = line
@@ -127,21 +120,21 @@ public final class ImageOptionsMaker {
 
     /// Skip the caches and download.
     public func forceRefresh(fileID: String = #fileID, line: Int = #line) {
-        record("forceRefresh", SourceLine(fileID: fileID, line: line)) { $0.forceRefresh = true }
+        record(.forceRefresh, SourceLine(fileID: fileID, line: line)) { $0.forceRefresh = true }
     }
     /// Never download; a miss fails.
     public func onlyFromCache(fileID: String = #fileID, line: Int = #line) {
-        record("onlyFromCache", SourceLine(fileID: fileID, line: line)) { $0.onlyFromCache = true }
+        record(.onlyFromCache, SourceLine(fileID: fileID, line: line)) { $0.onlyFromCache = true }
     }
     /// Use memory, else download (skip the disk cache).
     public func fromMemoryCacheOrRefresh(fileID: String = #fileID, line: Int = #line) {
-        record("fromMemoryCacheOrRefresh", SourceLine(fileID: fileID, line: line)) {
+        record(.fromMemoryCacheOrRefresh, SourceLine(fileID: fileID, line: line)) {
             $0.fromMemoryCacheOrRefresh = true
         }
     }
     /// Decode and keep only an animation's first frame (``ImageOptions/onlyLoadFirstFrame``).
     public func onlyLoadFirstFrame(fileID: String = #fileID, line: Int = #line) {
-        record("onlyLoadFirstFrame", SourceLine(fileID: fileID, line: line)) { $0.onlyLoadFirstFrame = true }
+        record(.onlyLoadFirstFrame, SourceLine(fileID: fileID, line: line)) { $0.onlyLoadFirstFrame = true }
     }
     @available(*, deprecated, renamed: "onlyLoadFirstFrame")
     public func firstFrameOnly(fileID: String = #fileID, line: Int = #line) {
@@ -149,36 +142,24 @@ public final class ImageOptionsMaker {
     }
     /// Return the bytes the image was made from.
     public func keepsOriginalData(fileID: String = #fileID, line: Int = #line) {
-        record("keepsOriginalData", SourceLine(fileID: fileID, line: line)) { $0.keepsOriginalData = true }
+        record(.keepsOriginalData, SourceLine(fileID: fileID, line: line)) { $0.keepsOriginalData = true }
     }
     /// A processor run after the size constraint (or alone).
     public func processor(_ processor: any ImageProcessor, fileID: String = #fileID, line: Int = #line) {
-        record("processor", SourceLine(fileID: fileID, line: line)) { _ in }
+        record(.processor, SourceLine(fileID: fileID, line: line)) { _ in }
         explicitProcessor = processor
     }
     /// Sources tried in order when the first fails.
     public func alternativeSources(_ sources: [Source], fileID: String = #fileID, line: Int = #line) {
-        record("alternativeSources", SourceLine(fileID: fileID, line: line)) { $0.alternativeSources = sources }
+        record(.alternativeSources, SourceLine(fileID: fileID, line: line)) { $0.alternativeSources = sources }
     }
 
     // MARK: compiling
 
-    /// The options, or the first error in what was recorded.
+    /// The options, or the first error in what was recorded (see ``OptionsCompiler``).
     public func build() throws(ImageOptionsError) -> ImageOptions {
-        contradiction("forceRefresh", "onlyFromCache", "forceRefresh and onlyFromCache")
-        contradiction("fromMemoryCacheOrRefresh", "onlyFromCache", "fromMemoryCacheOrRefresh and onlyFromCache")
-        contradiction("cache.memory.only", "cache.disk.expires", "a memory-only cache with a disk expiry")
-        contradiction("cache.memory.only", "cache.original", "a memory-only cache that keeps originals on disk")
-        var result = options
-        let sized = try sizeProcessor()
-        switch (sized, explicitProcessor) {
-        case (let s?, let p?): result.processor = CompositeProcessor(s, p)
-        case (let s?, nil): result.processor = s
-        case (nil, let p?): result.processor = p
-        case (nil, nil): break
-        }
-        if let first = errors.first { throw first }
-        return result
+        try OptionsCompiler.compile(
+            base: base, settings: settings, sizes: sizes, processor: explicitProcessor, recordingErrors: errors)
     }
 }
 

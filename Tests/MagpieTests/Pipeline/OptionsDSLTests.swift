@@ -173,6 +173,39 @@ import Testing
         #expect(once?.processorIdentifier == "magpie.downsample(fit,100x80,bilinear)")
     }
 
+    /// The compile step alone, from recorded settings: no maker, no closures written by hand in
+    /// DSL form.
+    @Test func theCompileStepIsAPureFunctionOfWhatWasRecorded() throws {
+        let a = SourceLine(fileID: "x", line: 1)
+        let b = SourceLine(fileID: "x", line: 2)
+        let ok = try OptionsCompiler.compile(
+            base: ImageOptions(),
+            settings: [
+                RecordedSetting(order: 0, slot: .expires(.disk), line: a) { $0.diskCacheExpiration = .days(1) },
+                RecordedSetting(order: 1, slot: .expires(.memory), line: b) { $0.memoryCacheExpiration = .seconds(5) },
+            ], sizes: [], processor: nil, recordingErrors: [])
+        #expect(ok.diskCacheExpiration == .days(1) && ok.memoryCacheExpiration == .seconds(5))
+        #expect(throws: ImageOptionsError.redefined("request.header(x-a)", first: a, second: b)) {
+            try OptionsCompiler.compile(
+                base: ImageOptions(),
+                settings: [
+                    RecordedSetting(order: 0, slot: .header("x-a"), line: a) { _ in },
+                    RecordedSetting(order: 1, slot: .header("x-a"), line: b) { _ in },
+                ], sizes: [], processor: nil, recordingErrors: [])
+        }
+        // Every pair in the contradiction table is reported, named as the table says.
+        for (first, second, what) in OptionSlot.contradictions {
+            #expect(throws: ImageOptionsError.contradictory(what, first: a, second: b)) {
+                try OptionsCompiler.compile(
+                    base: ImageOptions(),
+                    settings: [
+                        RecordedSetting(order: 0, slot: first, line: a) { _ in },
+                        RecordedSetting(order: 1, slot: second, line: b) { _ in },
+                    ], sizes: [], processor: nil, recordingErrors: [])
+            }
+        }
+    }
+
     @Test func transportOptionsLeaveTheCacheKeyAlone() throws {
         let plain = try ImageOptions.make { make in make.size.lessThanOrEqualTo(64) }
         let transported = try ImageOptions.make { make in

@@ -1,0 +1,101 @@
+/// A cache layer the DSL names.
+enum CacheLayer: String, Sendable {
+    case memory, disk
+}
+
+/// Every setting the DSL records, each at most once: redefinitions are found by slot, and the
+/// contradiction table below lists pairs of slots. The description is the name errors print.
+enum OptionSlot: Hashable, Sendable, CustomStringConvertible {
+    case forceRefresh, onlyFromCache, fromMemoryCacheOrRefresh, onlyLoadFirstFrame, keepsOriginalData
+    case processor, alternativeSources
+    case waitForCache, original, target, serializer, memoryOnly
+    case expires(CacheLayer), extendsOnAccess(CacheLayer)
+    case keyIgnoringQuery, keyEqualTo
+    case timeout, header(String), modifier, redirects, priority, downloader, ignoringFailedURLMemory
+    case retryTimes, retryBackoff, retryJitter
+
+    var description: String {
+        switch self {
+        case .forceRefresh: return "forceRefresh"
+        case .onlyFromCache: return "onlyFromCache"
+        case .fromMemoryCacheOrRefresh: return "fromMemoryCacheOrRefresh"
+        case .onlyLoadFirstFrame: return "onlyLoadFirstFrame"
+        case .keepsOriginalData: return "keepsOriginalData"
+        case .processor: return "processor"
+        case .alternativeSources: return "alternativeSources"
+        case .waitForCache: return "cache.waitForCache"
+        case .original: return "cache.original"
+        case .target: return "cache.target"
+        case .serializer: return "cache.serializer"
+        case .memoryOnly: return "cache.memory.only"
+        case .expires(let layer): return "cache.\(layer.rawValue).expires"
+        case .extendsOnAccess(let layer): return "cache.\(layer.rawValue).extendsOnAccess"
+        case .keyIgnoringQuery: return "cache.key.ignoringQuery"
+        case .keyEqualTo: return "cache.key.equalTo"
+        case .timeout: return "request.timeout"
+        case .header(let name): return "request.header(\(name))"
+        case .modifier: return "request.modifier"
+        case .redirects: return "request.redirects"
+        case .priority: return "request.priority"
+        case .downloader: return "request.downloader"
+        case .ignoringFailedURLMemory: return "request.ignoringFailedURLMemory"
+        case .retryTimes: return "retry.times"
+        case .retryBackoff: return "retry.backoff"
+        case .retryJitter: return "retry.jitter"
+        }
+    }
+
+    /// Settings that cannot stand together, and how the error names them.
+    static let contradictions: [(OptionSlot, OptionSlot, String)] = [
+        (.forceRefresh, .onlyFromCache, "forceRefresh and onlyFromCache"),
+        (.fromMemoryCacheOrRefresh, .onlyFromCache, "fromMemoryCacheOrRefresh and onlyFromCache"),
+        (.memoryOnly, .expires(.disk), "a memory-only cache with a disk expiry"),
+        (.memoryOnly, .original, "a memory-only cache that keeps originals on disk"),
+    ]
+}
+
+/// One setting as the DSL recorded it: which slot, where, and what it does to the options.
+struct RecordedSetting {
+    /// Its place among everything recorded (settings and errors), for the order of errors.
+    var order: Int
+    var slot: OptionSlot
+    var line: SourceLine
+    var apply: (inout ImageOptions) -> Void
+}
+
+/// Compiles recorded settings into options: a pure function of what was recorded, so it can be
+/// tested without a maker. The first error wins: size constraints, then what went wrong while
+/// recording and redefinitions (in the order they were written), then contradictions.
+enum OptionsCompiler {
+    static func compile(
+        base: ImageOptions, settings: [RecordedSetting], sizes: [ImageOptionsMaker.SizeConstraint],
+        processor: (any ImageProcessor)?, recordingErrors: [(order: Int, error: ImageOptionsError)]
+    ) throws(ImageOptionsError) -> ImageOptions {
+        var options = base
+        var firstAt: [OptionSlot: SourceLine] = [:]
+        var errors = recordingErrors
+        for setting in settings {
+            if let first = firstAt[setting.slot] {
+                errors.append((setting.order, .redefined(setting.slot.description, first: first, second: setting.line)))
+                continue
+            }
+            firstAt[setting.slot] = setting.line
+            setting.apply(&options)
+        }
+        for (a, b, what) in OptionSlot.contradictions {
+            if let first = firstAt[a], let second = firstAt[b] {
+                let (x, y) = first.line <= second.line ? (first, second) : (second, first)
+                errors.append((Int.max, .contradictory(what, first: x, second: y)))
+            }
+        }
+        let sized = try ImageOptionsMaker.sizeProcessor(sizes)
+        switch (sized, processor) {
+        case (let s?, let p?): options.processor = CompositeProcessor(s, p)
+        case (let s?, nil): options.processor = s
+        case (nil, let p?): options.processor = p
+        case (nil, nil): break
+        }
+        if let first = errors.min(by: { $0.order < $1.order }) { throw first.error }
+        return options
+    }
+}
