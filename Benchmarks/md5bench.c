@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "magpie.h"
+#include "benchutil.h"
 #ifdef MAGPIE_BENCH_OPENSSL
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/md5.h>
@@ -14,15 +15,6 @@
 
 static const char *key = "https://images.example.com/photos/2026/11/22/portraits/0001.jpg?w=1200";
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 enum { N = 1000000, B = 9 };
 static unsigned sink;

@@ -8,21 +8,17 @@ struct CacheCommand: ParsableCommand {
         subcommands: [Stats.self, Clean.self, Clear.self, Locate.self])
 
     struct Location: ParsableArguments {
-        @Option(
-            name: .long,
-            help:
-                "Cache directory (default: $MAGPIE_CACHE_HOME/default, else $XDG_CACHE_HOME/magpie/default, else ~/.cache/magpie/default)."
-        )
-        var cacheDir: String?
+        @OptionGroup var directory: CacheDirectoryOption
 
         @Option(name: .long, help: "Size limit in bytes used by clean (0 = none).")
         var sizeLimit: Int = DiskCache.Config().sizeLimit
 
         func open() throws -> DiskCache {
             do {
-                return try DiskCache(config: .init(directory: cacheDir, sizeLimit: sizeLimit, sweepInterval: nil))
+                return try DiskCache(
+                    config: .init(directory: directory.cacheDir, sizeLimit: sizeLimit, sweepInterval: nil))
             } catch {
-                throw CLI.fail(cacheDir ?? DiskCache.Config().resolvedDirectory ?? "cache", error)
+                throw directory.failure(error)
             }
         }
     }

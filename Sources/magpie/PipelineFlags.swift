@@ -12,12 +12,7 @@ import Magpie
 
 /// Cache and concurrency flags shared by `fetch` and `prefetch`.
 struct PipelineFlags: ParsableArguments {
-    @Option(
-        name: .long,
-        help:
-            "Cache directory (default: $MAGPIE_CACHE_HOME/default, else $XDG_CACHE_HOME/magpie/default, else ~/.cache/magpie/default)."
-    )
-    var cacheDir: String?
+    @OptionGroup var directory: CacheDirectoryOption
 
     @Option(name: .long, help: "Disk cache size limit in bytes (0 = none).")
     var diskLimit: Int = DiskCache.Config().sizeLimit
@@ -82,11 +77,11 @@ struct PipelineFlags: ParsableArguments {
         do {
             let cache = try ImageCache(
                 memory: .init(totalCostLimit: memoryLimit, cleanInterval: nil),
-                disk: DiskCache.Config(directory: cacheDir, sizeLimit: diskLimit, sweepInterval: nil))
+                disk: DiskCache.Config(directory: directory.cacheDir, sizeLimit: diskLimit, sweepInterval: nil))
             return ImageManager(
                 cache: cache, downloader: ImageDownloader(config: .init(retryStrategy: retryStrategy)))
         } catch {
-            throw CLI.fail(cacheDir ?? DiskCache.Config().resolvedDirectory ?? "cache", error)
+            throw directory.failure(error)
         }
     }
 

@@ -16,10 +16,7 @@ import Testing
 
     @Test func concurrentCallersShareOneRequest() async throws {
         let gate = Gate()
-        try await withServer({ _ in
-            await gate.wait()
-            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
-        }) { server in
+        try await withServer(gatedJPEG(gate)) { server in
             let downloader = makeDownloader()
             let url = NetFixture.url(server, "/a.jpg")
             let results = try await withThrowingTaskGroup(of: ImageDownloadResult.self) { group in
@@ -64,10 +61,7 @@ import Testing
 
     @Test func cancellingOneCallerLeavesTheOthers() async throws {
         let gate = Gate()
-        try await withServer({ _ in
-            await gate.wait()
-            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
-        }) { server in
+        try await withServer(gatedJPEG(gate)) { server in
             let downloader = makeDownloader()
             let url = NetFixture.url(server, "/c.jpg")
             let first = Task { try await downloader.download(url) }
@@ -85,10 +79,7 @@ import Testing
 
     @Test func cancellingEveryCallerCancelsTheRequest() async throws {
         let gate = Gate()
-        try await withServer({ _ in
-            await gate.wait()
-            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
-        }) { server in
+        try await withServer(gatedJPEG(gate)) { server in
             let downloader = makeDownloader()
             let events = Recorder<String>()
             downloader.addObserver { event in
@@ -407,10 +398,7 @@ import Testing
 
     @Test func downloadsPerHostAreBounded() async throws {
         let gate = Gate()
-        try await withServer({ _ in
-            await gate.wait()
-            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
-        }) { server in
+        try await withServer(gatedJPEG(gate)) { server in
             let downloader = makeDownloader(.init(maxConcurrentDownloadsPerHost: 2))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for i in 0..<5 {

@@ -56,14 +56,6 @@ import Testing
     }
 
     @Test func redefinitionsAndContradictionsNameBothLines() {
-        func error(_ configure: (ImageOptionsMaker) -> Void) -> ImageOptionsError? {
-            do {
-                _ = try ImageOptions.make(configure)
-                return nil
-            } catch {
-                return error
-            }
-        }
         let file = #fileID
         let line = #line + 2
         let twice = error { make in
@@ -120,14 +112,6 @@ import Testing
     /// `.crop`, `.filter` and `.allowingUpscale` are settings like any other: given twice (on one
     /// size, or on the width and the height that make one size) they name both lines.
     @Test func sizeModifiersGivenTwiceNameBothLines() {
-        func error(_ configure: (ImageOptionsMaker) -> Void) -> ImageOptionsError? {
-            do {
-                _ = try ImageOptions.make(configure)
-                return nil
-            } catch {
-                return error
-            }
-        }
         let file = #fileID
         let line = #line + 2
         let crops = error { make in
@@ -301,5 +285,15 @@ import Testing
         #expect(throws: MagpieError.self) { try image.resampled(width: 30_000, height: 30_000) }
         #expect(throws: MagpieError.self) { try image.resampled(width: 4_000_000_000, height: 4_000_000_000) }
         #expect(throws: MagpieError.self) { try image.resampled(width: Int.max, height: Int.max) }
+    }
+}
+
+/// The error the DSL reports for `configure`, or `nil` when it builds.
+private func error(_ configure: (ImageOptionsMaker) -> Void) -> ImageOptionsError? {
+    do {
+        _ = try ImageOptions.make(configure)
+        return nil
+    } catch {
+        return error
     }
 }

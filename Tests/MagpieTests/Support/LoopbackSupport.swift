@@ -77,3 +77,11 @@ func withServer<T>(
         throw error
     }
 }
+
+/// A server that answers every request with `NetFixture.jpeg` once `gate` opens.
+func gatedJPEG(_ gate: Gate) -> LoopbackServer.Handler {
+    { _ in
+        await gate.wait()
+        return .ok(NetFixture.jpeg, contentType: "image/jpeg")
+    }
+}
