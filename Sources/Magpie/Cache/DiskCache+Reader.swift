@@ -1,14 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import Foundation
 
 /// Reading entries: the fast path, validation (header, CRC-32C, expiry) and the file helpers.
 extension DiskCache {

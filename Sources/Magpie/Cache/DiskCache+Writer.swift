@@ -1,16 +1,4 @@
-import Dispatch
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import Foundation
 
 /// Writing entries: a temporary file, its header and payload, a rename, the index and the limit.
 extension DiskCache {
