@@ -90,20 +90,20 @@ public final class ImageDownloader: Sendable {
     }
 
     public let config: Config
-    private let transports: [String: any DataLoading]
-    private let ownedTransports: [any DataLoading]
-    private let coalescer = Coalescer<String, DownloadOutcome>()
-    private let hosts: AsyncLimiter<String>
-    private let failed = Locked<[String: (until: Double, error: ImageDownloadError)]>([:])
+    let transports: [String: any DataLoading]
+    let ownedTransports: [any DataLoading]
+    let coalescer = Coalescer<String, DownloadOutcome>()
+    let hosts: AsyncLimiter<String>
+    let failed = Locked<[String: (until: Double, error: ImageDownloadError)]>([:])
     /// Size of the failed-URL memory that triggers the next sweep (doubles with what survives).
-    private let failedSweepAt = Locked(4096)
-    private let stats = Locked(Statistics())
-    private let observers = Locked<[UInt64: @Sendable (DownloadEvent) -> Void]>([:])
-    private let nextObserver = Locked<UInt64>(0)
-    private let isShutDown = Locked(false)
-    private let clock: any CacheClock
-    private let sleep: @Sendable (Duration) async throws -> Void
-    private let logger: Logger
+    let failedSweepAt = Locked(4096)
+    let stats = Locked(Statistics())
+    let observers = Locked<[UInt64: @Sendable (DownloadEvent) -> Void]>([:])
+    let nextObserver = Locked<UInt64>(0)
+    let isShutDown = Locked(false)
+    let clock: any CacheClock
+    let sleep: @Sendable (Duration) async throws -> Void
+    let logger: Logger
 
     /// A downloader with its own HTTP client (AsyncHTTPClient) and the `file://` transport.
     /// - Parameters:
@@ -175,42 +175,10 @@ public final class ImageDownloader: Sendable {
 
     public func removeObserver(_ token: UInt64) { _ = observers.withLock { $0.removeValue(forKey: token) } }
 
-    private func emit(_ event: @autoclosure () -> DownloadEvent) {
+    func emit(_ event: @autoclosure () -> DownloadEvent) {
         guard let current = observers.withLock({ $0.isEmpty ? nil : Array($0.values) }) else { return }
         let event = event()
         for observer in current { observer(event) }
-    }
-
-    // MARK: - failed-URL memory
-
-    /// Remembers that `url` (as the downloader would request it with `headers`) failed with
-    /// `error`, for the configured TTL. The pipeline calls this for bodies that do not decode.
-    public func rememberFailure(of url: URL, headers: [HTTPHeaderField] = [], error: ImageDownloadError) {
-        guard let ttl = config.failedURLTTL, let request = try? baseRequest(url, DownloadOptions(headers: headers))
-        else { return }
-        remember(coalescingKey(request), error, ttl)
-    }
-
-    /// Forgets every remembered failure.
-    public func forgetFailures() { failed.withLock { $0.removeAll() } }
-
-    private func remember(_ key: String, _ error: ImageDownloadError, _ ttl: Duration) {
-        let until = clock.now().timeIntervalSinceReferenceDate + Double(ttl.nanoseconds) / 1e9
-        let sweepAt = failedSweepAt.withLock { $0 }
-        let survivors = failed.withLock { f -> Int? in
-            f[key] = (until, error)
-            // Drop expired ones now and then (amortised), so the memory stays small; a flood of
-            // distinct failing URLs within the TTL is capped by forgetting the soonest to expire.
-            guard f.count > sweepAt else { return nil }
-            let now = clock.now().timeIntervalSinceReferenceDate
-            f = f.filter { $0.value.until > now }
-            if f.count > 65536 {
-                let keep = f.sorted { $0.value.until > $1.value.until }.prefix(32768)
-                f = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
-            }
-            return f.count
-        }
-        if let survivors { failedSweepAt.withLock { $0 = max(4096, 2 * survivors) } }
     }
 
     // MARK: - downloading
@@ -271,7 +239,7 @@ public final class ImageDownloader: Sendable {
             format: outcome.format, validators: outcome.validators, coalesced: joined)
     }
 
-    private struct DownloadOutcome: Sendable {
+    struct DownloadOutcome: Sendable {
         var body: [UInt8]
         var finalURL: URL
         var statusCode: Int
@@ -281,7 +249,7 @@ public final class ImageDownloader: Sendable {
 
     /// The request for `url` with the configured and given headers; with `checkingURL`, the URL
     /// in normal form (see ``prepareURL(_:)``).
-    private func baseRequest(_ url: URL, _ options: DownloadOptions, checkingURL: Bool = true) throws -> DataRequest {
+    func baseRequest(_ url: URL, _ options: DownloadOptions, checkingURL: Bool = true) throws -> DataRequest {
         var headers = config.defaultHeaders
         for field in options.headers { headers.set(field.name, field.value) }
         var request = DataRequest(
@@ -326,127 +294,4 @@ public final class ImageDownloader: Sendable {
     /// outside 0–65535 are ``ImageDownloadError/invalidURL(_:)``.
     static func normalized(_ url: URL) throws(ImageDownloadError) -> URL { try WebURL.normalized(url) }
 
-    private func perform(
-        _ request: DataRequest, key: String, retry: RetryStrategy?,
-        redirectHandler: (@Sendable (DataResponse, DataRequest) async -> DataRequest?)?,
-        context: Coalescer<String, DownloadOutcome>.Context
-    ) async throws -> DownloadOutcome {
-        let started = ContinuousClock.now
-        stats.withLock { $0.downloads += 1 }
-        emit(.willDownload(request.url))
-        var attempt = 1
-        var redirects = 0
-        var lastStatus = 0
-        func finish(_ bytes: Int, _ error: ImageDownloadError?) {
-            stats.withLock { s in
-                s.bytes += bytes
-                if error != nil { s.failures += 1 }
-            }
-            emit(
-                .didFinish(
-                    DownloadMetrics(
-                        url: request.url, bytes: bytes, duration: ContinuousClock.now - started,
-                        statusCode: lastStatus, callers: context.callers(), attempts: attempt, redirects: redirects),
-                    error: error))
-        }
-        while true {
-            do {
-                let outcome = try await attemptOnce(
-                    request, redirectHandler: redirectHandler, redirects: &redirects, lastStatus: &lastStatus,
-                    report: context.report)
-                finish(outcome.body.count, nil)
-                return outcome
-            } catch let error as ImageDownloadError {
-                if let retry, let delay = retry.delay(beforeRetry: attempt, after: error) {
-                    stats.withLock { $0.retries += 1 }
-                    emit(.willRetry(request.url, attempt: attempt, delay: delay, error: error))
-                    logger.debug(
-                        "retrying download",
-                        metadata: ["url": "\(request.url)", "attempt": "\(attempt)", "error": "\(error)"])
-                    do {
-                        try await sleep(delay)
-                    } catch {
-                        emit(.didCancel(request.url))
-                        throw CancellationError()
-                    }
-                    attempt += 1
-                    continue
-                }
-                if error.isRemembered, let ttl = config.failedURLTTL { remember(key, error, ttl) }
-                finish(0, error)
-                throw error
-            } catch {
-                // Cancellation: every caller left.
-                emit(.didCancel(request.url))
-                throw error
-            }
-        }
-    }
-
-    /// One attempt: the request and its redirects, under the per-host limit.
-    private func attemptOnce(
-        _ first: DataRequest, redirectHandler: (@Sendable (DataResponse, DataRequest) async -> DataRequest?)?,
-        redirects: inout Int, lastStatus: inout Int, report: @escaping @Sendable (Int, Int?) -> Void
-    ) async throws -> DownloadOutcome {
-        var request = first
-        // Made at the first redirect: most downloads have none.
-        var visited: Set<String> = []
-        while true {
-            let scheme = request.url.scheme?.lowercased() ?? ""
-            guard let transport = transports[scheme] else { throw ImageDownloadError.unsupportedScheme(scheme) }
-            let host = request.url.host ?? ""
-            stats.withLock { $0.requests += 1 }
-            let current = request
-            let response = try await hosts.withPermit(for: scheme + "://" + host) {
-                try await transport.load(current, progress: report)
-            }
-            lastStatus = response.statusCode
-            if response.isRedirect, let location = response.headers.value(for: "Location") {
-                // Only http(s) to http(s): a `file:` (or any other) target is refused with one
-                // error that names nothing of it.
-                let next = try WebURL.redirectTarget(
-                    status: response.statusCode, location: location, from: request.url)
-                redirects += 1
-                if redirects > config.maxRedirects { throw ImageDownloadError.tooManyRedirects(config.maxRedirects) }
-                var nextRequest = request
-                nextRequest.url = next
-                // Credentials stay with their origin (scheme, host and port).
-                nextRequest.headers = WebURL.headersForRedirect(
-                    request.headers, from: request.url, to: next, sensitive: config.sensitiveHeaders)
-                if let redirectHandler {
-                    guard let decided = await redirectHandler(response, nextRequest) else {
-                        throw ImageDownloadError.redirectRefused(status: response.statusCode, location: location)
-                    }
-                    nextRequest = decided
-                    guard WebURL.isWebScheme(nextRequest.url.scheme) else {
-                        throw ImageDownloadError.redirectNotAllowed(status: response.statusCode)
-                    }
-                    nextRequest.url = try Self.normalized(nextRequest.url)
-                }
-                if visited.isEmpty { visited.insert(first.url.absoluteString) }
-                guard visited.insert(nextRequest.url.absoluteString).inserted else {
-                    throw ImageDownloadError.redirectLoop(nextRequest.url.absoluteString)
-                }
-                request = nextRequest
-                continue
-            }
-            guard config.acceptableStatusCodes.contains(response.statusCode) else {
-                let retryAfter = response.headers.value(for: "Retry-After").flatMap {
-                    RetryStrategy.parseRetryAfter($0, now: clock.now())
-                }
-                throw ImageDownloadError.badStatus(code: response.statusCode, retryAfter: retryAfter)
-            }
-            let contentType = response.headers.value(for: "Content-Type")
-            let format = response.body.withUnsafeBytes { ImageFormat(sniffing: $0) }
-            if config.requiresImageBody && format == .unknown {
-                throw ImageDownloadError.notAnImage(contentType: contentType)
-            }
-            let validators = ResponseValidators(
-                etag: response.headers.value(for: "ETag"), lastModified: response.headers.value(for: "Last-Modified"),
-                contentType: contentType)
-            return DownloadOutcome(
-                body: response.body, finalURL: request.url, statusCode: response.statusCode, format: format,
-                validators: validators)
-        }
-    }
 }

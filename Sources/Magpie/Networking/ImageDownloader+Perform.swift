@@ -1,0 +1,135 @@
+import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// One download: attempts with retries and back-off, redirects followed under the rules of
+/// `WebURL`, and the response checked (status, size, image body).
+extension ImageDownloader {
+    func perform(
+        _ request: DataRequest, key: String, retry: RetryStrategy?,
+        redirectHandler: (@Sendable (DataResponse, DataRequest) async -> DataRequest?)?,
+        context: Coalescer<String, DownloadOutcome>.Context
+    ) async throws -> DownloadOutcome {
+        let started = ContinuousClock.now
+        stats.withLock { $0.downloads += 1 }
+        emit(.willDownload(request.url))
+        var attempt = 1
+        var redirects = 0
+        var lastStatus = 0
+        func finish(_ bytes: Int, _ error: ImageDownloadError?) {
+            stats.withLock { s in
+                s.bytes += bytes
+                if error != nil { s.failures += 1 }
+            }
+            emit(
+                .didFinish(
+                    DownloadMetrics(
+                        url: request.url, bytes: bytes, duration: ContinuousClock.now - started,
+                        statusCode: lastStatus, callers: context.callers(), attempts: attempt, redirects: redirects),
+                    error: error))
+        }
+        while true {
+            do {
+                let outcome = try await attemptOnce(
+                    request, redirectHandler: redirectHandler, redirects: &redirects, lastStatus: &lastStatus,
+                    report: context.report)
+                finish(outcome.body.count, nil)
+                return outcome
+            } catch let error as ImageDownloadError {
+                if let retry, let delay = retry.delay(beforeRetry: attempt, after: error) {
+                    stats.withLock { $0.retries += 1 }
+                    emit(.willRetry(request.url, attempt: attempt, delay: delay, error: error))
+                    logger.debug(
+                        "retrying download",
+                        metadata: ["url": "\(request.url)", "attempt": "\(attempt)", "error": "\(error)"])
+                    do {
+                        try await sleep(delay)
+                    } catch {
+                        emit(.didCancel(request.url))
+                        throw CancellationError()
+                    }
+                    attempt += 1
+                    continue
+                }
+                if error.isRemembered, let ttl = config.failedURLTTL { remember(key, error, ttl) }
+                finish(0, error)
+                throw error
+            } catch {
+                // Cancellation: every caller left.
+                emit(.didCancel(request.url))
+                throw error
+            }
+        }
+    }
+
+    /// One attempt: the request and its redirects, under the per-host limit.
+    func attemptOnce(
+        _ first: DataRequest, redirectHandler: (@Sendable (DataResponse, DataRequest) async -> DataRequest?)?,
+        redirects: inout Int, lastStatus: inout Int, report: @escaping @Sendable (Int, Int?) -> Void
+    ) async throws -> DownloadOutcome {
+        var request = first
+        // Made at the first redirect: most downloads have none.
+        var visited: Set<String> = []
+        while true {
+            let scheme = request.url.scheme?.lowercased() ?? ""
+            guard let transport = transports[scheme] else { throw ImageDownloadError.unsupportedScheme(scheme) }
+            let host = request.url.host ?? ""
+            stats.withLock { $0.requests += 1 }
+            let current = request
+            let response = try await hosts.withPermit(for: scheme + "://" + host) {
+                try await transport.load(current, progress: report)
+            }
+            lastStatus = response.statusCode
+            if response.isRedirect, let location = response.headers.value(for: "Location") {
+                // Only http(s) to http(s): a `file:` (or any other) target is refused with one
+                // error that names nothing of it.
+                let next = try WebURL.redirectTarget(
+                    status: response.statusCode, location: location, from: request.url)
+                redirects += 1
+                if redirects > config.maxRedirects { throw ImageDownloadError.tooManyRedirects(config.maxRedirects) }
+                var nextRequest = request
+                nextRequest.url = next
+                // Credentials stay with their origin (scheme, host and port).
+                nextRequest.headers = WebURL.headersForRedirect(
+                    request.headers, from: request.url, to: next, sensitive: config.sensitiveHeaders)
+                if let redirectHandler {
+                    guard let decided = await redirectHandler(response, nextRequest) else {
+                        throw ImageDownloadError.redirectRefused(status: response.statusCode, location: location)
+                    }
+                    nextRequest = decided
+                    guard WebURL.isWebScheme(nextRequest.url.scheme) else {
+                        throw ImageDownloadError.redirectNotAllowed(status: response.statusCode)
+                    }
+                    nextRequest.url = try Self.normalized(nextRequest.url)
+                }
+                if visited.isEmpty { visited.insert(first.url.absoluteString) }
+                guard visited.insert(nextRequest.url.absoluteString).inserted else {
+                    throw ImageDownloadError.redirectLoop(nextRequest.url.absoluteString)
+                }
+                request = nextRequest
+                continue
+            }
+            guard config.acceptableStatusCodes.contains(response.statusCode) else {
+                let retryAfter = response.headers.value(for: "Retry-After").flatMap {
+                    RetryStrategy.parseRetryAfter($0, now: clock.now())
+                }
+                throw ImageDownloadError.badStatus(code: response.statusCode, retryAfter: retryAfter)
+            }
+            let contentType = response.headers.value(for: "Content-Type")
+            let format = response.body.withUnsafeBytes { ImageFormat(sniffing: $0) }
+            if config.requiresImageBody && format == .unknown {
+                throw ImageDownloadError.notAnImage(contentType: contentType)
+            }
+            let validators = ResponseValidators(
+                etag: response.headers.value(for: "ETag"), lastModified: response.headers.value(for: "Last-Modified"),
+                contentType: contentType)
+            return DownloadOutcome(
+                body: response.body, finalURL: request.url, statusCode: response.statusCode, format: format,
+                validators: validators)
+        }
+    }
+}
