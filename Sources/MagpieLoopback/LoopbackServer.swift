@@ -1,3 +1,4 @@
+import Dispatch
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -121,7 +122,9 @@ public final class LoopbackServer: Sendable {
                 let channel = context.channel
                 let keepAlive = h.isKeepAlive
                 let handler = self.handler
-                Task {
+                // Off Swift's cooperative pool: a test that blocks its threads (waiting for a child
+                // process that is talking to this server, say) must not starve the server.
+                Task(executorPreference: LoopbackExecutor.shared) {
                     let reply = await handler(request)
                     await Self.send(reply, on: channel, keepAlive: keepAlive)
                 }
@@ -174,5 +177,17 @@ public final class LoopbackServer: Sendable {
                 try? await channel.close()
             }
         }
+    }
+}
+
+/// Runs the server's handler tasks on a dispatch queue of their own instead of Swift's
+/// cooperative pool, so they answer even while the test's own tasks hold every pool thread.
+final class LoopbackExecutor: TaskExecutor, Sendable {
+    static let shared = LoopbackExecutor()
+    private let queue = DispatchQueue(label: "magpie.loopback.handlers", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }

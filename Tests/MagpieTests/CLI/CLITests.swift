@@ -206,6 +206,31 @@ import Testing
         }
     }
 
+    /// The loopback server answers while every cooperative thread of the test process is
+    /// blocked (here: the test's own, waiting for the CLI, and one holder per other core); its
+    /// handlers ran on that pool before, so the CLI's request waited out its timeout.
+    @Test func theLoopbackServerAnswersWhileThePoolIsBlocked() async throws {
+        try await withServer(imageServer()) { server in
+            let dir = try TemporaryDirectory()
+            let others = max(0, ProcessInfo.processInfo.activeProcessorCount - 1)
+            let started = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let holders = (0..<others).map { _ in
+                Task.detached {
+                    started.signal()
+                    release.wait()
+                }
+            }
+            for _ in 0..<others { started.wait() }
+            let r = try CLI.run([
+                "fetch", server.baseURL + "/img/blocked.jpg", "--retries", "0", "--cache-dir", dir.path("c"),
+            ])
+            for _ in 0..<others { release.signal() }
+            for holder in holders { await holder.value }
+            #expect(r.status == 0 && server.requestCount("/img/blocked.jpg") == 1, "\(r.stderr)")
+        }
+    }
+
     @Test func demoRunsOffline() async throws {
         let r = try await CLI.runAsync(["demo", "--images", "4", "--requests", "60", "-j", "8"])
         #expect(r.status == 0, "\(r.stderr)")
