@@ -108,19 +108,12 @@ extension DiskCache {
         }
         guard let parsed = facts else { return .invalid }
         if parsed.expiresAt <= nowSeconds { return .expired }
-        var expires = parsed.expiresAt
-        switch extending {
-        case .none: break
-        case .cacheTime:
-            // The entry's own lifetime, measured again from now: expiry and last access are
-            // always written together, so their difference is the lifetime last set.
-            let lifetime = parsed.expiresAt - parsed.lastAccess
-            if expires != .infinity {
-                expires =
-                    lifetime > 0 && lifetime.isFinite
-                    ? nowSeconds + lifetime : Self.seconds(config.expiration.expiryDate(from: now))
-            }
-        case .expirationTime(let e): expires = Self.seconds(e.expiryDate(from: now))
+        // The entry's own lifetime: expiry and last access are always written together, so their
+        // difference is the lifetime last set.
+        let lifetime = parsed.expiresAt - parsed.lastAccess
+        let fallback = config.expiration
+        let expires = extending.extendedExpiry(from: parsed.expiresAt, at: now) { date in
+            lifetime > 0 && lifetime.isFinite ? date.addingTimeInterval(lifetime) : fallback.expiryDate(from: date)
         }
         // The header's expiry and last access are rewritten (one 16-byte write) only when they
         // move by a minute or more (or 1% of a short lifetime): hot entries cost no writes, and

@@ -177,14 +177,10 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable & Cache
                 s.expirationCount += 1
                 return nil
             }
-            switch extending {
-            case .none: break
-            case .cacheTime:
-                if s.expiresAt[i] != .infinity { s.expiresAt[i] = Self.seconds(s.expirations[i].expiryDate(from: now)) }
-            case .expirationTime(let e):
-                s.expirations[i] = e
-                s.expiresAt[i] = Self.seconds(e.expiryDate(from: now))
-            }
+            // A new expiration becomes the entry's own, for later `.cacheTime` reads.
+            if case .expirationTime(let e) = extending { s.expirations[i] = e }
+            let lifetime = s.expirations[i]
+            s.expiresAt[i] = extending.extendedExpiry(from: s.expiresAt[i], at: now) { lifetime.expiryDate(from: $0) }
             Self.moveToHead(&s, i)
             return s.values[i]
         }

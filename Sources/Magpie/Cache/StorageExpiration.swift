@@ -42,6 +42,19 @@ public enum ExpirationExtending: Sendable, Hashable {
     case cacheTime
     /// Reading sets a new expiration.
     case expirationTime(StorageExpiration)
+
+    /// The expiry (seconds since the reference date, `.infinity` for never) of an entry read at
+    /// `now` that expires at `current`: the one rule both caches follow. `restart` gives the
+    /// entry's own lifetime measured again from a date (for ``cacheTime``); an entry that never
+    /// expires keeps doing so.
+    @inlinable func extendedExpiry(from current: Double, at now: Date, restart: (Date) -> Date?) -> Double {
+        switch self {
+        case .none: return current
+        case .cacheTime:
+            return current == .infinity ? current : restart(now)?.timeIntervalSinceReferenceDate ?? .infinity
+        case .expirationTime(let e): return e.expiryDate(from: now)?.timeIntervalSinceReferenceDate ?? .infinity
+        }
+    }
 }
 
 /// Where caches read the time: the system clock, or a clock a test moves by hand.
