@@ -112,33 +112,33 @@ public final class ImageManager: Sendable {
     /// - Parameter progress: Body bytes received and expected, reported as they arrive, on the
     ///   thread that read them (for HTTP, the client's event loop): keep it short, and yield into
     ///   an `AsyncStream` for anything slower.
-    /// - Throws: ``ImageDownloadError``, ``MagpieError`` (bytes that do not decode or process),
-    ///   ``ImageRetrieveError``, or `CancellationError` when the calling task is cancelled.
+    /// - Throws: ``ImageRetrieveError``, naming the stage that failed (loading, decoding,
+    ///   processing, the cache, a provider; every source's error when alternatives were tried), or
+    ///   `CancellationError` when the calling task is cancelled.
     public func retrieveImage(
         with source: Source, options: ImageOptions? = nil,
         progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)? = nil
     ) async throws -> RetrieveImageResult {
         let options = options ?? defaultOptions
         stats.withLock { $0.retrievals += 1 }
+        let pid = options.processorIdentifier
         do {
             return try await retrieve(source, options, progress)
-        } catch is CancellationError {
-            throw CancellationError()
         } catch {
-            var lastError = error
+            guard let first = ImageRetrieveError.wrapping(error, processor: pid) else { throw CancellationError() }
+            var failures = [ImageRetrieveError.SourceFailure(source: source.description, error: first)]
             for alternative in options.alternativeSources {
                 do {
                     var result = try await retrieve(alternative, options, progress)
                     result.originalSource = source
                     return result
-                } catch is CancellationError {
-                    throw CancellationError()
                 } catch {
-                    lastError = error
+                    guard let e = ImageRetrieveError.wrapping(error, processor: pid) else { throw CancellationError() }
+                    failures.append(.init(source: alternative.description, error: e))
                 }
             }
             stats.withLock { $0.failures += 1 }
-            throw options.alternativeSources.isEmpty ? error : lastError
+            throw failures.count == 1 ? first : ImageRetrieveError.allSourcesFailed(failures)
         }
     }
 

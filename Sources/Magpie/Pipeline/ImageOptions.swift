@@ -144,19 +144,3 @@ public struct ImageOptions: Sendable, Hashable {
         var priority: UInt8?
     }
 }
-
-/// Why a retrieval failed, beyond download and decoding errors (which are thrown as
-/// ``ImageDownloadError`` and ``MagpieError``).
-public enum ImageRetrieveError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// `onlyFromCache` and nothing cached under `key`.
-    case notCached(key: String)
-    /// A data provider failed.
-    case providerFailed(key: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .notCached(let key): return "not cached: \(key)"
-        case .providerFailed(let key, let reason): return "data provider for \(key) failed: \(reason)"
-        }
-    }
-}

@@ -141,10 +141,9 @@ public struct ImagePrefetcher: Sendable {
             retrieval.keepsOriginalData = true
             let result = try await manager.retrieveImage(with: source, options: retrieval)
             return .completed(result.data?.count ?? 0)
-        } catch is CancellationError {
-            return .cancelled
         } catch {
-            return Task.isCancelled ? .cancelled : .failed(error)
+            guard !Task.isCancelled, let failure = ImageRetrieveError.wrapping(error) else { return .cancelled }
+            return .failed(failure)
         }
     }
 }

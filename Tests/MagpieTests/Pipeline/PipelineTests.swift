@@ -199,8 +199,26 @@ import Testing
 
             var retry = ImageOptions()
             retry.retryStrategy = RetryStrategy(maxRetries: 0)
-            await #expect(throws: ImageDownloadError.badStatus(code: 503, retryAfter: nil)) {
+            await #expect(throws: ImageRetrieveError.loadingFailed(.badStatus(code: 503, retryAfter: nil))) {
                 try await h.manager.retrieveImage(with: .network(NetFixture.url(server, "/flaky.jpg")), options: retry)
+            }
+            // Every source failing reports every source's error, in order, each with its stage.
+            var both = ImageOptions()
+            both.alternativeSources = [.network(NetFixture.url(server, "/corrupt.jpg"))]
+            both.retryStrategy = RetryStrategy(maxRetries: 0)
+            do {
+                _ = try await h.manager.retrieveImage(
+                    with: .network(NetFixture.url(server, "/gone.jpg")), options: both)
+                Issue.record("two failing sources gave an image")
+            } catch let error as ImageRetrieveError {
+                guard case .allSourcesFailed(let failures) = error else {
+                    Issue.record("expected allSourcesFailed, got \(error)")
+                    return
+                }
+                #expect(failures.map(\.source) == [server.baseURL + "/gone.jpg", server.baseURL + "/corrupt.jpg"])
+                #expect(failures.map(\.error.stage) == ["loading", "decoding"])
+                #expect(failures[0].error == .loadingFailed(.badStatus(code: 404, retryAfter: nil)))
+                #expect(error.description.contains("/gone.jpg") && error.description.contains("/corrupt.jpg"))
             }
             retry.retryStrategy = RetryStrategy(maxRetries: 1, backoff: .immediate)
             retry.headers = [HTTPHeaderField("X-Try", "1")]
@@ -246,7 +264,9 @@ import Testing
                 make.request.redirects { _, _ in nil }
                 make.forceRefresh()
             }
-            await #expect(throws: ImageDownloadError.redirectRefused(status: 301, location: "/img/moved.jpg")) {
+            await #expect(
+                throws: ImageRetrieveError.loadingFailed(.redirectRefused(status: 301, location: "/img/moved.jpg"))
+            ) {
                 try await h.manager.retrieveImage(
                     with: .network(NetFixture.url(server, "/moved.jpg")), options: refusing)
             }
@@ -272,11 +292,16 @@ import Testing
             #expect(provided.image.width == 40 && h.cache.memoryStorage.isCached(forKey: "raw:png"))
 
             let corrupt = NetFixture.url(server, "/corrupt.jpg")
-            await #expect(throws: MagpieError.self) { try await h.manager.retrieveImage(with: .network(corrupt)) }
+            do {
+                _ = try await h.manager.retrieveImage(with: .network(corrupt))
+                Issue.record("an undecodable body decoded")
+            } catch let error as ImageRetrieveError {
+                if case .decodingFailed = error {} else { Issue.record("expected decodingFailed, got \(error)") }
+            }
             do {
                 _ = try await h.manager.retrieveImage(with: .network(corrupt))
                 Issue.record("undecodable body not remembered")
-            } catch ImageDownloadError.recentlyFailed(let reason, _) {
+            } catch ImageRetrieveError.loadingFailed(.recentlyFailed(let reason, _)) {
                 if case .undecodable = reason {} else { Issue.record("reason \(reason)") }
             }
             #expect(server.requestCount("/corrupt.jpg") == 1)

@@ -22,7 +22,9 @@ import Testing
             .start { steps.add($0) }
             #expect(summary.completed.count == 5 && summary.skipped.count == 1 && summary.failed.count == 1)
             #expect(summary.failed.first?.source.url?.path == "/nothing")
-            #expect(summary.failed.first?.error as? ImageDownloadError == .badStatus(code: 404, retryAfter: nil))
+            #expect(
+                summary.failed.first?.error as? ImageRetrieveError
+                    == .loadingFailed(.badStatus(code: 404, retryAfter: nil)))
             #expect(summary.bytes == 5 * NetFixture.jpeg.count)
             #expect(steps.all.count == 7 && steps.all.map(\.finished).sorted() == Array(1...7))
             for i in 1..<6 {

@@ -54,7 +54,7 @@ import Testing
             }
             // The pipeline caches nothing under the http URL.
             let manager = harness.manager
-            await #expect(throws: ImageDownloadError.redirectNotAllowed(status: 302)) {
+            await #expect(throws: ImageRetrieveError.loadingFailed(.redirectNotAllowed(status: 302))) {
                 _ = try await manager.retrieveImage(with: .network(NetFixture.url(server, "/existing")))
             }
             #expect(harness.cache.imageCachedType(forKey: NetFixture.url(server, "/existing").absoluteString) == .none)
@@ -224,7 +224,7 @@ import Testing
             #expect(alice.cacheType == .none)
             // Bob and an anonymous caller reach the origin, which refuses them.
             for other in ["Bearer bob", nil] {
-                await #expect(throws: ImageDownloadError.self) {
+                await #expect(throws: ImageRetrieveError.loadingFailed(.badStatus(code: 401, retryAfter: nil))) {
                     _ = try await harness.manager.retrieveImage(with: .network(url), options: options(other))
                 }
             }
@@ -244,7 +244,7 @@ import Testing
             #expect(second.manager.cacheKey(for: .network(url), options: options("Bearer alice")) == keyA)
             let fromDisk = try await second.manager.retrieveImage(with: .network(url), options: options("Bearer alice"))
             #expect(fromDisk.cacheType == .disk)
-            await #expect(throws: ImageDownloadError.self) {
+            await #expect(throws: ImageRetrieveError.loadingFailed(.badStatus(code: 401, retryAfter: nil))) {
                 _ = try await second.manager.retrieveImage(with: .network(url), options: options("Bearer bob"))
             }
             try await harness.finish()
@@ -258,7 +258,7 @@ import Testing
             let withUser = URL(string: "http://alice:s3cret%20pass@127.0.0.1:\(server.port)/basic.png")!
             let result = try await harness.manager.retrieveImage(with: .network(withUser))
             #expect(result.image.width == 40)
-            await #expect(throws: ImageDownloadError.self) {
+            await #expect(throws: ImageRetrieveError.loadingFailed(.badStatus(code: 401, retryAfter: nil))) {
                 _ = try await harness.manager.retrieveImage(with: .network(NetFixture.url(server, "/basic.png")))
             }
             let key = harness.manager.cacheKey(for: .network(withUser))
