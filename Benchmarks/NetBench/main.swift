@@ -11,6 +11,7 @@ import AsyncHTTPClient
 import Foundation
 import Magpie
 import NIOCore
+import Synchronization
 
 let args = CommandLine.arguments
 func option(_ name: String, _ fallback: Int) -> Int {
@@ -51,61 +52,37 @@ func rawFetch(_ urls: [URL], into dir: String?) async throws -> Int {
     var configuration = HTTPClient.Configuration()
     configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = concurrency
     let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    var total = 0
+    let total = Mutex(0)
     do {
-        try await withThrowingTaskGroup(of: Int.self) { group in
-            var next = 0
-            func launch() {
-                guard next < urls.count else { return }
-                let i = next
-                next += 1
-                group.addTask {
-                    let response = try await client.execute(
-                        HTTPClientRequest(url: urls[i].absoluteString), timeout: .seconds(30))
-                    let body = try await response.body.collect(upTo: 64 << 20)
-                    if let dir {
-                        // Plain POSIX calls, and the least a cache that survives crashes must do
-                        // (the disk-cache benchmark's baseline too): a temporary file renamed
-                        // into place.
-                        let temporary = dir + "/.tmp-\(i)"
-                        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-                        guard fd >= 0 else { throw POSIXError(.EIO) }
-                        let written = body.withUnsafeReadableBytes { write(fd, $0.baseAddress, $0.count) }
-                        close(fd)
-                        guard written == body.readableBytes,
-                            rename(temporary, dir + "/\(i)." + urls[i].pathExtension) == 0
-                        else { throw POSIXError(.EIO) }
-                    }
-                    return body.readableBytes
-                }
+        try await BoundedConcurrency.forEach(count: urls.count, limit: concurrency) { i in
+            let response = try await client.execute(
+                HTTPClientRequest(url: urls[i].absoluteString), timeout: .seconds(30))
+            let body = try await response.body.collect(upTo: 64 << 20)
+            if let dir {
+                // Plain POSIX calls, and the least a cache that survives crashes must do (the
+                // disk-cache benchmark's baseline too): a temporary file renamed into place.
+                let temporary = dir + "/.tmp-\(i)"
+                let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                guard fd >= 0 else { throw POSIXError(.EIO) }
+                let written = body.withUnsafeReadableBytes { write(fd, $0.baseAddress, $0.count) }
+                close(fd)
+                guard written == body.readableBytes,
+                    rename(temporary, dir + "/\(i)." + urls[i].pathExtension) == 0
+                else { throw POSIXError(.EIO) }
             }
-            for _ in 0..<min(concurrency, urls.count) { launch() }
-            while let n = try await group.next() {
-                total += n
-                launch()
-            }
+            total.withLock { $0 += body.readableBytes }
         }
     } catch {
         try? await client.shutdown()
         throw error
     }
     try await client.shutdown()
-    return total
+    return total.withLock { $0 }
 }
 
 /// `operation` on each of `urls`, `concurrency` at a time, results dropped.
 func forEachConcurrently(_ urls: [URL], _ operation: @escaping @Sendable (URL) async throws -> Void) async throws {
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        var next = 0
-        func launch() {
-            guard next < urls.count else { return }
-            let url = urls[next]
-            next += 1
-            group.addTask { try await operation(url) }
-        }
-        for _ in 0..<concurrency { launch() }
-        while try await group.next() != nil { launch() }
-    }
+    try await BoundedConcurrency.forEach(count: urls.count, limit: concurrency) { i in try await operation(urls[i]) }
 }
 
 /// `urls` through `downloader`, `concurrency` at a time, bodies dropped.

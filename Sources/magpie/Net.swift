@@ -24,21 +24,7 @@ enum Net {
     static func forEach<T: Sendable, R: Sendable>(
         _ items: [T], limit: Int, _ body: @escaping @Sendable (Int, T) async -> R, each: (Int, R) -> Void
     ) async {
-        await withTaskGroup(of: (Int, R).self) { group in
-            var next = 0
-            func launch() {
-                guard next < items.count else { return }
-                let i = next
-                next += 1
-                let item = items[i]
-                group.addTask { (i, await body(i, item)) }
-            }
-            for _ in 0..<min(limit, items.count) { launch() }
-            while let (i, r) = await group.next() {
-                each(i, r)
-                launch()
-            }
-        }
+        await BoundedConcurrency.forEach(count: items.count, limit: limit, { i in await body(i, items[i]) }, each: each)
     }
 
     static func shutdown(_ manager: ImageManager) async {

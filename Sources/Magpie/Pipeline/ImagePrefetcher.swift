@@ -74,19 +74,13 @@ public struct ImagePrefetcher: Sendable {
     public func start(progress: (@Sendable (Progress) -> Void)? = nil) async -> Summary {
         var summary = Summary()
         var state = Progress(total: sources.count)
-        await withTaskGroup(of: (Int, Outcome).self) { group in
-            var next = 0
-            func launch() {
-                guard next < sources.count else { return }
-                let index = next
-                next += 1
-                group.addTask { (index, await self.fetch(self.sources[index])) }
-            }
-            // Disk-only fetches hold a download slot only while downloading: the disk write of
-            // one overlaps the next download.
-            let tasks = diskOnly ? 2 * maxConcurrentDownloads : maxConcurrentDownloads
-            for _ in 0..<min(tasks, sources.count) { launch() }
-            while let (index, outcome) = await group.next() {
+        // Disk-only fetches hold a download slot only while downloading: the disk write of
+        // one overlaps the next download.
+        let tasks = diskOnly ? 2 * maxConcurrentDownloads : maxConcurrentDownloads
+        let sources = self.sources
+        await BoundedConcurrency.forEach(
+            count: sources.count, limit: tasks, { index in await self.fetch(sources[index]) },
+            each: { index, outcome in
                 let source = sources[index]
                 switch outcome {
                 case .completed(let bytes):
@@ -103,16 +97,8 @@ public struct ImagePrefetcher: Sendable {
                     summary.cancelled.append(source)
                 }
                 if case .cancelled = outcome {} else { progress?(state) }
-                if Task.isCancelled {
-                    while next < sources.count {
-                        summary.cancelled.append(sources[next])
-                        next += 1
-                    }
-                } else {
-                    launch()
-                }
-            }
-        }
+            },
+            notStarted: { index in summary.cancelled.append(sources[index]) })
         return summary
     }
 
