@@ -1,11 +1,6 @@
 import ArgumentParser
+import Foundation
 import Magpie
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 @main
 struct MagpieCommand: AsyncParsableCommand {
@@ -51,10 +46,10 @@ enum CLI {
 
     /// Creates `path` and its missing parents.
     static func makeDirectory(_ path: String) throws {
-        var built = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/") {
-            built += "/" + part
-            if mkdir(built, 0o777) != 0 && errno != EEXIST { throw fail(path, CLIError("cannot create directory")) }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw fail(path, CLIError("cannot create directory"))
         }
     }
 
