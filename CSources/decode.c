@@ -85,12 +85,6 @@ void magpie__detail(magpie__job *job, const char *fmt, ...) {
     va_end(ap);
 }
 
-static uint32_t magpie__round_dim(double v) {
-    if (v < 1.0) return 1;
-    if (v > 4294967295.0) return 0xffffffffu;
-    return (uint32_t)(v + 0.5);
-}
-
 /* Resolves options and the output geometry from the header. */
 static int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode_options *options) {
     memset(job, 0, sizeof *job);
@@ -130,59 +124,12 @@ static int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode
     if (job->orientation < 1 || job->orientation > 8) job->orientation = 1;
     int swap = job->orientation >= 5;
     double uw = swap ? job->info.height : job->info.width, uh = swap ? job->info.width : job->info.height;
-    double wx = 0, wy = 0, ww = uw, wh = uh;
-    uint32_t ow = (uint32_t)uw, oh = (uint32_t)uh;
-    int up = (job->opt.flags & MAGPIE_DECODE_ALLOW_UPSCALE) != 0;
-    double tw = job->opt.width, th = job->opt.height;
-    switch (job->opt.fit) {
-    case MAGPIE_FIT_NONE: break;
-    case MAGPIE_FIT_INSIDE: {
-        if (!tw || !th) return MAGPIE_EINVAL;
-        double s = fmin(tw / uw, th / uh);
-        if (s >= 1.0 && !up) break;
-        if (tw / uw <= th / uh) {
-            ow = (uint32_t)tw;
-            oh = magpie__round_dim(uh * s);
-            if (oh > th) oh = (uint32_t)th;
-        } else {
-            oh = (uint32_t)th;
-            ow = magpie__round_dim(uw * s);
-            if (ow > tw) ow = (uint32_t)tw;
-        }
-        break;
-    }
-    case MAGPIE_FIT_FILL: {
-        if (!tw || !th) return MAGPIE_EINVAL;
-        double s = fmax(tw / uw, th / uh);
-        if (s > 1.0 && !up) {
-            s = 1.0;
-            ow = (uint32_t)fmin(tw, uw);
-            oh = (uint32_t)fmin(th, uh);
-        } else {
-            ow = (uint32_t)tw;
-            oh = (uint32_t)th;
-        }
-        ww = fmin(uw, ow / s);
-        wh = fmin(uh, oh / s);
-        wx = (uw - ww) / 2;
-        wy = (uh - wh) / 2;
-        break;
-    }
-    case MAGPIE_FIT_EXACT:
-        if (!tw || !th) return MAGPIE_EINVAL;
-        ow = (uint32_t)tw;
-        oh = (uint32_t)th;
-        break;
-    case MAGPIE_FIT_MAX_PIXELS: {
-        uint64_t target = job->opt.max_output_pixels;
-        if (!target) return MAGPIE_EINVAL;
-        if (uw * uh <= (double)target && !up) break;
-        double s = sqrt((double)target / (uw * uh));
-        ow = (uint32_t)fmax(1.0, floor(uw * s));
-        oh = (uint32_t)fmax(1.0, floor(uh * s));
-        break;
-    }
-    }
+    magpie__fit_box box;
+    int fitted = magpie__fit(job->opt.fit, uw, uh, job->opt.width, job->opt.height, job->opt.max_output_pixels,
+                             (job->opt.flags & MAGPIE_DECODE_ALLOW_UPSCALE) != 0, &box);
+    if (fitted) return fitted;
+    uint32_t ow = box.out_w, oh = box.out_h;
+    double wx = box.win_x, wy = box.win_y, ww = box.win_w, wh = box.win_h;
     if ((uint64_t)ow * oh > l->max_pixels || ow > 0x3fffffffu) {
         magpie__detail(job, "output %ux%u is over the pixel limit", ow, oh);
         return MAGPIE_ELIMIT_PIXELS;

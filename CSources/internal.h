@@ -120,6 +120,16 @@ MAGPIE_HIDDEN void magpie__detail(magpie__job *job, const char *fmt, ...)
 MAGPIE_HIDDEN void magpie__job_geometry(const magpie__job *job, uint32_t in_w, uint32_t in_h,
                                         magpie__geometry *g);
 
+/* What a fit mode makes of an upright source of `uw` × `uh` (fit.c): the output size, and the
+ * window of the source that maps onto it (all of it but for FIT_FILL's centre crop). */
+typedef struct {
+    uint32_t out_w, out_h;
+    double win_x, win_y, win_w, win_h;
+} magpie__fit_box;
+/* MAGPIE_OK, or MAGPIE_EINVAL for a target the mode needs and lacks. */
+MAGPIE_HIDDEN int magpie__fit(magpie_fit fit, double uw, double uh, double tw, double th, uint64_t max_output_pixels,
+                              int up, magpie__fit_box *box);
+
 /* The filter's half-width in source pixels at scale 1 (resize.c). */
 MAGPIE_HIDDEN double magpie__support(magpie_filter f);
 
