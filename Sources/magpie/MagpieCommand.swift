@@ -1,6 +1,17 @@
 import ArgumentParser
-import Foundation
 import Magpie
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 @main
 struct MagpieCommand: AsyncParsableCommand {

@@ -1,4 +1,14 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The cache folder as the machine's other users and programs may leave it: where it is by
 /// default, who owns it, whether it is ours (its marker file), and which of its files are ours

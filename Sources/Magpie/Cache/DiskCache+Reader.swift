@@ -1,4 +1,14 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reading entries: the fast path, validation (header, CRC-32C, expiry) and the file helpers.
 extension DiskCache {

@@ -1,4 +1,14 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Removing entries: one, all, expired, least recently accessed; each removal checks under the
 /// entry's lock that the index still holds the generation it chose, so a newer write survives.

@@ -1,4 +1,14 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Writing entries: a temporary file, its header and payload, a rename, the index and the limit.
 extension DiskCache {

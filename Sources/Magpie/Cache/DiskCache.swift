@@ -1,4 +1,16 @@
-import Foundation
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A disk cache of byte payloads: one file per entry, named by the MD5 of its key, with the key,
 /// expiry, last access and HTTP validators kept in the file's own header (never file times).

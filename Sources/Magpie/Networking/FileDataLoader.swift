@@ -1,4 +1,16 @@
-import Foundation
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The `file://` transport: reads a local file on a dispatch queue (never on Swift's cooperative
 /// pool), with the request's body limit. A missing file answers 404 so it fails like a web miss.
