@@ -21,7 +21,7 @@ import Testing
         let second = try await manager.image(from: url) { make in make.size.lessThanOrEqualTo(64) }
         #expect(first.width == 64 && first.height == 43 && second == first)
         #expect(server.requestCount("/photo.jpg") == 1)
-        await #expect(throws: ImageDownloadError.self) {
+        await #expect(throws: ImageRetrieveError.loadingFailed(.badStatus(code: 404, retryAfter: nil))) {
             _ = try await manager.image(from: URL(string: server.baseURL + "/missing.jpg")!)
         }
         await manager.cache.shutdown()
