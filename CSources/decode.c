@@ -85,8 +85,10 @@ void magpie__detail(magpie__job *job, const char *fmt, ...) {
     va_end(ap);
 }
 
-/* Resolves options and the output geometry from the header. */
-static int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode_options *options) {
+/* Resolves options and the output geometry from the header. `all_frames`: the decode delivers
+ * every frame unless the options ask for one; otherwise (one frame, or only the size) the header
+ * walk stops at the frame needed. */
+static int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode_options *options, int all_frames) {
     memset(job, 0, sizeof *job);
     magpie_decode_options_init(&job->opt);
     if (options) {
@@ -104,7 +106,12 @@ static int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode
         return MAGPIE_EINVAL;
     job->in = in;
     if (in->size == 0) return in->mem || in->fd < 0 ? MAGPIE_EINVAL : MAGPIE_EUNKNOWN;
-    int rc = magpie__probe(in, &job->info);
+    uint32_t cap = 1;
+    if (job->opt.flags & MAGPIE_DECODE_ONE_FRAME)
+        cap = job->opt.frame_index < UINT32_MAX ? job->opt.frame_index + 1 : UINT32_MAX;
+    else if (all_frames)
+        cap = UINT32_MAX;
+    int rc = magpie__probe_upto(in, &job->info, cap);
     if (rc) return rc;
     const magpie_info *info = &job->info;
     if (info->format != MAGPIE_FORMAT_JPEG && info->format != MAGPIE_FORMAT_PNG && info->format != MAGPIE_FORMAT_GIF) {
@@ -175,7 +182,7 @@ static int magpie__output_size_in(magpie__in *in, const magpie_decode_options *o
     if (!width || !height) return MAGPIE_EINVAL;
     *width = *height = 0;
     magpie__job job;
-    int rc = magpie__prepare(&job, in, options);
+    int rc = magpie__prepare(&job, in, options, 0);
     if (rc) return rc;
     *width = job.out_w;
     *height = job.out_h;
@@ -185,7 +192,7 @@ static int magpie__output_size_in(magpie__in *in, const magpie_decode_options *o
 static int magpie__decode_into_job(magpie__job *jobp, magpie__in *in, const magpie_decode_options *options,
                                    uint8_t *pixels, size_t stride, size_t buffer_size) {
 #define job (*jobp)
-    int rc = magpie__prepare(&job, in, options);
+    int rc = magpie__prepare(&job, in, options, 0);
     if (rc) return rc;
     if (!pixels) return MAGPIE_EINVAL;
     size_t need;
@@ -219,7 +226,7 @@ static int magpie__decode_job(magpie__job *jobp, magpie__in *in, const magpie_de
 #define job (*jobp)
     if (!out) return MAGPIE_EINVAL;
     *out = NULL;
-    int rc = magpie__prepare(&job, in, options);
+    int rc = magpie__prepare(&job, in, options, 1);
     if (rc) return rc;
     int one = (job.opt.flags & MAGPIE_DECODE_ONE_FRAME) != 0;
     job.first_frame = one ? job.opt.frame_index : 0;

@@ -8,42 +8,56 @@
 
 typedef struct {
     magpie__in *in;
-    uint64_t at;      /* next byte to read */
-    uint32_t left;    /* bytes left in the current sub-block */
-    int ended;        /* the sub-block terminator (or the end of the data) was reached */
-    int truncated;    /* the data ended inside the stream */
-    uint32_t bits;    /* bit buffer, LSB first */
+    uint64_t at;        /* file offset of span[0] */
+    const uint8_t *span; /* bytes read ahead (valid until the next peek, and only this reader peeks) */
+    size_t avail;       /* bytes left in span */
+    uint32_t left;      /* bytes left in the current sub-block */
+    int ended;          /* the sub-block terminator (or the end of the data) was reached */
+    int truncated;      /* the data ended inside the stream */
+    uint32_t bits;      /* bit buffer, LSB first */
     uint32_t nbits;
 } magpie__lzw_reader;
 
+/* The next raw byte of the file; -1 at its end. Reads a window at a time, not a byte. */
+static inline int magpie__lzw_raw(magpie__lzw_reader *r) {
+    if (r->avail == 0) {
+        r->span = magpie__peek_upto(r->in, r->at, MAGPIE__WINDOW, &r->avail);
+        if (!r->span || r->avail == 0) {
+            r->avail = 0;
+            return -1;
+        }
+    }
+    r->at++;
+    r->avail--;
+    return *r->span++;
+}
+
 /* The next byte of the sub-block chain; -1 at its end. */
-static int magpie__lzw_byte(magpie__lzw_reader *r) {
+static inline int magpie__lzw_byte(magpie__lzw_reader *r) {
     while (r->left == 0) {
         if (r->ended) return -1;
-        const uint8_t *p = magpie__peek(r->in, r->at, 1);
-        if (!p) {
+        int len = magpie__lzw_raw(r);
+        if (len < 0) {
             r->ended = r->truncated = 1;
             return -1;
         }
-        r->at++;
-        r->left = p[0];
+        r->left = (uint32_t)len;
         if (r->left == 0) {
             r->ended = 1;
             return -1;
         }
     }
-    const uint8_t *p = magpie__peek(r->in, r->at, 1);
-    if (!p) {
+    int b = magpie__lzw_raw(r);
+    if (b < 0) {
         r->ended = r->truncated = 1;
         return -1;
     }
-    r->at++;
     r->left--;
-    return p[0];
+    return b;
 }
 
 /* The next code of `size` bits; -1 when the data runs out first. */
-static int magpie__lzw_code(magpie__lzw_reader *r, uint32_t size) {
+static inline int magpie__lzw_code(magpie__lzw_reader *r, uint32_t size) {
     while (r->nbits < size) {
         int b = magpie__lzw_byte(r);
         if (b < 0) return -1;
@@ -70,7 +84,7 @@ int magpie__gif_check_lzw(magpie__job *job, uint64_t at, uint32_t frame, uint64_
     uint32_t size = min + 1;
     uint64_t done = 0;
     int code = 0;
-    magpie__lzw_reader r = {job->in, at, 0, 0, 0, 0, 0};
+    magpie__lzw_reader r = {job->in, at, NULL, 0, 0, 0, 0, 0, 0};
     for (int c = 0; c < clear; c++) len[c] = 1;
     while (done < pixels) {
         code = magpie__lzw_code(&r, size);

@@ -53,9 +53,13 @@ MAGPIE_HIDDEN const uint8_t *magpie__peek_upto(magpie__in *in, uint64_t off, siz
 
 /* ---- probing, per format (probe.c) ---- */
 MAGPIE_HIDDEN int magpie__probe(magpie__in *in, magpie_info *info);
+/* As magpie__probe, but an animation's frames are counted only up to `frame_cap`: a decode that
+ * needs the first frames does not walk the rest of the file (the count, and the flags the later
+ * frames would set, then stop there). */
+MAGPIE_HIDDEN int magpie__probe_upto(magpie__in *in, magpie_info *info, uint32_t frame_cap);
 MAGPIE_HIDDEN int magpie__probe_jpeg(magpie__in *in, magpie_info *info);
 MAGPIE_HIDDEN int magpie__probe_png(magpie__in *in, magpie_info *info);
-MAGPIE_HIDDEN int magpie__probe_gif(magpie__in *in, magpie_info *info);
+MAGPIE_HIDDEN int magpie__probe_gif(magpie__in *in, magpie_info *info, uint32_t frame_cap);
 
 /* ---- resampling sink (resize.c) ----
  * A decoder pushes rows of straight RGBA8, top to bottom, in stored orientation. The sink either

@@ -269,7 +269,9 @@ static void magpie__probe_svg(const uint8_t *d, size_t n, magpie_info *info) {
     }
 }
 
-int magpie__probe(magpie__in *in, magpie_info *info) {
+int magpie__probe(magpie__in *in, magpie_info *info) { return magpie__probe_upto(in, info, UINT32_MAX); }
+
+int magpie__probe_upto(magpie__in *in, magpie_info *info, uint32_t frame_cap) {
     magpie_info_init(info);
     if (in->size == 0) return MAGPIE_EINVAL;
     size_t n;
@@ -281,7 +283,7 @@ int magpie__probe(magpie__in *in, magpie_info *info) {
     switch (info->format) {
     case MAGPIE_FORMAT_JPEG: return magpie__probe_jpeg(in, info);
     case MAGPIE_FORMAT_PNG: return magpie__probe_png(in, info);
-    case MAGPIE_FORMAT_GIF: return magpie__probe_gif(in, info);
+    case MAGPIE_FORMAT_GIF: return magpie__probe_gif(in, info, frame_cap);
     case MAGPIE_FORMAT_WEBP: magpie__probe_webp(d, n, info); return MAGPIE_OK;
     case MAGPIE_FORMAT_BMP: magpie__probe_bmp(d, n, info); return MAGPIE_OK;
     case MAGPIE_FORMAT_TIFF: magpie__probe_tiff(d, n, info); return MAGPIE_OK;
@@ -318,6 +320,20 @@ int magpie_probe_file(const char *path, magpie_info *info) {
     return rc;
 }
 
+int magpie_sniff_file(const char *path, magpie_format *format) {
+    if (!format) return MAGPIE_EINVAL;
+    *format = MAGPIE_FORMAT_UNKNOWN;
+    magpie__in in;
+    int rc = magpie__in_open(&in, path, NULL, 0);
+    if (rc) return rc;
+    uint8_t head[4096];
+    size_t n = magpie__read(&in, 0, head, sizeof head);
+    if (in.io_error) rc = MAGPIE_EIO;
+    else *format = magpie_sniff(head, n);
+    magpie__in_close(&in);
+    return rc;
+}
+
 /* ---- GIF: the block walk (no LZW) ---- */
 
 /* Skips GIF data sub-blocks starting at *at; returns 0 when the terminator was found. */
@@ -332,7 +348,7 @@ static int magpie__gif_skip_blocks(magpie__in *in, uint64_t *at) {
     return 1;
 }
 
-int magpie__probe_gif(magpie__in *in, magpie_info *info) {
+int magpie__probe_gif(magpie__in *in, magpie_info *info, uint32_t frame_cap) {
     const uint8_t *h = magpie__peek(in, 0, 13);
     if (!h) return in->io_error ? MAGPIE_EIO : MAGPIE_ETRUNCATED;
     info->width = magpie__le16(h + 6);
@@ -345,7 +361,7 @@ int magpie__probe_gif(magpie__in *in, magpie_info *info) {
     if (flags & 0x80) at += 3u * (2u << (flags & 7));
     int truncated = 0;
     const uint8_t *p;
-    while (!truncated) {
+    while (!truncated && info->frames < frame_cap) {
         if (!(p = magpie__peek(in, at, 1))) {
             truncated = 1;
             break;

@@ -104,6 +104,15 @@ typedef enum magpie_format {
  */
 MAGPIE_API magpie_format magpie_sniff(const void *data, size_t size);
 
+/**
+ * As `magpie_sniff`, for the file at `path`: reads its first 4 KiB, nothing more (a probe of a
+ * GIF walks the whole file; this is the cheap way to choose a decode path first).
+ * - Returns MAGPIE_OK with `*format` set (MAGPIE_FORMAT_UNKNOWN for an empty or unrecognised
+ *   file); MAGPIE_EINVAL for NULL pointers; MAGPIE_EIO when the file cannot be opened or read,
+ *   or is not a regular file.
+ */
+MAGPIE_API int magpie_sniff_file(const char *path, magpie_format *format);
+
 /** Lowercase name of a format: "jpeg", "png", "gif", …, "unknown". Static; never NULL. */
 MAGPIE_API const char *magpie_format_name(magpie_format format);
 
@@ -167,7 +176,8 @@ MAGPIE_API int magpie_probe_file(const char *path, magpie_info *info);
  *   `magpie_decode_into` counts too), intermediate buffers and codec state such as a progressive
  *   JPEG's coefficients (default 1 GiB). A shrink-on-load thumbnail of
  *   a huge JPEG fits where its full decode does not.
- * - max_frames: frames of an animation (default 5000).
+ * - max_frames: frames of an animation (default 5000). A one-frame decode reads, and counts,
+ *   the frames up to the one it asks for; a whole-animation decode, all of them.
  * - max_frame_work: the work an animation may take, in millions of canvas pixels: each frame
  *   delivered costs the whole canvas (it is composited and resampled), each frame decoded on the
  *   way its own rectangle (default 1000, a thousand megapixels). Frames delivered × canvas is

@@ -24,7 +24,8 @@ struct CacheCommand: ParsableCommand {
     }
 
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Entries, bytes and what opening repaired.")
+        static let configuration = CommandConfiguration(
+            commandName: "stats", abstract: "Entries, bytes and what opening repaired.")
         @OptionGroup var location: Location
 
         func run() throws {
@@ -42,6 +43,7 @@ struct CacheCommand: ParsableCommand {
 
     struct Clean: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "clean",
             abstract: "Remove expired entries, then trim to half the size limit if it is exceeded.")
         @OptionGroup var location: Location
 
@@ -56,7 +58,7 @@ struct CacheCommand: ParsableCommand {
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove every entry.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every entry.")
         @OptionGroup var location: Location
 
         func run() throws {
@@ -74,6 +76,7 @@ struct CacheCommand: ParsableCommand {
 
     struct Locate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "locate",
             abstract: "Print a key's file name (its MD5) and whether and where it is cached.")
         @OptionGroup var location: Location
         @Argument(help: "The cache key (usually the URL).") var key: String

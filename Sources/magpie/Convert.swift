@@ -3,6 +3,7 @@ import Magpie
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "convert",
         abstract: "Decode at full size, upright, and encode to OUT's format (png, jpg, ppm).")
 
     @Argument(help: "Input image.")

@@ -13,6 +13,7 @@ import MagpieLoopback
 
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "demo",
         abstract: "The whole pipeline, offline: a loopback server, a mixed list of URLs, three passes.",
         discussion: """
             Starts an HTTP server on 127.0.0.1 inside this process, serving images it draws (JPEG \

@@ -13,6 +13,7 @@ import Magpie
 
 struct Fetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fetch",
         abstract: "Fetch images through the caches and the network, optionally as thumbnails.",
         discussion: """
             Each URL goes through the memory cache, the disk cache, the network (concurrent requests \

@@ -3,6 +3,7 @@ import Magpie
 
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "info",
         abstract: "Print format, size, frames and orientation of image files.",
         discussion: """
             One line per file. With --json, one object per line: \

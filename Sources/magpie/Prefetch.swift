@@ -12,6 +12,7 @@ import Magpie
 
 struct Prefetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "prefetch",
         abstract: "Warm the disk cache from a list of URLs (one per line; '#' starts a comment).",
         discussion: """
             Without --size the downloaded bytes are stored as they are, without decoding: later \

@@ -3,6 +3,7 @@ import Magpie
 
 struct Thumb: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "thumb",
         abstract: "Make an upright thumbnail that fits SIZE×SIZE (or W×H), like vipsthumbnail -s.",
         discussion: "The output format follows OUT's extension (png, jpg). Default OUT: tn_<name>.jpg beside IN.")
 

@@ -451,6 +451,22 @@ static void test_limits(void) {
     magpie_decode_options_init(&o);
     o.limits.max_frames = 1;
     CHECK(magpie_decode(m.buf, (size_t)gn, &o, &img) == MAGPIE_ELIMIT_FRAMES, "frame limit");
+    /* A one-frame decode walks the file only up to its frame: the limit counts what it reads. */
+    o.flags = MAGPIE_DECODE_ONE_FRAME;
+    o.frame_index = 0;
+    CHECK(magpie_decode(m.buf, (size_t)gn, &o, &img) == MAGPIE_OK && img->frame_count == 1, "first frame alone");
+    magpie_image_free(img);
+    img = NULL;
+    uint8_t first[4 * 4 * 4];
+    CHECK(magpie_decode_into(m.buf, (size_t)gn, &o, first, 16, sizeof first) == MAGPIE_OK, "first frame into");
+    o.frame_index = 1;
+    CHECK(magpie_decode(m.buf, (size_t)gn, &o, &img) == MAGPIE_ELIMIT_FRAMES && img == NULL, "second frame: limit");
+    o.limits.max_frames = 2;
+    CHECK(magpie_decode(m.buf, (size_t)gn, &o, &img) == MAGPIE_OK && img->frame_count == 1, "second frame");
+    magpie_image_free(img);
+    img = NULL;
+    o.frame_index = 2;
+    CHECK(magpie_decode(m.buf, (size_t)gn, &o, &img) == MAGPIE_ERANGE && img == NULL, "no third frame");
     free(j);
     free(px);
 }
@@ -469,12 +485,18 @@ static void test_files(void) {
     CHECK(magpie_decode_file(path, &o, &img) == MAGPIE_EIO && img == NULL, "missing file");
     CHECK(strstr(detail, "No such file") != NULL, "detail names the cause: %s", detail);
     CHECK(magpie_probe_file(path, &info) == MAGPIE_EIO, "probe of a missing file");
+    magpie_format sniffed = MAGPIE_FORMAT_PNG;
+    CHECK(magpie_sniff_file(path, &sniffed) == MAGPIE_EIO && sniffed == MAGPIE_FORMAT_UNKNOWN, "sniff of a missing file");
+    CHECK(magpie_sniff_file(dir, &sniffed) == MAGPIE_EIO, "sniff of a directory");
+    CHECK(magpie_sniff_file(path, NULL) == MAGPIE_EINVAL && magpie_sniff_file(NULL, &sniffed) == MAGPIE_EINVAL,
+          "sniff of NULL");
     CHECK(magpie_decode_file(dir, &o, &img) == MAGPIE_EIO && strstr(detail, "directory"), "a directory");
     snprintf(path, sizeof path, "%s/empty.png", dir);
     FILE *f = fopen(path, "wb");
     fclose(f);
     CHECK(magpie_decode_file(path, &o, &img) == MAGPIE_EUNKNOWN, "empty file");
     CHECK(magpie_probe_file(path, &info) == MAGPIE_EUNKNOWN, "probe of an empty file");
+    CHECK(magpie_sniff_file(path, &sniffed) == MAGPIE_OK && sniffed == MAGPIE_FORMAT_UNKNOWN, "sniff of an empty file");
     /* A real image written to disk decodes the same from the file as from memory. */
     uint8_t *px = gradient(300, 200);
     size_t n;
@@ -487,6 +509,7 @@ static void test_files(void) {
     o.fit = MAGPIE_FIT_INSIDE;
     o.width = o.height = 30;
     CHECK(magpie_output_size_file(path, &o, &w, &h) == MAGPIE_OK && w == 30 && h == 20, "output size from file");
+    CHECK(magpie_sniff_file(path, &sniffed) == MAGPIE_OK && sniffed == MAGPIE_FORMAT_PNG, "sniff of a PNG file");
     uint8_t buf[30 * 20 * 4];
     CHECK(magpie_decode_file_into(path, &o, buf, 30 * 4, sizeof buf) == MAGPIE_OK, "decode_file_into");
     CHECK(magpie_decode(png, n, &o, &img) == MAGPIE_OK && memcmp(img->pixels, buf, sizeof buf) == 0,
@@ -544,6 +567,8 @@ static void test_special_files(void) {
     magpie_image *img = NULL;
     magpie_info info;
     CHECK(magpie_probe_file(path, &info) == MAGPIE_EIO, "probe of a FIFO");
+    magpie_format sniffed;
+    CHECK(magpie_sniff_file(path, &sniffed) == MAGPIE_EIO, "sniff of a FIFO");
     CHECK(magpie_decode_file(path, &o, &img) == MAGPIE_EIO && img == NULL, "decode of a FIFO");
     CHECK(strstr(detail, "not a regular file") != NULL, "FIFO detail: %s", detail);
     CHECK(magpie_decode_file("/dev/zero", &o, &img) == MAGPIE_EIO && img == NULL, "a device");

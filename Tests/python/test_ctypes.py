@@ -45,6 +45,7 @@ def load():
     lib = ctypes.CDLL(LIB)
     lib.magpie_sniff.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
     lib.magpie_sniff.restype = ctypes.c_int
+    lib.magpie_sniff_file.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]
     lib.magpie_probe.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(Info)]
     lib.magpie_decode_options_init.argtypes = [ctypes.POINTER(DecodeOptions)]
     lib.magpie_decode.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(DecodeOptions),
@@ -120,6 +121,10 @@ class CTypesTest(unittest.TestCase):
             with open(os.path.join(CORPUS, row["path"]), "rb") as f:
                 data = f.read()
             self.assertEqual(FORMATS[self.lib.magpie_sniff(data, len(data))], row["format"], row["path"])
+            sniffed = ctypes.c_int(-1)
+            path = os.path.join(CORPUS, row["path"]).encode()
+            self.assertEqual(self.lib.magpie_sniff_file(path, ctypes.byref(sniffed)), 0, row["path"])
+            self.assertEqual(FORMATS[sniffed.value], row["format"], row["path"])
             info = Info()
             prc = self.lib.magpie_probe(data, len(data), ctypes.byref(info))
             if row["expected"] == "ok":

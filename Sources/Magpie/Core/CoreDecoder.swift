@@ -7,12 +7,13 @@ enum CoreDecoder {
     static func probe(_ input: CoreInput) throws(MagpieError) -> ImageInfo { ImageInfo(try input.probe()) }
 
     /// Decodes still images straight into the array the image keeps (no copy); animations go
-    /// through the library's frame list.
+    /// through the library's frame list. A GIF is told apart by its signature: its probe would walk
+    /// the whole file, where the decode reads only as far as the frames it delivers.
     static func decode(_ options: DecodingOptions, _ input: CoreInput) throws(MagpieError) -> Image {
-        let info = try input.probe()
         var detail = [CChar](repeating: 0, count: 256)
         var o = options.cOptions
-        if info.format != MAGPIE_FORMAT_GIF {
+        if try input.sniff() != MAGPIE_FORMAT_GIF {
+            let info = try input.probe()
             let (width, height) = try outputSize(input, options)
             let (w, h) = (UInt32(width), UInt32(height))
             let stride = Int(w) * 4
@@ -52,7 +53,7 @@ enum CoreDecoder {
         return Image(
             width: Int(img.width), height: Int(img.height), frames: frames,
             loopCount: img.loop_count >= 0 ? Int(img.loop_count) : nil,
-            sourceFormat: CoreBridge.format(info.format), sourceOrientation: Int(info.orientation))
+            sourceFormat: CoreBridge.format(img.format), sourceOrientation: Int(img.orientation))
     }
 
     /// The size a decode with `options` would produce, from the header alone.

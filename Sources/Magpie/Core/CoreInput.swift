@@ -27,6 +27,15 @@ struct CoreInput {
         return info
     }
 
+    /// The format from the first bytes alone (a GIF's probe walks the whole file).
+    func sniff() throws(MagpieError) -> magpie_format {
+        guard let path else { return magpie_sniff(memory?.baseAddress, memory?.count ?? 0) }
+        var format = MAGPIE_FORMAT_UNKNOWN
+        let status = magpie_sniff_file(path, &format)
+        try CoreBridge.checkDecoding(status, detail: status == MAGPIE_EIO.rawValue ? fileDetail() : nil)
+        return format
+    }
+
     func outputSize(_ o: inout magpie_decode_options, _ w: inout UInt32, _ h: inout UInt32) -> Int32 {
         if let path { return magpie_output_size_file(path, &o, &w, &h) }
         return magpie_output_size(memory?.baseAddress, memory?.count ?? 0, &o, &w, &h)
