@@ -56,7 +56,14 @@ let package = Package(
             dependencies: [
                 "Magpie", "MagpieLoopback", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Sources/magpie"
+            path: "Sources/magpie",
+            exclude: ["magpie.exports"],
+            linkerSettings: [
+                // A product-only flag (the library products do not carry it): see magpie.exports.
+                .unsafeFlags(
+                    ["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/magpie/magpie.exports"],
+                    .when(platforms: [.linux], configuration: .release))
+            ]
         ),
         .executableTarget(name: "magpie-cache-bench", dependencies: ["Magpie"], path: "Benchmarks/CacheBench"),
         .executableTarget(name: "magpie-disk-cache-bench", dependencies: ["Magpie"], path: "Benchmarks/DiskCacheBench"),
