@@ -19,16 +19,20 @@ let package = Package(
     ],
     targets: [
         // The C core: CSources/ with its public header in include/. System libraries from Debian's
-        // libturbojpeg0-dev, libjpeg62-turbo-dev, libpng-dev, libgif-dev and zlib1g-dev.
+        // libturbojpeg0-dev, libjpeg62-turbo-dev, libpng-dev, libgif-dev, zlib1g-dev, libwebp-dev
+        // and libavif-dev (the SwiftPM build always has WebP and AVIF; CMake makes them optional).
         .target(
             name: "CMagpie",
             path: ".",
             sources: ["CSources"],
             publicHeadersPath: "include",
-            cSettings: [.define("_DEFAULT_SOURCE")],
+            cSettings: [
+                .define("_DEFAULT_SOURCE"), .define("MAGPIE_HAVE_WEBP", to: "1"), .define("MAGPIE_HAVE_AVIF", to: "1"),
+            ],
             linkerSettings: [
                 .linkedLibrary("turbojpeg"), .linkedLibrary("jpeg"), .linkedLibrary("png16"),
-                .linkedLibrary("gif"), .linkedLibrary("z"), .linkedLibrary("m"),
+                .linkedLibrary("gif"), .linkedLibrary("webpdemux"), .linkedLibrary("webp"), .linkedLibrary("avif"),
+                .linkedLibrary("z"), .linkedLibrary("m"),
             ]
         ),
         .target(

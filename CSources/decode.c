@@ -85,6 +85,32 @@ void magpie__detail(magpie__job *job, const char *fmt, ...) {
     va_end(ap);
 }
 
+int magpie__whole_input(magpie__job *job, const uint8_t **data, uint8_t **owned) {
+    *owned = NULL;
+    if (job->in->mem) {
+        *data = job->in->mem;
+        return MAGPIE_OK;
+    }
+    int rc = magpie__charge(job, job->in->size);
+    if (rc) return rc;
+    if (!(*owned = malloc(job->in->size ? (size_t)job->in->size : 1))) rc = MAGPIE_ENOMEM;
+    else if (magpie__read(job->in, 0, *owned, (size_t)job->in->size) != job->in->size)
+        rc = job->in->io_error ? MAGPIE_EIO : MAGPIE_ETRUNCATED;
+    if (rc) {
+        magpie__whole_input_free(job, *owned);
+        *owned = NULL;
+        return rc;
+    }
+    *data = *owned;
+    return MAGPIE_OK;
+}
+
+void magpie__whole_input_free(magpie__job *job, uint8_t *owned) {
+    if (!owned) return;
+    free(owned);
+    magpie__uncharge(job, job->in->size);
+}
+
 /* Resolves options and the output geometry from the header. `all_frames`: the decode delivers
  * every frame unless the options ask for one; otherwise (one frame, or only the size) the header
  * walk stops at the frame needed. */
@@ -114,8 +140,11 @@ static int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode
     int rc = magpie__probe_upto(in, &job->info, cap);
     if (rc) return rc;
     const magpie_info *info = &job->info;
-    if (info->format != MAGPIE_FORMAT_JPEG && info->format != MAGPIE_FORMAT_PNG && info->format != MAGPIE_FORMAT_GIF) {
-        magpie__detail(job, "%s images are recognised but not decoded", magpie_format_name(info->format));
+    if (!magpie_format_decodable(info->format)) {
+        magpie__detail(job, "%s images are recognised but not decoded%s", magpie_format_name(info->format),
+                       info->format == MAGPIE_FORMAT_WEBP || info->format == MAGPIE_FORMAT_AVIF
+                           ? " (this build has no codec for them)"
+                           : "");
         return MAGPIE_EUNSUPPORTED;
     }
     if ((uint64_t)info->width * info->height > l->max_pixels) {
@@ -173,6 +202,8 @@ static int magpie__run(magpie__job *job) {
     case MAGPIE_FORMAT_JPEG: return magpie__decode_jpeg(job);
     case MAGPIE_FORMAT_PNG: return magpie__decode_png(job);
     case MAGPIE_FORMAT_GIF: return magpie__decode_gif(job);
+    case MAGPIE_FORMAT_WEBP: return magpie__decode_webp(job);
+    case MAGPIE_FORMAT_AVIF: return magpie__decode_avif(job);
     default: return MAGPIE_EUNSUPPORTED;
     }
 }
@@ -230,9 +261,9 @@ static int magpie__decode_job(magpie__job *jobp, magpie__in *in, const magpie_de
     if (rc) return rc;
     int one = (job.opt.flags & MAGPIE_DECODE_ONE_FRAME) != 0;
     job.first_frame = one ? job.opt.frame_index : 0;
-    /* APNG: only the default image decodes. */
-    uint32_t frames = job.info.format == MAGPIE_FORMAT_GIF ? job.info.frames : 1;
-    if (job.first_frame >= (job.info.format == MAGPIE_FORMAT_GIF ? job.info.frames : 1)) {
+    /* GIF, WebP and AVIF animations deliver their frames; APNG only its default image. */
+    uint32_t frames = job.info.format == MAGPIE_FORMAT_PNG ? 1 : job.info.frames;
+    if (job.first_frame >= frames) {
         magpie__detail(&job, "frame %u requested of %u", job.first_frame, frames);
         return MAGPIE_ERANGE;
     }

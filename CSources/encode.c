@@ -1,6 +1,7 @@
 /* Encoding: PNG through libpng, JPEG through TurboJPEG (the only file that uses its API). */
 #include <setjmp.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <png.h>
@@ -17,6 +18,8 @@ void magpie_encode_options_init(magpie_encode_options *o) {
     o->subsampling = MAGPIE_SUBSAMPLING_420;
     o->compression_level = 6;
     o->background = 0xFFFFFF;
+    o->lossless = 0;
+    o->method = 4;
 }
 
 void magpie_free(void *buffer) { free(buffer); }
@@ -192,12 +195,16 @@ int magpie_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t
     magpie_encode_options o;
     magpie_encode_options_init(&o);
     if (options) {
-        if (options->struct_size < sizeof o) return MAGPIE_EINVAL;
-        o = *options;
+        /* The struct grew (lossless, method): older callers pass the shorter one. */
+        size_t old_size = offsetof(magpie_encode_options, lossless);
+        if (options->struct_size < old_size) return MAGPIE_EINVAL;
+        memcpy(&o, options, options->struct_size < sizeof o ? options->struct_size : sizeof o);
+        o.struct_size = sizeof o;
     }
     switch (o.format) {
     case MAGPIE_FORMAT_PNG: return magpie__encode_png(pixels, width, height, stride, &o, out, out_size);
     case MAGPIE_FORMAT_JPEG: return magpie__encode_jpeg(pixels, width, height, stride, &o, out, out_size);
+    case MAGPIE_FORMAT_WEBP: return magpie__encode_webp(pixels, width, height, stride, &o, out, out_size);
     default: return MAGPIE_EUNSUPPORTED;
     }
 }

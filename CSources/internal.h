@@ -60,6 +60,14 @@ MAGPIE_HIDDEN int magpie__probe_upto(magpie__in *in, magpie_info *info, uint32_t
 MAGPIE_HIDDEN int magpie__probe_jpeg(magpie__in *in, magpie_info *info);
 MAGPIE_HIDDEN int magpie__probe_png(magpie__in *in, magpie_info *info);
 MAGPIE_HIDDEN int magpie__probe_gif(magpie__in *in, magpie_info *info, uint32_t frame_cap);
+/* WebP: the RIFF chunk walk (probe_webp.c): VP8/VP8L/VP8X size, ANMF frames, ANIM loop count,
+ * EXIF orientation. */
+MAGPIE_HIDDEN int magpie__probe_webp(magpie__in *in, magpie_info *info);
+/* HEIF/AVIF: the ISOBMFF box walk (probe_avif.c): the primary item's ispe, irot and imir (as an
+ * EXIF orientation), alpha, depth; a sequence's sample count. */
+MAGPIE_HIDDEN int magpie__probe_isobmff(magpie__in *in, magpie_info *info);
+/* The orientation tag (1..8, else 1) of a TIFF structure, the body of an EXIF block (probe.c). */
+MAGPIE_HIDDEN uint32_t magpie__tiff_orientation(const uint8_t *tiff, size_t size);
 
 /* ---- resampling sink (resize.c) ----
  * A decoder pushes rows of straight RGBA8, top to bottom, in stored orientation. The sink either
@@ -120,6 +128,10 @@ MAGPIE_HIDDEN void magpie__uncharge(magpie__job *job, uint64_t bytes);
 MAGPIE_HIDDEN void magpie__release(magpie__job *job);
 MAGPIE_HIDDEN void magpie__detail(magpie__job *job, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The whole input in one piece, for codecs that want it so (libwebp, libavif): memory input as
+ * it is, a file read in and charged. Give it back with magpie__whole_input_free. */
+MAGPIE_HIDDEN int magpie__whole_input(magpie__job *job, const uint8_t **data, uint8_t **owned);
+MAGPIE_HIDDEN void magpie__whole_input_free(magpie__job *job, uint8_t *owned);
 /* Geometry for rows delivered at in_w x in_h (a scaled version of the stored source). */
 MAGPIE_HIDDEN void magpie__job_geometry(const magpie__job *job, uint32_t in_w, uint32_t in_h,
                                         magpie__geometry *g);
@@ -140,6 +152,9 @@ MAGPIE_HIDDEN double magpie__support(magpie_filter f);
 MAGPIE_HIDDEN int magpie__decode_jpeg(magpie__job *job);
 MAGPIE_HIDDEN int magpie__decode_png(magpie__job *job);
 MAGPIE_HIDDEN int magpie__decode_gif(magpie__job *job);
+/* WebP (webp.c) and AVIF (avif.c): MAGPIE_EUNSUPPORTED in a build without the codec. */
+MAGPIE_HIDDEN int magpie__decode_webp(magpie__job *job);
+MAGPIE_HIDDEN int magpie__decode_avif(magpie__job *job);
 /* Checks the LZW code stream of frame `frame` whose first sub-block starts at `at` (the minimum
  * code size is the byte before): every code defined, `pixels` pixels before the stream ends
  * (gif_lzw.c). MAGPIE_OK, MAGPIE_ECORRUPT or MAGPIE_ETRUNCATED, with a detail. */
@@ -148,6 +163,9 @@ MAGPIE_HIDDEN int magpie__gif_check_lzw(magpie__job *job, uint64_t at, uint32_t 
 MAGPIE_HIDDEN int magpie__encode_png(const uint8_t *px, uint32_t w, uint32_t h, size_t stride,
                                      const magpie_encode_options *o, uint8_t **out, size_t *n);
 MAGPIE_HIDDEN int magpie__encode_jpeg(const uint8_t *px, uint32_t w, uint32_t h, size_t stride,
+                                      const magpie_encode_options *o, uint8_t **out, size_t *n);
+/* WebP (webp_encode.c): MAGPIE_EUNSUPPORTED in a build without libwebp. */
+MAGPIE_HIDDEN int magpie__encode_webp(const uint8_t *px, uint32_t w, uint32_t h, size_t stride,
                                       const magpie_encode_options *o, uint8_t **out, size_t *n);
 
 #endif

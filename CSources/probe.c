@@ -12,11 +12,9 @@ void magpie_info_init(magpie_info *info) {
 
 /* ---- JPEG ---- */
 
-/* Reads the EXIF orientation from an APP1 payload ("Exif\0\0" + TIFF). Returns 1..8, or 1. */
-static uint32_t magpie__exif_orientation(const uint8_t *p, size_t n) {
-    if (n < 6 + 8 || memcmp(p, "Exif\0\0", 6) != 0) return 1;
-    const uint8_t *t = p + 6;
-    size_t tn = n - 6;
+/* Reads the orientation tag from a TIFF structure (an EXIF block). Returns 1..8, or 1. */
+uint32_t magpie__tiff_orientation(const uint8_t *t, size_t tn) {
+    if (tn < 8) return 1;
     int le;
     if (t[0] == 'I' && t[1] == 'I') le = 1;
     else if (t[0] == 'M' && t[1] == 'M') le = 0;
@@ -42,6 +40,12 @@ static uint32_t magpie__exif_orientation(const uint8_t *p, size_t n) {
     return 1;
 #undef RD16
 #undef RD32
+}
+
+/* The EXIF orientation of an APP1 payload ("Exif\0\0" + TIFF). */
+static uint32_t magpie__exif_orientation(const uint8_t *p, size_t n) {
+    if (n < 6 + 8 || memcmp(p, "Exif\0\0", 6) != 0) return 1;
+    return magpie__tiff_orientation(p + 6, n - 6);
 }
 
 int magpie__probe_jpeg(magpie__in *in, magpie_info *info) {
@@ -149,25 +153,6 @@ int magpie__probe_png(magpie__in *in, magpie_info *info) {
 
 /* ---- recognised-only formats: size where the header makes it cheap ---- */
 
-static void magpie__probe_webp(const uint8_t *d, size_t n, magpie_info *info) {
-    if (n < 30) return;
-    const uint8_t *c = d + 12, *p = d + 20;
-    if (memcmp(c, "VP8 ", 4) == 0 && p[3] == 0x9d && p[4] == 0x01 && p[5] == 0x2a) {
-        info->width = magpie__le16(p + 6) & 0x3fff;
-        info->height = magpie__le16(p + 8) & 0x3fff;
-    } else if (memcmp(c, "VP8L", 4) == 0 && p[0] == 0x2f) {
-        uint32_t bits = magpie__le32(p + 1);
-        info->width = (bits & 0x3fff) + 1;
-        info->height = ((bits >> 14) & 0x3fff) + 1;
-        if (bits >> 28 & 1) info->flags |= MAGPIE_INFO_HAS_ALPHA;
-    } else if (memcmp(c, "VP8X", 4) == 0) {
-        info->width = (p[4] | p[5] << 8 | (uint32_t)p[6] << 16) + 1;
-        info->height = (p[7] | p[8] << 8 | (uint32_t)p[9] << 16) + 1;
-        if (p[0] & 0x10) info->flags |= MAGPIE_INFO_HAS_ALPHA;
-        if (p[0] & 0x02) info->flags |= MAGPIE_INFO_ANIMATED;
-    }
-}
-
 static void magpie__probe_bmp(const uint8_t *d, size_t n, magpie_info *info) {
     uint32_t dib = magpie__le32(d + 14);
     if (dib == 12 && n >= 26) {
@@ -201,17 +186,6 @@ static void magpie__probe_tiff(const uint8_t *d, size_t n, magpie_info *info) {
 }
 
 /* HEIF/AVIF: the first image spatial extents ("ispe") property, looked for in the first 64 KiB. */
-static void magpie__probe_heif(const uint8_t *d, size_t n, magpie_info *info) {
-    size_t lim = n < 65536 ? n : 65536;
-    for (size_t i = 4; i + 16 <= lim; i++) {
-        if (memcmp(d + i, "ispe", 4) == 0 && magpie__be32(d + i - 4) >= 20) {
-            info->width = magpie__be32(d + i + 8);
-            info->height = magpie__be32(d + i + 12);
-            return;
-        }
-    }
-}
-
 /* A number attribute of the <svg> tag ("12", "12.5px"); 0 when absent or relative. */
 static double magpie__svg_attr(const char *tag, size_t len, const char *name) {
     size_t nl = strlen(name);
@@ -284,7 +258,7 @@ int magpie__probe_upto(magpie__in *in, magpie_info *info, uint32_t frame_cap) {
     case MAGPIE_FORMAT_JPEG: return magpie__probe_jpeg(in, info);
     case MAGPIE_FORMAT_PNG: return magpie__probe_png(in, info);
     case MAGPIE_FORMAT_GIF: return magpie__probe_gif(in, info, frame_cap);
-    case MAGPIE_FORMAT_WEBP: magpie__probe_webp(d, n, info); return MAGPIE_OK;
+    case MAGPIE_FORMAT_WEBP: return magpie__probe_webp(in, info);
     case MAGPIE_FORMAT_BMP: magpie__probe_bmp(d, n, info); return MAGPIE_OK;
     case MAGPIE_FORMAT_TIFF: magpie__probe_tiff(d, n, info); return MAGPIE_OK;
     case MAGPIE_FORMAT_ICO:
@@ -292,7 +266,7 @@ int magpie__probe_upto(magpie__in *in, magpie_info *info, uint32_t frame_cap) {
         info->height = d[7] ? d[7] : 256;
         return MAGPIE_OK;
     case MAGPIE_FORMAT_HEIC:
-    case MAGPIE_FORMAT_AVIF: magpie__probe_heif(d, n, info); return MAGPIE_OK;
+    case MAGPIE_FORMAT_AVIF: return magpie__probe_isobmff(in, info);
     case MAGPIE_FORMAT_SVG: magpie__probe_svg(d, n, info); return MAGPIE_OK;
     case MAGPIE_FORMAT_PDF: return MAGPIE_OK;
     case MAGPIE_FORMAT_UNKNOWN:

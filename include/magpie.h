@@ -116,6 +116,16 @@ MAGPIE_API int magpie_sniff_file(const char *path, magpie_format *format);
 /** Lowercase name of a format: "jpeg", "png", "gif", …, "unknown". Static; never NULL. */
 MAGPIE_API const char *magpie_format_name(magpie_format format);
 
+/**
+ * Whether this build decodes `format`: 1 for JPEG, PNG and GIF always, for WebP and AVIF when the
+ * library was built with libwebp / libavif (CMake `MAGPIE_WITH_WEBP` / `MAGPIE_WITH_AVIF`, on when
+ * pkg-config finds them); 0 for formats it only recognises (their decode is MAGPIE_EUNSUPPORTED).
+ */
+MAGPIE_API int magpie_format_decodable(magpie_format format);
+
+/** Whether `magpie_encode` writes `format`: 1 for PNG and JPEG, and WebP with libwebp; else 0. */
+MAGPIE_API int magpie_format_encodable(magpie_format format);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Probing                                                                                    */
 
@@ -367,14 +377,20 @@ typedef struct magpie_encode_options {
     int compression_level;          /**< PNG zlib level 0–9; default 6. */
     uint32_t background;            /**< JPEG has no alpha: pixels are composited over this
                                          0xRRGGBB colour (default white, 0xFFFFFF). */
+    /* Added with WebP; a caller built against the older, shorter struct gets the defaults. */
+    int lossless; /**< WebP: 1 for lossless (then `quality` is the effort 0–100, as cwebp's
+                       -q with -lossless); default 0, lossy at `quality`. */
+    int method;   /**< WebP: effort 0 (fast) – 6 (small), cwebp's -m; default 4. */
 } magpie_encode_options;
 
-/** Sets defaults: PNG, level 6; JPEG quality 85, 4:2:0, white background. */
+/** Sets defaults: PNG, level 6; JPEG quality 85, 4:2:0, white background; WebP lossy at
+ *  quality 85, method 4. */
 MAGPIE_API void magpie_encode_options_init(magpie_encode_options *options);
 
 /**
  * Encodes RGBA pixels (straight alpha). PNG keeps alpha and writes RGB when every pixel is opaque;
- * JPEG composites over `background`. Output is deterministic: the same input and options give the
+ * JPEG composites over `background`; WebP (when `magpie_format_encodable` says so) keeps alpha
+ * and leaves it out when every pixel is opaque, one thread, no metadata. Output is deterministic: the same input and options give the
  * same bytes (no timestamps). On success `*out` is a library allocation of `*out_size` bytes, to
  * be freed with `magpie_free`.
  * - Returns MAGPIE_EINVAL for bad arguments (zero size, stride < width * 4, quality out of range),

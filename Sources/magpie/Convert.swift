@@ -4,18 +4,18 @@ import Magpie
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Decode at full size, upright, and encode to OUT's format (png, jpg, ppm).")
+        abstract: "Decode at full size, upright, and encode to OUT's format (png, jpg, webp, ppm).")
 
     @Argument(help: "Input image.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "Output file (.png, .jpg).")
+    @Option(name: .shortAndLong, help: "Output file (.png, .jpg, .webp).")
     var output: String
 
     @Option(name: .long, help: "GIF frame to write, composited (0 = first).")
     var frame = 0
 
-    @Option(name: .long, help: "JPEG quality 1–100.")
+    @Option(name: .long, help: "JPEG and WebP quality 1–100.")
     var quality = 85
 
     func validate() throws {

@@ -69,7 +69,10 @@ enum CLI {
         switch ext {
         case "png": return .png()
         case "jpg", "jpeg": return .jpeg(quality: quality)
-        default: throw CLIError("cannot tell the output format from '\(path)': use .png, .jpg, .jpeg or .ppm")
+        case "webp":
+            guard ImageFormat.webp.isEncodable else { throw CLIError("this build does not write WebP") }
+            return .webp(quality: quality)
+        default: throw CLIError("cannot tell the output format from '\(path)': use .png, .jpg, .jpeg, .webp or .ppm")
         }
     }
 }

@@ -5,7 +5,7 @@ struct Thumb: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumb",
         abstract: "Make an upright thumbnail that fits SIZE×SIZE (or W×H), like vipsthumbnail -s.",
-        discussion: "The output format follows OUT's extension (png, jpg). Default OUT: tn_<name>.jpg beside IN.")
+        discussion: "The output format follows OUT's extension (png, jpg, webp). Default OUT: tn_<name>.jpg beside IN.")
 
     @Argument(help: "Input image.")
     var input: String
@@ -13,13 +13,13 @@ struct Thumb: ParsableCommand {
     @Option(name: .shortAndLong, help: "Box to fit: SIZE or WxH.")
     var size: String
 
-    @Option(name: .shortAndLong, help: "Output file (.png, .jpg).")
+    @Option(name: .shortAndLong, help: "Output file (.png, .jpg, .webp).")
     var output: String?
 
     @Flag(name: .long, help: "Fill the box exactly, centre-cropping what overflows.")
     var fill = false
 
-    @Option(name: .long, help: "JPEG quality 1–100.")
+    @Option(name: .long, help: "JPEG and WebP quality 1–100.")
     var quality = 85
 
     func validate() throws {

@@ -11,19 +11,6 @@
 #include "magpie.h"
 #include "testutil.h"
 
-static uint8_t *gradient(uint32_t w, uint32_t h) {
-    uint8_t *p = malloc((size_t)w * h * 4);
-    for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++) {
-            uint8_t *q = p + ((size_t)y * w + x) * 4;
-            q[0] = (uint8_t)(x * 255 / (w - 1));
-            q[1] = (uint8_t)(y * 255 / (h - 1));
-            q[2] = (uint8_t)((x + y) * 127 / (w + h));
-            q[3] = 255;
-        }
-    return p;
-}
-
 static uint8_t *encode(const uint8_t *px, uint32_t w, uint32_t h, magpie_format f, int quality, size_t *n) {
     magpie_encode_options o;
     magpie_encode_options_init(&o);
@@ -61,7 +48,7 @@ static int px_diff(const uint8_t *a, const uint8_t *b) {
 
 static void test_round_trip(void) {
     const uint32_t w = 64, h = 48;
-    uint8_t *px = gradient(w, h);
+    uint8_t *px = tu_gradient(w, h);
     px[3] = 0; /* one transparent pixel keeps the PNG in RGBA */
     size_t n;
     uint8_t *png = encode(px, w, h, MAGPIE_FORMAT_PNG, 85, &n);
@@ -157,7 +144,7 @@ static void test_orientation(void) {
 
 static void test_fit_modes(void) {
     const uint32_t w = 600, h = 400;
-    uint8_t *px = gradient(w, h);
+    uint8_t *px = tu_gradient(w, h);
     size_t n;
     uint8_t *jpg = encode(px, w, h, MAGPIE_FORMAT_JPEG, 90, &n);
     struct { magpie_fit fit; uint32_t tw, th; uint64_t mp; uint32_t flags; uint32_t ew, eh; } c[] = {
@@ -362,7 +349,7 @@ static void test_gif_frame_work(void) {
 
 /* The process-wide budget: decodes charge it while they run and give everything back. */
 static void test_memory_budget(void) {
-    uint8_t *px = gradient(600, 400);
+    uint8_t *px = tu_gradient(600, 400);
     size_t n;
     uint8_t *png = encode(px, 600, 400, MAGPIE_FORMAT_PNG, 0, &n);
     magpie_image *img = NULL;
@@ -409,7 +396,7 @@ static void test_limits(void) {
     }
     /* A 60-byte PNG declaring a 2 GB text chunk: refused before libpng allocates the chunk. */
     {
-        uint8_t *px = gradient(8, 8);
+        uint8_t *px = tu_gradient(8, 8);
         size_t n;
         uint8_t *png = encode(px, 8, 8, MAGPIE_FORMAT_PNG, 0, &n);
         static const uint8_t text[] = {0x7e, 0x00, 0x00, 0x31, 't', 'E', 'X', 't', 'C', 'o', 'p', 'y'};
@@ -424,7 +411,7 @@ static void test_limits(void) {
     }
     /* A lower per-call pixel limit refuses an ordinary image; a memory limit refuses the full
      * decode but not the shrink-on-load thumbnail. */
-    uint8_t *px = gradient(800, 800);
+    uint8_t *px = tu_gradient(800, 800);
     size_t n;
     uint8_t *j = encode(px, 800, 800, MAGPIE_FORMAT_JPEG, 80, &n);
     magpie_decode_options o;
@@ -498,7 +485,7 @@ static void test_files(void) {
     CHECK(magpie_probe_file(path, &info) == MAGPIE_EUNKNOWN, "probe of an empty file");
     CHECK(magpie_sniff_file(path, &sniffed) == MAGPIE_OK && sniffed == MAGPIE_FORMAT_UNKNOWN, "sniff of an empty file");
     /* A real image written to disk decodes the same from the file as from memory. */
-    uint8_t *px = gradient(300, 200);
+    uint8_t *px = tu_gradient(300, 200);
     size_t n;
     uint8_t *png = encode(px, 300, 200, MAGPIE_FORMAT_PNG, 0, &n);
     snprintf(path, sizeof path, "%s/image.png", dir);
@@ -530,7 +517,7 @@ static void test_files(void) {
 /* A photo cut at a third with an end-of-image marker pasted on decodes "successfully" in
  * libjpeg (it warns "premature end of data segment" and fills grey): missing data is an error. */
 static void test_jpeg_cut_with_eoi(void) {
-    uint8_t *px = gradient(320, 240);
+    uint8_t *px = tu_gradient(320, 240);
     size_t n;
     uint8_t *jpeg = encode(px, 320, 240, MAGPIE_FORMAT_JPEG, 90, &n);
     size_t cut = n / 3;
@@ -604,7 +591,7 @@ static void test_arguments(void) {
 
 static void test_resize(void) {
     uint32_t w = 120, h = 80;
-    uint8_t *px = gradient(w, h);
+    uint8_t *px = tu_gradient(w, h);
     /* A window the size of the output is an exact crop. */
     magpie_rect r = {10, 20, 30, 15};
     uint8_t crop[30 * 15 * 4];

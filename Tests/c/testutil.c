@@ -23,11 +23,15 @@ uint8_t *tu_read_file(const char *path, size_t *size) {
     return buf;
 }
 
-void tu_require_corpus(const char *dir) {
+int tu_corpus_present(const char *dir) {
     struct stat st;
     char path[1024];
     snprintf(path, sizeof path, "%s/MANIFEST.tsv", dir ? dir : "");
-    if (!dir || stat(path, &st) != 0) {
+    return dir && stat(path, &st) == 0;
+}
+
+void tu_require_corpus(const char *dir) {
+    if (!tu_corpus_present(dir)) {
         printf("SKIPPED: corpus not found at %s (clone ../shared beside the project to run it)\n", dir ? dir : "(none)");
         exit(77);
     }
@@ -74,4 +78,17 @@ int tu_manifest(const char *dir, tu_row **rows) {
 int tu_finish(const char *name) {
     printf("%s: %d passed, %d failed\n", name, tu_checks - tu_failures, tu_failures);
     return tu_failures ? 1 : 0;
+}
+
+uint8_t *tu_gradient(uint32_t w, uint32_t h) {
+    uint8_t *p = malloc((size_t)w * h * 4);
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint8_t *q = p + ((size_t)y * w + x) * 4;
+            q[0] = (uint8_t)(x * 255 / (w - 1));
+            q[1] = (uint8_t)(y * 255 / (h - 1));
+            q[2] = (uint8_t)((x + y) * 127 / (w + h));
+            q[3] = 255;
+        }
+    return p;
 }

@@ -22,6 +22,8 @@ extern int tu_checks;
 uint8_t *tu_read_file(const char *path, size_t *size);
 /* Exits 77 (ctest's skip) with a visible message when the corpus directory is missing. */
 void tu_require_corpus(const char *dir);
+/* Whether dir holds a MANIFEST.tsv. */
+int tu_corpus_present(const char *dir);
 
 typedef struct {
     char path[512];
@@ -33,6 +35,8 @@ typedef struct {
 
 /* Reads MANIFEST.tsv; returns the number of rows (malloc'd array in *rows). */
 int tu_manifest(const char *dir, tu_row **rows);
+/* An opaque RGBA gradient, w x h (w, h >= 2), malloc'd. */
+uint8_t *tu_gradient(uint32_t w, uint32_t h);
 /* Prints "N passed, N failed" and returns the exit code. */
 int tu_finish(const char *name);
 #endif

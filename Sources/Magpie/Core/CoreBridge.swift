@@ -17,6 +17,20 @@ enum CoreBridge {
         if status != 0 { throw .encodingFailed(failure(status)) }
     }
 
+    /// The C value of a format; nil for one the core does not name.
+    static func cFormat(_ f: ImageFormat) -> magpie_format? {
+        let all: [magpie_format] = [
+            MAGPIE_FORMAT_JPEG, MAGPIE_FORMAT_PNG, MAGPIE_FORMAT_GIF, MAGPIE_FORMAT_WEBP, MAGPIE_FORMAT_BMP,
+            MAGPIE_FORMAT_TIFF, MAGPIE_FORMAT_HEIC, MAGPIE_FORMAT_AVIF, MAGPIE_FORMAT_ICO, MAGPIE_FORMAT_SVG,
+            MAGPIE_FORMAT_PDF,
+        ]
+        return all.first { format($0) == f }
+    }
+
+    /// Whether this build of the core decodes (or encodes) the format.
+    static func decodes(_ f: ImageFormat) -> Bool { cFormat(f).map { magpie_format_decodable($0) != 0 } ?? false }
+    static func encodes(_ f: ImageFormat) -> Bool { cFormat(f).map { magpie_format_encodable($0) != 0 } ?? false }
+
     static func format(_ f: magpie_format) -> ImageFormat {
         switch f {
         case MAGPIE_FORMAT_JPEG: return .jpeg

@@ -6,14 +6,16 @@ enum CoreDecoder {
     /// Probes the bytes or the file.
     static func probe(_ input: CoreInput) throws(MagpieError) -> ImageInfo { ImageInfo(try input.probe()) }
 
-    /// Decodes still images straight into the array the image keeps (no copy); animations go
-    /// through the library's frame list. A GIF is told apart by its signature: its probe would walk
-    /// the whole file, where the decode reads only as far as the frames it delivers.
+    /// Decodes still images straight into the array the image keeps (no copy); animations (GIF,
+    /// WebP, AVIF sequences) go through the library's frame list. A GIF is told apart by its
+    /// signature: its probe would walk the whole file, where the decode reads only as far as the
+    /// frames it delivers. (An APNG decodes its default image alone.)
     static func decode(_ options: DecodingOptions, _ input: CoreInput) throws(MagpieError) -> Image {
         var detail = [CChar](repeating: 0, count: 256)
         var o = options.cOptions
-        if try input.sniff() != MAGPIE_FORMAT_GIF {
-            let info = try input.probe()
+        if try input.sniff() != MAGPIE_FORMAT_GIF, case let info = try input.probe(),
+            info.frames <= 1 || info.format == MAGPIE_FORMAT_PNG
+        {
             let (width, height) = try outputSize(input, options)
             let (w, h) = (UInt32(width), UInt32(height))
             let stride = Int(w) * 4

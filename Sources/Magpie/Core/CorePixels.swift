@@ -16,6 +16,15 @@ enum CorePixels {
             o.format = MAGPIE_FORMAT_JPEG
             o.quality = Int32(clamping: quality)
             o.subsampling = subsampling == .yuv444 ? MAGPIE_SUBSAMPLING_444 : MAGPIE_SUBSAMPLING_420
+        case .webp(let quality, let method):
+            o.format = MAGPIE_FORMAT_WEBP
+            o.quality = Int32(clamping: quality)
+            o.method = Int32(clamping: method)
+        case .webpLossless(let effort, let method):
+            o.format = MAGPIE_FORMAT_WEBP
+            o.lossless = 1
+            o.quality = Int32(clamping: effort)
+            o.method = Int32(clamping: method)
         }
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0

@@ -4,6 +4,21 @@ public enum EncodingFormat: Sendable, Hashable {
     case png(compressionLevel: Int = 6)
     /// JPEG, quality 1–100; alpha is composited over white.
     case jpeg(quality: Int = 85, chromaSubsampling: ChromaSubsampling = .yuv420)
+    /// Lossy WebP, quality 1–100, `method` 0 (fast) – 6 (small, cwebp's `-m`); alpha is kept,
+    /// and left out when every pixel is opaque.
+    case webp(quality: Int = 85, method: Int = 4)
+    /// Lossless WebP; `effort` 0–100 is cwebp's `-q` with `-lossless`. Colour under fully
+    /// transparent pixels is not kept.
+    case webpLossless(effort: Int = 75, method: Int = 4)
+
+    /// The format written.
+    public var format: ImageFormat {
+        switch self {
+        case .png: return .png
+        case .jpeg: return .jpeg
+        case .webp, .webpLossless: return .webp
+        }
+    }
 
     public enum ChromaSubsampling: Sendable, Hashable {
         case yuv420
@@ -13,7 +28,8 @@ public enum EncodingFormat: Sendable, Hashable {
 
 extension Image {
     /// Encodes the first frame. Output is deterministic: the same pixels give the same bytes.
-    /// - Throws: ``MagpieError/encodingFailed(_:)`` (quality out of range, say).
+    /// - Throws: ``MagpieError/encodingFailed(_:)`` (quality out of range, say; `unsupported` for
+    ///   WebP in a build without libwebp, see ``ImageFormat/isEncodable``).
     public func encoded(as format: EncodingFormat) throws(MagpieError) -> [UInt8] {
         try CorePixels.encode(pixels, width: width, height: height, as: format)
     }

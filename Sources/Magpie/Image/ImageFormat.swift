@@ -25,8 +25,34 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let pdf = ImageFormat(rawValue: "pdf")
     public static let unknown = ImageFormat(rawValue: "unknown")
 
-    /// Whether Magpie decodes this format (JPEG, PNG and GIF); others are recognised only.
-    public var isDecodable: Bool { self == .jpeg || self == .png || self == .gif }
+    /// Whether this build decodes the format: JPEG, PNG, GIF, WebP and AVIF (the C core says; a C
+    /// build without libwebp or libavif leaves those out). Others are recognised only.
+    public var isDecodable: Bool { CoreBridge.decodes(self) }
+
+    /// Whether ``Image/encoded(as:)`` writes the format: PNG, JPEG and WebP.
+    public var isEncodable: Bool { CoreBridge.encodes(self) }
+
+    /// Every format this build decodes, in the order of preference an `Accept` header gives them
+    /// (the smaller encodings first).
+    public static var decodable: [ImageFormat] { [.avif, .webp, .png, .jpeg, .gif].filter(\.isDecodable) }
+
+    /// The media type ("image/jpeg", …); nil for ``unknown``.
+    public var mediaType: String? {
+        switch self {
+        case .jpeg: return "image/jpeg"
+        case .png: return "image/png"
+        case .gif: return "image/gif"
+        case .webp: return "image/webp"
+        case .avif: return "image/avif"
+        case .heic: return "image/heic"
+        case .bmp: return "image/bmp"
+        case .tiff: return "image/tiff"
+        case .ico: return "image/vnd.microsoft.icon"
+        case .svg: return "image/svg+xml"
+        case .pdf: return "application/pdf"
+        default: return nil
+        }
+    }
 
     public var description: String { rawValue }
 

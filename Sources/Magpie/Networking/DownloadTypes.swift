@@ -91,3 +91,12 @@ public enum DownloadEvent: Sendable {
     /// A download failed and will be tried again after `delay`.
     case willRetry(URL, attempt: Int, delay: Duration, error: ImageDownloadError)
 }
+
+extension ImageDownloader.Config {
+    /// The default `Accept` header: the media types of the formats this build decodes, most
+    /// compact first ("image/avif,image/webp,image/png,image/jpeg,image/gif" with every codec), and
+    /// nothing else: no `image/*` or `*/*` that would invite a format it cannot read.
+    public static var acceptedMediaTypes: String {
+        ImageFormat.decodable.compactMap(\.mediaType).joined(separator: ",")
+    }
+}

@@ -50,8 +50,7 @@ public final class ImageDownloader: Sendable {
             requiresImageBody: Bool = true, failedURLTTL: Duration? = .seconds(300),
             retryStrategy: RetryStrategy? = nil,
             defaultHeaders: [HTTPHeaderField] = [
-                HTTPHeaderField(
-                    "Accept", "image/avif,image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5"),
+                HTTPHeaderField("Accept", Config.acceptedMediaTypes),
                 HTTPHeaderField("User-Agent", "Magpie/\(MagpieCore.version)"),
             ],
             headersIgnoredForCoalescing: Set<String> = [

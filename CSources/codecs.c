@@ -1,0 +1,29 @@
+/* What this build decodes and encodes: the optional codecs are compiled in when CMake (or
+ * SwiftPM) defines MAGPIE_HAVE_WEBP / MAGPIE_HAVE_AVIF. */
+#include "internal.h"
+
+int magpie_format_decodable(magpie_format format) {
+    switch (format) {
+    case MAGPIE_FORMAT_JPEG:
+    case MAGPIE_FORMAT_PNG:
+    case MAGPIE_FORMAT_GIF: return 1;
+#ifdef MAGPIE_HAVE_WEBP
+    case MAGPIE_FORMAT_WEBP: return 1;
+#endif
+#ifdef MAGPIE_HAVE_AVIF
+    case MAGPIE_FORMAT_AVIF: return 1;
+#endif
+    default: return 0;
+    }
+}
+
+int magpie_format_encodable(magpie_format format) {
+    switch (format) {
+    case MAGPIE_FORMAT_PNG:
+    case MAGPIE_FORMAT_JPEG: return 1;
+#ifdef MAGPIE_HAVE_WEBP
+    case MAGPIE_FORMAT_WEBP: return 1;
+#endif
+    default: return 0;
+    }
+}

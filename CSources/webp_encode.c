@@ -1,0 +1,59 @@
+/* WebP encoding through libwebp: lossy at a quality, or lossless; one thread and no metadata, so
+ * the same pixels and options give the same bytes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#ifdef MAGPIE_HAVE_WEBP
+#include <webp/encode.h>
+
+int magpie__encode_webp(const uint8_t *px, uint32_t w, uint32_t h, size_t stride, const magpie_encode_options *o,
+                        uint8_t **out, size_t *n) {
+    if (w > WEBP_MAX_DIMENSION || h > WEBP_MAX_DIMENSION || stride > 0x7fffffff) return MAGPIE_EINVAL;
+    if (o->quality < 0 || o->quality > 100 || o->method < 0 || o->method > 6 || (o->lossless != 0 && o->lossless != 1))
+        return MAGPIE_EINVAL;
+    if (!o->lossless && o->quality < 1) return MAGPIE_EINVAL;
+    WebPConfig cfg;
+    WebPPicture pic;
+    WebPMemoryWriter wr;
+    if (!WebPConfigInit(&cfg) || !WebPPictureInit(&pic)) return MAGPIE_EINTERNAL;
+    cfg.quality = (float)o->quality;
+    cfg.method = o->method;
+    cfg.lossless = o->lossless;
+    cfg.thread_level = 0;
+    if (!WebPValidateConfig(&cfg)) return MAGPIE_EINVAL;
+    pic.width = (int)w;
+    pic.height = (int)h;
+    pic.use_argb = o->lossless; /* lossless works on ARGB; lossy converts to YUV on import */
+    WebPMemoryWriterInit(&wr);
+    pic.writer = WebPMemoryWrite;
+    pic.custom_ptr = &wr;
+    int rc = MAGPIE_OK;
+    if (!WebPPictureImportRGBA(&pic, px, (int)stride)) rc = MAGPIE_ENOMEM;
+    else if (!WebPEncode(&cfg, &pic))
+        rc = pic.error_code == VP8_ENC_ERROR_OUT_OF_MEMORY || pic.error_code == VP8_ENC_ERROR_BITSTREAM_OUT_OF_MEMORY
+                 ? MAGPIE_ENOMEM
+                 : MAGPIE_EENCODE;
+    if (!rc) {
+        /* Our own allocation, so magpie_free frees it whatever allocator libwebp uses. */
+        if (!(*out = malloc(wr.size ? wr.size : 1))) rc = MAGPIE_ENOMEM;
+        else {
+            memcpy(*out, wr.mem, wr.size);
+            *n = wr.size;
+        }
+    }
+    WebPPictureFree(&pic);
+    WebPMemoryWriterClear(&wr);
+    return rc;
+}
+
+#else
+
+int magpie__encode_webp(const uint8_t *px, uint32_t w, uint32_t h, size_t stride, const magpie_encode_options *o,
+                        uint8_t **out, size_t *n) {
+    (void)px, (void)w, (void)h, (void)stride, (void)o, (void)out, (void)n;
+    return MAGPIE_EUNSUPPORTED;
+}
+
+#endif

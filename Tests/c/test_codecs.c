@@ -1,0 +1,228 @@
+/* WebP and AVIF through the C API: what the build reports, WebP encoding (lossy, lossless,
+ * determinism, options), scaled WebP thumbnails under a memory limit, and, from the WebP/AVIF
+ * corpus when it is there, animations, orientation and limits. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "magpie.h"
+#include "testutil.h"
+
+static double psnr(const uint8_t *a, const uint8_t *b, size_t n) {
+    double se = 0;
+    for (size_t i = 0; i < n; i++) se += (double)(a[i] - b[i]) * (a[i] - b[i]);
+    return se == 0 ? 99.0 : 10 * log10(255.0 * 255.0 * (double)n / se);
+}
+
+static uint8_t *webp(const uint8_t *px, uint32_t w, uint32_t h, int lossless, int quality, size_t *n) {
+    magpie_encode_options o;
+    magpie_encode_options_init(&o);
+    o.format = MAGPIE_FORMAT_WEBP;
+    o.lossless = lossless;
+    o.quality = quality;
+    uint8_t *out = NULL;
+    int rc = magpie_encode(px, w, h, (size_t)w * 4, &o, &out, n);
+    CHECK(rc == MAGPIE_OK, "webp encode: %s", magpie_strerror(rc));
+    return out;
+}
+
+static void test_capabilities(void) {
+    CHECK(magpie_format_decodable(MAGPIE_FORMAT_JPEG) && magpie_format_decodable(MAGPIE_FORMAT_PNG) &&
+              magpie_format_decodable(MAGPIE_FORMAT_GIF),
+          "the base formats decode");
+    CHECK(!magpie_format_decodable(MAGPIE_FORMAT_HEIC) && !magpie_format_decodable(MAGPIE_FORMAT_SVG) &&
+              !magpie_format_decodable(MAGPIE_FORMAT_UNKNOWN) && !magpie_format_decodable((magpie_format)999),
+          "recognised-only formats do not");
+    CHECK(magpie_format_encodable(MAGPIE_FORMAT_PNG) && magpie_format_encodable(MAGPIE_FORMAT_JPEG) &&
+              !magpie_format_encodable(MAGPIE_FORMAT_GIF) && !magpie_format_encodable(MAGPIE_FORMAT_AVIF),
+          "encoders");
+    CHECK(magpie_format_encodable(MAGPIE_FORMAT_WEBP) == magpie_format_decodable(MAGPIE_FORMAT_WEBP),
+          "WebP encodes exactly when it decodes");
+}
+
+static void test_webp_round_trip(void) {
+    const uint32_t w = 320, h = 200;
+    uint8_t *px = tu_gradient(w, h);
+    for (uint32_t y = 0; y < h; y++) /* a transparent band, so alpha has something to keep */
+        for (uint32_t x = 0; x < 40; x++) px[((size_t)y * w + x) * 4 + 3] = (uint8_t)(x * 6);
+    size_t n1, n2, n3;
+    uint8_t *lossless = webp(px, w, h, 1, 75, &n1), *lossy = webp(px, w, h, 0, 90, &n2), *again = webp(px, w, h, 0, 90, &n3);
+    CHECK(n2 == n3 && memcmp(lossy, again, n2) == 0, "lossy encoding is deterministic");
+    CHECK(magpie_sniff(lossless, n1) == MAGPIE_FORMAT_WEBP && magpie_sniff(lossy, n2) == MAGPIE_FORMAT_WEBP, "sniffed");
+    magpie_info info;
+    CHECK(magpie_probe(lossless, n1, &info) == MAGPIE_OK && info.width == w && info.height == h && info.frames == 1 &&
+              (info.flags & MAGPIE_INFO_HAS_ALPHA),
+          "lossless probe: %ux%u flags %x", info.width, info.height, info.flags);
+    magpie_image *img = NULL;
+    CHECK(magpie_decode(lossless, n1, NULL, &img) == MAGPIE_OK && img->width == w && img->height == h,
+          "lossless decodes");
+    size_t differ = 0; /* every visible pixel exactly (under alpha 0 the colour is the encoder's to drop) */
+    for (size_t i = 0; img && i < (size_t)w * h; i++)
+        if (px[i * 4 + 3] != 0 && memcmp(img->pixels + i * 4, px + i * 4, 4) != 0) differ++;
+    CHECK(img && differ == 0, "lossless comes back exactly: %zu pixels differ", differ);
+    magpie_image_free(img);
+    img = NULL;
+    CHECK(magpie_decode(lossy, n2, NULL, &img) == MAGPIE_OK && img->width == w && img->height == h, "lossy decodes");
+    if (img) CHECK(psnr(img->pixels, px, (size_t)w * h * 4) > 35, "lossy at 90: %.1f dB", psnr(img->pixels, px, (size_t)w * h * 4));
+    magpie_image_free(img);
+    /* An opaque image has no alpha chunk. */
+    uint8_t *opaque = tu_gradient(w, h);
+    size_t n4;
+    uint8_t *o4 = webp(opaque, w, h, 0, 80, &n4);
+    CHECK(magpie_probe(o4, n4, &info) == MAGPIE_OK && !(info.flags & MAGPIE_INFO_HAS_ALPHA), "opaque: no alpha");
+    /* Options: out of range is refused; a caller with the older, shorter struct gets lossy. */
+    magpie_encode_options o;
+    magpie_encode_options_init(&o);
+    o.format = MAGPIE_FORMAT_WEBP;
+    uint8_t *out = NULL;
+    size_t n;
+    o.method = 7;
+    CHECK(magpie_encode(px, w, h, (size_t)w * 4, &o, &out, &n) == MAGPIE_EINVAL && !out, "method 7");
+    o.method = 4;
+    o.quality = 0;
+    CHECK(magpie_encode(px, w, h, (size_t)w * 4, &o, &out, &n) == MAGPIE_EINVAL && !out, "lossy quality 0");
+    o.quality = 90;
+    o.lossless = 2;
+    CHECK(magpie_encode(px, w, h, (size_t)w * 4, &o, &out, &n) == MAGPIE_EINVAL && !out, "lossless 2");
+    o.lossless = 1; /* ignored below: the short struct ends before it */
+    o.struct_size = (uint32_t)((const char *)&o.lossless - (const char *)&o);
+    CHECK(magpie_encode(px, w, h, (size_t)w * 4, &o, &out, &n) == MAGPIE_OK && n == n2 && memcmp(out, lossy, n) == 0,
+          "the short struct encodes lossy at its quality");
+    magpie_free(out);
+    out = NULL;
+    CHECK(magpie_encode(px, 20000, 1, 20000 * 4, &o, &out, &n) == MAGPIE_EINVAL, "wider than WebP allows");
+    free(px);
+    free(opaque);
+    magpie_free(lossless);
+    magpie_free(lossy);
+    magpie_free(again);
+    magpie_free(o4);
+}
+
+/* A lossy WebP thumbnail scales inside libwebp: it fits a memory limit the full decode does not. */
+static void test_webp_thumbnail_memory(void) {
+    const uint32_t w = 2048, h = 1536;
+    uint8_t *px = tu_gradient(w, h);
+    size_t n;
+    uint8_t *data = webp(px, w, h, 0, 80, &n);
+    magpie_decode_options o;
+    magpie_decode_options_init(&o);
+    o.limits.max_bytes = 6u << 20; /* the full image alone is 12 MB */
+    magpie_image *img = NULL;
+    CHECK(magpie_decode(data, n, &o, &img) == MAGPIE_ELIMIT_MEMORY && !img, "full decode over 6 MB");
+    o.fit = MAGPIE_FIT_INSIDE;
+    o.width = o.height = 256;
+    CHECK(magpie_decode(data, n, &o, &img) == MAGPIE_OK && img && img->width == 256 && img->height == 192,
+          "256-px thumbnail within 6 MB");
+    if (img) {
+        /* Against the full decode resampled: the scaled decode keeps the quality. */
+        magpie_decode_options full;
+        magpie_decode_options_init(&full);
+        magpie_image *big = NULL;
+        CHECK(magpie_decode(data, n, &full, &big) == MAGPIE_OK, "full decode without a limit");
+        magpie_resize_options ro;
+        magpie_resize_options_init(&ro);
+        uint8_t *ref = malloc(256 * 192 * 4);
+        magpie_pixels src = {big->pixels, big->width, big->height, big->stride};
+        magpie_pixels dst = {ref, 256, 192, 256 * 4};
+        CHECK(magpie_resample(&src, &dst, &ro) == MAGPIE_OK, "reference resample");
+        double q = psnr(img->pixels, ref, 256 * 192 * 4);
+        CHECK(q > 40, "scaled decode against full decode + resample: %.1f dB", q);
+        free(ref);
+        magpie_image_free(big);
+    }
+    magpie_image_free(img);
+    free(px);
+    magpie_free(data);
+}
+
+/* From the WebP/AVIF corpus: animations, orientation, limits. */
+static uint8_t *corpus_file(const char *dir, const char *name, size_t *n) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    uint8_t *d = tu_read_file(path, n);
+    CHECK(d != NULL, "read %s", path);
+    return d;
+}
+
+static void test_corpus_files(const char *dir) {
+    size_t n;
+    uint8_t *anim = corpus_file(dir, "webp/sharp/animated-loop-3.webp", &n);
+    if (!anim) return;
+    magpie_info info;
+    CHECK(magpie_probe(anim, n, &info) == MAGPIE_OK && info.frames == 10 && info.loop_count == 3 &&
+              (info.flags & MAGPIE_INFO_ANIMATED),
+          "animated WebP probe: %u frames, loop %d", info.frames, info.loop_count);
+    magpie_decode_options o;
+    magpie_decode_options_init(&o);
+    magpie_image *all = NULL, *one = NULL;
+    CHECK(magpie_decode(anim, n, &o, &all) == MAGPIE_OK && all->frame_count == 10 && all->loop_count == 3 &&
+              all->delays_ms[0] > 0,
+          "every frame, with delays and the loop count");
+    o.flags = MAGPIE_DECODE_ONE_FRAME;
+    o.frame_index = 6;
+    CHECK(magpie_decode(anim, n, &o, &one) == MAGPIE_OK && one->frame_count == 1, "frame 6 alone");
+    if (all && one)
+        CHECK(memcmp(one->pixels, all->pixels + (size_t)6 * all->height * all->stride, (size_t)one->height * one->stride) == 0,
+              "frame 6 alone is frame 6 of all");
+    magpie_image_free(all);
+    magpie_image_free(one);
+    o.frame_index = 10;
+    CHECK(magpie_decode(anim, n, &o, &one) == MAGPIE_ERANGE, "no frame 10");
+    magpie_decode_options_init(&o);
+    o.limits.max_frames = 5;
+    CHECK(magpie_decode(anim, n, &o, &one) == MAGPIE_ELIMIT_FRAMES, "10 frames over a limit of 5");
+    o.limits.max_frames = 0;
+    o.limits.max_frame_work = 1; /* 10 x 370 x 285 = 1.05 megapixels */
+    CHECK(magpie_decode(anim, n, &o, &one) == MAGPIE_ELIMIT_FRAMES, "frame work over 1 megapixel");
+    free(anim);
+
+    uint8_t *seq = corpus_file(dir, "avif/link-u/star-8bpc-with-alpha.avifs", &n);
+    if (seq) {
+        CHECK(magpie_probe(seq, n, &info) == MAGPIE_OK && info.frames == 5 && (info.flags & MAGPIE_INFO_HAS_ALPHA),
+              "AVIF sequence probe: %u frames", info.frames);
+        magpie_decode_options_init(&o);
+        CHECK(magpie_decode(seq, n, &o, &all) == MAGPIE_OK && all->frame_count == 5 && all->delays_ms[1] > 0,
+              "AVIF sequence: every frame with durations");
+        magpie_image_free(all);
+        all = NULL;
+        o.flags = MAGPIE_DECODE_ONE_FRAME;
+        o.frame_index = 3;
+        CHECK(magpie_decode(seq, n, &o, &one) == MAGPIE_OK && one->frame_count == 1, "AVIF frame 3 alone");
+        magpie_image_free(one);
+        one = NULL;
+        free(seq);
+    }
+    uint8_t *rot = corpus_file(dir, "avif/link-u/kimono.rotate90.avif", &n);
+    if (rot) {
+        CHECK(magpie_probe(rot, n, &info) == MAGPIE_OK && info.width == 1024 && info.height == 722 &&
+                  info.orientation == 6,
+              "irot 3 (270 anti-clockwise) is EXIF 6: %u", info.orientation);
+        magpie_decode_options_init(&o);
+        CHECK(magpie_decode(rot, n, &o, &one) == MAGPIE_OK && one->width == 722 && one->height == 1024, "upright");
+        magpie_image_free(one);
+        one = NULL;
+        o.limits.max_pixels = 700000;
+        CHECK(magpie_decode(rot, n, &o, &one) == MAGPIE_ELIMIT_PIXELS, "AVIF over the pixel limit");
+        magpie_decode_options_init(&o);
+        o.limits.max_bytes = 1u << 20;
+        CHECK(magpie_decode(rot, n, &o, &one) == MAGPIE_ELIMIT_MEMORY && !one, "AVIF over the memory limit");
+        free(rot);
+    }
+}
+
+int main(int argc, char **argv) {
+    test_capabilities();
+    if (!magpie_format_decodable(MAGPIE_FORMAT_WEBP)) {
+        printf("SKIPPED: this build has no WebP codec\n");
+    } else {
+        test_webp_round_trip();
+        test_webp_thumbnail_memory();
+    }
+    const char *dir = argc > 2 ? argv[2] : NULL;
+    if (!tu_corpus_present(dir))
+        printf("SKIPPED: WebP/AVIF corpus not found at %s\n", dir ? dir : "(no path given)");
+    else if (magpie_format_decodable(MAGPIE_FORMAT_WEBP) && magpie_format_decodable(MAGPIE_FORMAT_AVIF))
+        test_corpus_files(dir);
+    return tu_finish("codecs");
+}
