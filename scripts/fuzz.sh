@@ -5,24 +5,28 @@
 # FUZZ_RUNS=-1 (no input count) and a larger FUZZ_SECONDS.
 # The url target is Swift: URL normalisation and redirect resolution (WebURL.swift), built with
 # swiftc -sanitize=fuzzer,address from the module's own files, seeded with URLs written below.
-# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|url ...]
+# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|url ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 out=build-fuzz
 mkdir -p "$out"
 cc=${CC_FUZZ:-clang}
-flags=(-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -D_DEFAULT_SOURCE)
-libs=(-lturbojpeg -ljpeg -lpng16 -lgif -lz -lm)
+flags=(-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -D_DEFAULT_SOURCE
+  -DMAGPIE_HAVE_WEBP=1 -DMAGPIE_HAVE_AVIF=1)
+libs=(-lturbojpeg -ljpeg -lpng16 -lgif -lwebpdemux -lwebp -lavif -lz -lm)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif url)
+[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif url)
 corpus=../shared/corpus
+more=../shared/corpus-webp-avif  # its folders are seeds too (webp/, avif/, bad/)
 for t in "${targets[@]}"; do
   case $t in
-    probe) src=Tests/fuzz/fuzz_probe.c; def=(); seeds=(jpeg png gif other bad); runs=600000 ;;
+    probe) src=Tests/fuzz/fuzz_probe.c; def=(); seeds=(jpeg png gif other bad "$more/webp" "$more/avif" "$more/bad"); runs=600000 ;;
     jpeg) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_JPEG); seeds=(jpeg bad/jpeg); runs=5000 ;;
     png) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_PNG); seeds=(png bad/png); runs=60000 ;;
     gif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_GIF); seeds=(gif bad/gif); runs=8000 ;;
+    webp) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_WEBP); seeds=("$more/webp" "$more/bad/webp"); runs=20000 ;;
+    avif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_AVIF); seeds=("$more/avif" "$more/bad/avif"); runs=8000 ;;
     url) ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;
   esac
@@ -54,7 +58,8 @@ for t in "${targets[@]}"; do
     || { cat "$out/build_$t.log"; exit 1; }
   if [ -d "$corpus" ]; then
     for s in "${seeds[@]}"; do
-      find "$corpus/$s" -type f -size -256k -exec cp -n {} "$work/" \; 2>/dev/null || true
+      case $s in ../*) d=$s ;; *) d=$corpus/$s ;; esac
+      find "$d" -type f -size -256k -exec cp -n {} "$work/" \; 2>/dev/null || true
     done
   else
     echo "fuzz.sh: corpus absent, starting $t from nothing" >&2

@@ -10,6 +10,8 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CORPUS = os.environ.get("MAGPIE_CORPUS", os.path.join(os.path.dirname(ROOT), "shared", "corpus"))
+CORPUS_WEBP_AVIF = os.environ.get("MAGPIE_CORPUS_WEBP_AVIF", os.path.join(os.path.dirname(ROOT), "shared",
+                                                                          "corpus-webp-avif"))
 LIB = os.environ.get("MAGPIE_LIB", os.path.join(ROOT, "build", "libmagpie.so"))
 
 FORMATS = ["unknown", "jpeg", "png", "gif", "webp", "bmp", "tiff", "heic", "avif", "ico", "svg", "pdf"]
@@ -46,6 +48,7 @@ def load():
     lib.magpie_sniff.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
     lib.magpie_sniff.restype = ctypes.c_int
     lib.magpie_sniff_file.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]
+    lib.magpie_format_decodable.argtypes = [ctypes.c_int]
     lib.magpie_probe.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(Info)]
     lib.magpie_decode_options_init.argtypes = [ctypes.POINTER(DecodeOptions)]
     lib.magpie_decode.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(DecodeOptions),
@@ -57,8 +60,8 @@ def load():
     return lib
 
 
-def rows():
-    with open(os.path.join(CORPUS, "MANIFEST.tsv"), newline="") as f:
+def rows(corpus=CORPUS):
+    with open(os.path.join(corpus, "MANIFEST.tsv"), newline="") as f:
         return list(csv.DictReader(f, delimiter="\t"))
 
 
@@ -116,13 +119,28 @@ class CTypesTest(unittest.TestCase):
     def test_corpus(self):
         if not os.path.exists(os.path.join(CORPUS, "MANIFEST.tsv")):
             self.skipTest(f"SKIPPED: corpus not found at {CORPUS}")
+        checked = self.check_corpus(CORPUS)
+        self.assertGreater(checked, 700)
+        print(f"\nctypes: checked {checked} corpus files")
+
+    def test_webp_avif_corpus(self):
+        if not os.path.exists(os.path.join(CORPUS_WEBP_AVIF, "MANIFEST.tsv")):
+            self.skipTest(f"SKIPPED: WebP/AVIF corpus not found at {CORPUS_WEBP_AVIF}")
+        if not (self.lib.magpie_format_decodable(FORMATS.index("webp"))
+                and self.lib.magpie_format_decodable(FORMATS.index("avif"))):
+            self.skipTest("SKIPPED: this build of the library has no WebP or AVIF decoder")
+        checked = self.check_corpus(CORPUS_WEBP_AVIF)
+        self.assertEqual(checked, 207)
+        print(f"\nctypes: checked {checked} WebP/AVIF corpus files")
+
+    def check_corpus(self, corpus):
         checked = 0
-        for row in rows():
-            with open(os.path.join(CORPUS, row["path"]), "rb") as f:
+        for row in rows(corpus):
+            with open(os.path.join(corpus, row["path"]), "rb") as f:
                 data = f.read()
             self.assertEqual(FORMATS[self.lib.magpie_sniff(data, len(data))], row["format"], row["path"])
             sniffed = ctypes.c_int(-1)
-            path = os.path.join(CORPUS, row["path"]).encode()
+            path = os.path.join(corpus, row["path"]).encode()
             self.assertEqual(self.lib.magpie_sniff_file(path, ctypes.byref(sniffed)), 0, row["path"])
             self.assertEqual(FORMATS[sniffed.value], row["format"], row["path"])
             info = Info()
@@ -130,7 +148,7 @@ class CTypesTest(unittest.TestCase):
             if row["expected"] == "ok":
                 self.assertEqual(prc, 0, row["path"])
                 self.assertEqual((info.width, info.height), (int(row["width"]), int(row["height"])), row["path"])
-                if row["format"] in ("jpeg", "png", "gif"):
+                if self.lib.magpie_format_decodable(FORMATS.index(row["format"])):
                     rc, thumb = self.decode(data, FIT_INSIDE, 64)
                     self.assertEqual(rc, 0, row["path"])
                     self.assertTrue(thumb[0] <= 64 and thumb[1] <= 64, row["path"])
@@ -142,8 +160,7 @@ class CTypesTest(unittest.TestCase):
                 rc, _ = self.decode(data)
                 self.assertNotEqual(rc, 0, row["path"])
             checked += 1
-        self.assertGreater(checked, 700)
-        print(f"\nctypes: checked {checked} corpus files")
+        return checked
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 import Foundation
 import Magpie
 
-// Makes a 128-pixel PNG thumbnail: `thumbnailer IN OUT`. Without arguments it draws its own
-// gradient, encodes it as JPEG, thumbnails that and checks the result.
+// Makes a 128-pixel thumbnail: `thumbnailer IN OUT`, PNG, or WebP when OUT ends in .webp. IN may be
+// JPEG, PNG, GIF, WebP or AVIF. Without arguments it draws its own gradient, encodes it as JPEG
+// and as WebP, thumbnails both and checks the results.
 let arguments = CommandLine.arguments
 do {
     let input: [UInt8]
@@ -15,14 +16,23 @@ do {
             pixels[i + 1] = UInt8((i / 4) / 640 * 255 / 479)
         }
         input = try Image(width: 640, height: 480, rgba: pixels).encoded(as: .jpeg(quality: 90))
+        let webp = try Image(width: 640, height: 480, rgba: pixels).encoded(as: .webp(quality: 90))
+        let fromWebP = try Magpie.Image(decoding: webp, options: .thumbnail(128))
+        if fromWebP.width != 128 || fromWebP.height != 96 || fromWebP.sourceFormat != .webp {
+            print("thumbnailer: unexpected WebP thumbnail")
+            exit(1)
+        }
     }
     // Qualified by the module name, as a client with its own `Image` type would write it.
     let thumbnail = try Magpie.Image(decoding: input, options: .thumbnail(128))
-    let png = try thumbnail.encoded(as: .png())
+    let asWebP = arguments.count >= 3 && arguments[2].lowercased().hasSuffix(".webp")
+    let output = try thumbnail.encoded(as: asWebP ? .webp() : .png())
     if arguments.count >= 3 {
-        try Data(png).write(to: URL(fileURLWithPath: arguments[2]), options: .atomic)
+        try Data(output).write(to: URL(fileURLWithPath: arguments[2]), options: .atomic)
     }
-    print("thumbnailer: \(thumbnail.width)x\(thumbnail.height), \(png.count) bytes of PNG")
+    print(
+        "thumbnailer: \(thumbnail.sourceFormat) \(thumbnail.width)x\(thumbnail.height), "
+            + "\(output.count) bytes of \(asWebP ? "WebP" : "PNG")")
     if arguments.count < 2 && (thumbnail.width != 128 || thumbnail.height != 96) {
         print("thumbnailer: unexpected size")
         exit(1)
