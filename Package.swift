@@ -20,7 +20,8 @@ let package = Package(
     targets: [
         // The C core: CSources/ with its public header in include/. System libraries from Debian's
         // libturbojpeg0-dev, libjpeg62-turbo-dev, libpng-dev, libgif-dev, zlib1g-dev, libwebp-dev
-        // and libavif-dev (the SwiftPM build always has WebP and AVIF; CMake makes them optional).
+        // and libavif-dev (headers; the library itself loads at run time). The SwiftPM build always
+        // has WebP and AVIF; CMake makes them optional.
         .target(
             name: "CMagpie",
             path: ".",
@@ -28,10 +29,13 @@ let package = Package(
             publicHeadersPath: "include",
             cSettings: [
                 .define("_DEFAULT_SOURCE"), .define("MAGPIE_HAVE_WEBP", to: "1"), .define("MAGPIE_HAVE_AVIF", to: "1"),
+                // libavif (and the 22 libraries it brings) loads on the first AVIF decode, not at
+                // every start: see CSources/avif_loader.c.
+                .define("MAGPIE_AVIF_DLOPEN", to: "1"),
             ],
             linkerSettings: [
                 .linkedLibrary("turbojpeg"), .linkedLibrary("jpeg"), .linkedLibrary("png16"),
-                .linkedLibrary("gif"), .linkedLibrary("webpdemux"), .linkedLibrary("webp"), .linkedLibrary("avif"),
+                .linkedLibrary("gif"), .linkedLibrary("webpdemux"), .linkedLibrary("webp"), .linkedLibrary("dl"),
                 .linkedLibrary("z"), .linkedLibrary("m"),
             ]
         ),

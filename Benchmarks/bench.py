@@ -8,33 +8,19 @@ Usage: python3 Benchmarks/bench.py MAGPIE_BINARY WORKDIR
 """
 import math
 import os
-import statistics
 import subprocess
 import sys
-import time
 
 import numpy as np
 from PIL import Image, ImageOps
 
+from benchlib import CORPUS, ROOT, RUNS, Comparison, measure, print_table, source_photo
+
 MAGPIE, WORK = sys.argv[1], sys.argv[2]
-RUNS = int(os.environ.get("RUNS", "7"))
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "corpus")
 os.makedirs(WORK, exist_ok=True)
 
 
-def source_photo():
-    p = os.path.join(CORPUS, "jpeg", "large", "olena-ivanova-jKb0EfemiLk-unsplash.jpg")
-    if os.path.exists(p):
-        return ImageOps.exif_transpose(Image.open(p)).convert("RGB")
-    xs = np.linspace(0, 12, 1600)
-    ys = np.linspace(0, 8, 1200)
-    g = (np.sin(xs)[None, :] * np.cos(ys)[:, None] * 100 + 128).astype(np.uint8)
-    return Image.fromarray(np.dstack([g, g[::-1], 255 - g]))
-
-
 def inputs():
-    made = {}
     def path(name):
         return os.path.join(WORK, name)
     need = ["jpeg6000.jpg", "jpeg6000p.jpg", "png4000.png", "png10000.png", "anim500.gif", "web1024.jpg"]
@@ -55,40 +41,12 @@ def inputs():
     return {n: path(n) for n in need}
 
 
-def run(cmd):
-    # GNU time reports the peak RSS of the command itself (a fork of this Python process would
-    # carry the parent's pages until exec).
-    start = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-f", "MAXRSS %M", *cmd], stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True)
-    wall = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise SystemExit(f"command failed: {' '.join(cmd)}\n{proc.stderr}")
-    rss = [line for line in proc.stderr.splitlines() if line.startswith("MAXRSS ")][-1]
-    return wall, int(rss.split()[1]) / 1024.0  # MiB
-
-
-def measure(cmds):
-    """Runs each named command RUNS times, interleaved; returns {name: (median s, median MiB)}."""
-    samples = {name: [] for name in cmds}
-    for _ in range(RUNS):
-        for name, cmd in cmds.items():
-            samples[name].append(run(cmd))
-    return {n: (statistics.median(s[0] for s in v), statistics.median(s[1] for s in v)) for n, v in samples.items()}
-
-
 def main():
     f = inputs()
     out = lambda name: os.path.join(WORK, "out_" + name)
-    base_rss = measure({"magpie --version": [MAGPIE, "--version"]})["magpie --version"][1]
+    cmp = Comparison(MAGPIE)
     vips_base = measure({"vips --version": ["vipsthumbnail", "--vips-version"]})["vips --version"][1]
-    rows = []
-    def compare(label, mine, theirs, theirs_name, target=None, ws_target=None):
-        r = measure({"magpie": mine, theirs_name: theirs})
-        (mt, mm), (tt, tm) = r["magpie"], r[theirs_name]
-        ratio = mt / tt
-        ws = mm - base_rss
-        rows.append((label, mt * 1000, tt * 1000, theirs_name, ratio, mm, tm, ws, target, ws_target))
+    compare = cmp.compare
     vt = lambda src, dst: ["vipsthumbnail", src, "-s", "256", "-o", dst]
     compare("JPEG 6000x4000 -> 256", [MAGPIE, "thumb", f["jpeg6000.jpg"], "-s", "256", "-o", out("a.jpg")],
             vt(f["jpeg6000.jpg"], out("va.jpg")), "vipsthumbnail", 0.7, 12)
@@ -106,14 +64,8 @@ def main():
     # of fresh pages), djpeg streams rows to the file; the in-memory comparison follows below.
     compare("JPEG 6000x4000 full decode -> PPM", [MAGPIE, "convert", f["jpeg6000.jpg"], "-o", out("g.ppm")],
             ["djpeg", "-outfile", out("vg.ppm"), f["jpeg6000.jpg"]], "djpeg", 1.15)
-    print(f"\nbaselines: magpie --version peak RSS {base_rss:.1f} MiB, vipsthumbnail --vips-version {vips_base:.1f} MiB;"
-          f" medians of {RUNS} interleaved runs\n")
-    print(f"{'case':40} {'magpie ms':>10} {'baseline ms':>12} {'baseline':>14} {'ratio':>6} {'target':>7}"
-          f" {'RSS MiB':>8} {'base RSS':>9} {'working set':>12}")
-    for label, mt, tt, tn, ratio, mm, tm, ws, target, wst in rows:
-        tgt = f"<={target}" if target else "-"
-        wss = f"{ws:.1f}" + (f" (<={wst})" if wst else "")
-        print(f"{label:40} {mt:10.1f} {tt:12.1f} {tn:>14} {ratio:6.2f} {tgt:>7} {mm:8.1f} {tm:9.1f} {wss:>12}")
+    print_table(cmp.rows, RUNS, f"magpie --version peak RSS {cmp.base_rss:.1f} MiB, vipsthumbnail --vips-version "
+                f"{vips_base:.1f} MiB")
 
     bench = os.path.join(WORK, "md5bench")
     ossl = ["-DMAGPIE_BENCH_OPENSSL", "-lcrypto"] if os.path.exists("/usr/include/openssl/md5.h") else []
@@ -121,7 +73,7 @@ def main():
                     "-o", bench, os.path.join(ROOT, "build", "libmagpie.a"), *ossl], check=True)
     print("\n" + subprocess.run([bench], capture_output=True, text=True, check=True).stdout.strip())
     dec = os.path.join(WORK, "decodebench")
-    libs = ["-lturbojpeg", "-ljpeg", "-lpng16", "-lgif", "-lz", "-lm"]
+    libs = ["-lturbojpeg", "-ljpeg", "-lpng16", "-lgif", "-lwebpdemux", "-lwebp", "-lavif", "-lz", "-lm"]
     subprocess.run(["cc", "-O2", "-I", os.path.join(ROOT, "include"), os.path.join(ROOT, "Benchmarks", "decodebench.c"),
                     "-o", dec, os.path.join(ROOT, "build", "libmagpie.a"), *libs], check=True)
     for name in ("jpeg6000.jpg", "jpeg6000p.jpg"):

@@ -6,16 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "avif_loader.h"
 
 #ifdef MAGPIE_HAVE_AVIF
-#include <avif/avif.h>
 
 #define MAGPIE__AVIF_STRIP 16u /* rows converted at a time: even, for 4:2:0 chroma */
 
 static int magpie__avif_status(magpie__job *job, avifResult r, const char *stage) {
     if (r == AVIF_RESULT_OK) return MAGPIE_OK;
-    magpie__detail(job, "%s: %s", stage, avifResultToString(r));
+    magpie__detail(job, "%s: %s", stage, magpie__avif.result_string(r));
     switch (r) {
     case AVIF_RESULT_OUT_OF_MEMORY: return MAGPIE_ENOMEM;
     case AVIF_RESULT_TRUNCATED_DATA:
@@ -32,30 +31,35 @@ static int magpie__avif_deliver(magpie__job *job, const magpie__geometry *g, uin
     magpie__sink *sink = NULL;
     int rc = magpie__sink_create(g, job->dst + (size_t)i * job->frame_bytes, job->dst_stride, &sink);
     if (rc) return rc;
-    avifImage *view = avifImageCreateEmpty();
+    avifImage *view = magpie__avif.image_create_empty();
     if (!view) rc = MAGPIE_ENOMEM;
     for (uint32_t y = 0; !rc && y < image->height; y += MAGPIE__AVIF_STRIP) {
         uint32_t rows = image->height - y < MAGPIE__AVIF_STRIP ? image->height - y : MAGPIE__AVIF_STRIP;
         avifCropRect rect = {0, y, image->width, rows};
-        rc = magpie__avif_status(job, avifImageSetViewRect(view, image, &rect), "view");
+        rc = magpie__avif_status(job, magpie__avif.image_set_view_rect(view, image, &rect), "view");
         if (rc) break;
         avifRGBImage rgb;
-        avifRGBImageSetDefaults(&rgb, view);
+        magpie__avif.rgb_image_set_defaults(&rgb, view);
         rgb.format = AVIF_RGB_FORMAT_RGBA;
         rgb.depth = 8;
         rgb.alphaPremultiplied = AVIF_FALSE; /* straight alpha, whatever the file stores */
         rgb.pixels = strip;
         rgb.rowBytes = image->width * 4;
-        rc = magpie__avif_status(job, avifImageYUVToRGB(view, &rgb), "YUV to RGB");
+        rc = magpie__avif_status(job, magpie__avif.image_yuv_to_rgb(view, &rgb), "YUV to RGB");
         for (uint32_t r = 0; !rc && r < rows; r++) magpie__sink_push(sink, strip + (size_t)r * rgb.rowBytes);
     }
-    if (view) avifImageDestroy(view);
+    if (view) magpie__avif.image_destroy(view);
     if (!rc) rc = magpie__sink_finish(sink);
     magpie__sink_destroy(sink);
     return rc;
 }
 
 int magpie__decode_avif(magpie__job *job) {
+    const char *unavailable = magpie__avif_ready();
+    if (unavailable) {
+        magpie__detail(job, "%s", unavailable);
+        return MAGPIE_EUNSUPPORTED;
+    }
     const uint32_t W = job->info.width, H = job->info.height;
     const uint64_t canvas_px = (uint64_t)W * H;
     const uint32_t last = job->first_frame + job->frames_wanted;
@@ -80,7 +84,7 @@ int magpie__decode_avif(magpie__job *job) {
     avifDecoder *dec = NULL;
     if ((rc = magpie__charge(job, need))) goto out;
     charged = need;
-    if (!(strip = malloc((size_t)W * MAGPIE__AVIF_STRIP * 4)) || !(dec = avifDecoderCreate())) {
+    if (!(strip = malloc((size_t)W * MAGPIE__AVIF_STRIP * 4)) || !(dec = magpie__avif.decoder_create())) {
         rc = MAGPIE_ENOMEM;
         goto out;
     }
@@ -94,8 +98,8 @@ int magpie__decode_avif(magpie__job *job) {
     dec->imageCountLimit = job->opt.limits.max_frames;
     dec->ignoreExif = AVIF_TRUE;
     dec->ignoreXMP = AVIF_TRUE;
-    if ((rc = magpie__avif_status(job, avifDecoderSetIOMemory(dec, data, (size_t)job->in->size), "input"))) goto out;
-    if ((rc = magpie__avif_status(job, avifDecoderParse(dec), "parse"))) goto out;
+    if ((rc = magpie__avif_status(job, magpie__avif.decoder_set_io_memory(dec, data, (size_t)job->in->size), "input"))) goto out;
+    if ((rc = magpie__avif_status(job, magpie__avif.decoder_parse(dec), "parse"))) goto out;
     if (dec->image->width != W || dec->image->height != H) {
         magpie__detail(job, "image is %ux%u, the header says %ux%u", dec->image->width, dec->image->height, W, H);
         rc = MAGPIE_ECORRUPT;
@@ -114,7 +118,7 @@ int magpie__decode_avif(magpie__job *job) {
     }
     for (uint32_t i = job->first_frame; i < last; i++) {
         /* The first frame delivered may be reached from its keyframe; the rest follow in order. */
-        avifResult r = i == job->first_frame && i > 0 ? avifDecoderNthImage(dec, i) : avifDecoderNextImage(dec);
+        avifResult r = i == job->first_frame && i > 0 ? magpie__avif.decoder_nth_image(dec, i) : magpie__avif.decoder_next_image(dec);
         if ((rc = magpie__avif_status(job, r, "frame"))) goto out;
         if (dec->image->width != W || dec->image->height != H || !dec->image->yuvPlanes[AVIF_CHAN_Y]) {
             magpie__detail(job, "frame %u is %ux%u, not %ux%u", i, dec->image->width, dec->image->height, W, H);
@@ -130,7 +134,7 @@ int magpie__decode_avif(magpie__job *job) {
     }
     job->loop_count = -1; /* libavif 0.11 does not report a sequence's repetition count */
 out:
-    if (dec) avifDecoderDestroy(dec);
+    if (dec) magpie__avif.decoder_destroy(dec);
     free(strip);
     magpie__uncharge(job, charged);
     magpie__whole_input_free(job, owned);

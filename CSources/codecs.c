@@ -1,6 +1,6 @@
 /* What this build decodes and encodes: the optional codecs are compiled in when CMake (or
- * SwiftPM) defines MAGPIE_HAVE_WEBP / MAGPIE_HAVE_AVIF. */
-#include "internal.h"
+ * SwiftPM) defines MAGPIE_HAVE_WEBP / MAGPIE_HAVE_AVIF; a libavif loaded on first use must load. */
+#include "avif_loader.h"
 
 int magpie_format_decodable(magpie_format format) {
     switch (format) {
@@ -11,7 +11,7 @@ int magpie_format_decodable(magpie_format format) {
     case MAGPIE_FORMAT_WEBP: return 1;
 #endif
 #ifdef MAGPIE_HAVE_AVIF
-    case MAGPIE_FORMAT_AVIF: return 1;
+    case MAGPIE_FORMAT_AVIF: return magpie__avif_ready() == NULL; /* loads it when loaded lazily */
 #endif
     default: return 0;
     }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Release-mode benchmark beside vipsthumbnail and djpeg, in one run. Installs the baselines
+# Release-mode benchmark beside vipsthumbnail and djpeg (and dwebp, cwebp, avifdec for WebP and
+# AVIF), in one run. Installs the baselines
 # (libvips-tools, libjpeg-turbo-progs) and Pillow/numpy for input generation and PSNR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,3 +11,5 @@ rm -f .build-bench/*/release/description.json  # a stale one makes SwiftPM fail 
 swift build -c release --static-swift-stdlib --product magpie --scratch-path .build-bench 2>&1 | tail -1
 bin=.build-bench/release/magpie
 python3 Benchmarks/bench.py "$bin" "${BENCH_DIR:-/tmp/magpie-bench}"
+printf '\n== WebP and AVIF\n'
+python3 Benchmarks/bench_codecs.py "$bin" "${BENCH_DIR:-/tmp/magpie-bench}"

@@ -20,6 +20,11 @@ cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebI
 cmake --build build-asan -j"$(nproc)" >/dev/null 2>&1
 ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure
 
+step "C core without the optional codecs (WebP and AVIF recognised, not decoded)"
+cmake -S . -B build-nocodec -DMAGPIE_WITH_WEBP=OFF -DMAGPIE_WITH_AVIF=OFF >/dev/null
+cmake --build build-nocodec -j"$(nproc)" >/dev/null
+ctest --test-dir build-nocodec --output-on-failure -R 'api|codecs|corpus'
+
 step "installed library: pkg-config and find_package consumers"
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT

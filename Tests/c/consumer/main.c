@@ -25,5 +25,18 @@ int main(void) {
     if (rc != MAGPIE_OK || img->width != 60 || img->height != 40) return 1;
     printf("consumer: libmagpie %s made a %ux%u thumbnail\n", magpie_version_string(), img->width, img->height);
     magpie_image_free(img);
+    /* With WebP built in, a static link must bring libwebp along (pkg-config's Requires.private). */
+    if (magpie_format_encodable(MAGPIE_FORMAT_WEBP)) {
+        magpie_encode_options e;
+        magpie_encode_options_init(&e);
+        e.format = MAGPIE_FORMAT_WEBP;
+        uint8_t *webp;
+        if (magpie_encode(px, W, H, W * 4, &e, &webp, &n) != MAGPIE_OK) return 1;
+        rc = magpie_decode(webp, n, &o, &img);
+        magpie_free(webp);
+        if (rc != MAGPIE_OK || img->width != 60) return 1;
+        printf("consumer: and a WebP round trip\n");
+        magpie_image_free(img);
+    }
     return 0;
 }

@@ -1,0 +1,33 @@
+/* The libavif functions the decoder calls, through one table: filled at link time, or by
+ * dlopen on first use when MAGPIE_AVIF_DLOPEN is defined (avif_loader.c). */
+#ifndef MAGPIE_AVIF_LOADER_H
+#define MAGPIE_AVIF_LOADER_H
+
+#include "internal.h"
+
+#ifdef MAGPIE_HAVE_AVIF
+#include <avif/avif.h>
+
+typedef struct {
+    const char *(*version)(void);
+    const char *(*result_string)(avifResult);
+    avifDecoder *(*decoder_create)(void);
+    void (*decoder_destroy)(avifDecoder *);
+    avifResult (*decoder_set_io_memory)(avifDecoder *, const uint8_t *, size_t);
+    avifResult (*decoder_parse)(avifDecoder *);
+    avifResult (*decoder_next_image)(avifDecoder *);
+    avifResult (*decoder_nth_image)(avifDecoder *, uint32_t);
+    avifImage *(*image_create_empty)(void);
+    void (*image_destroy)(avifImage *);
+    avifResult (*image_set_view_rect)(avifImage *, const avifImage *, const avifCropRect *);
+    void (*rgb_image_set_defaults)(avifRGBImage *, const avifImage *);
+    avifResult (*image_yuv_to_rgb)(const avifImage *, avifRGBImage *);
+} magpie__avif_api;
+
+MAGPIE_HIDDEN extern magpie__avif_api magpie__avif;
+
+/* NULL when libavif is ready to call; else why not (it could not be loaded). Thread-safe. */
+MAGPIE_HIDDEN const char *magpie__avif_ready(void);
+#endif
+
+#endif
