@@ -11,6 +11,7 @@
 #ifdef MAGPIE_HAVE_AVIF
 
 #define MAGPIE__AVIF_STRIP 16u /* rows converted at a time: even, for 4:2:0 chroma */
+#define MAGPIE__AVIF_ITEM_BYTES (1u << 20) /* a dav1d decoder, charged per coded item */
 
 static int magpie__avif_status(magpie__job *job, avifResult r, const char *stage) {
     if (r == AVIF_RESULT_OK) return MAGPIE_OK;
@@ -80,6 +81,10 @@ int magpie__decode_avif(magpie__job *job) {
     uint64_t bps = job->info.bit_depth > 8 ? 2 : 1;
     uint64_t planes = canvas_px * bps * 4;
     uint64_t need = planes * (job->info.frames > 1 ? 4 : 3) + (uint64_t)W * MAGPIE__AVIF_STRIP * 4 + magpie__sink_bytes(&g);
+    /* libavif 0.11 opens a dav1d decoder for every coded item of a grid (about 0.9 MB each,
+     * measured on a 20-tile grid): a small file listing 65536 one-pixel tiles would ask for tens
+     * of gigabytes. Charged before libavif sees the file. */
+    need += (uint64_t)magpie__avif_coded_items(job->in) * MAGPIE__AVIF_ITEM_BYTES;
     uint64_t charged = 0;
     avifDecoder *dec = NULL;
     if ((rc = magpie__charge(job, need))) goto out;

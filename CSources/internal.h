@@ -66,6 +66,8 @@ MAGPIE_HIDDEN int magpie__probe_webp(magpie__in *in, magpie_info *info);
 /* HEIF/AVIF: the ISOBMFF box walk (probe_avif.c): the primary item's ispe, irot and imir (as an
  * EXIF orientation), alpha, depth; a sequence's sample count. */
 MAGPIE_HIDDEN int magpie__probe_isobmff(magpie__in *in, magpie_info *info);
+/* How many coded AV1 items ('av01' in 'iinf': tiles, alpha, layers) an AVIF declares (probe_avif.c). */
+MAGPIE_HIDDEN uint32_t magpie__avif_coded_items(magpie__in *in);
 /* The orientation tag (1..8, else 1) of a TIFF structure, the body of an EXIF block (probe.c). */
 MAGPIE_HIDDEN uint32_t magpie__tiff_orientation(const uint8_t *tiff, size_t size);
 

@@ -221,6 +221,30 @@ static int magpie__probe_moov(magpie__in *in, const magpie__box *moov, magpie_in
     return found ? MAGPIE_OK : MAGPIE_ECORRUPT;
 }
 
+uint32_t magpie__avif_coded_items(magpie__in *in) {
+    magpie__box ftyp, meta, iinf;
+    if (magpie__box_read(in, 0, in->size, &ftyp) != 1) return 0;
+    if (magpie__box_find(in, ftyp.body + ftyp.size, in->size, "meta", &meta) != 1 || meta.size < 4) return 0;
+    if (magpie__box_find(in, meta.body + 4, meta.body + meta.size, "iinf", &iinf) != 1 || iinf.size < 6) return 0;
+    const uint8_t *v = magpie__peek(in, iinf.body, 4);
+    if (!v) return 0;
+    uint64_t at = iinf.body + (v[0] == 0 ? 6 : 8), end = iinf.body + iinf.size;
+    uint32_t count = 0;
+    magpie__box infe;
+    /* infe version 2 or 3: item_ID (16 or 32 bits), protection index (16), then the item type. */
+    while (magpie__box_find(in, at, end, "infe", &infe) == 1) {
+        at = infe.body + infe.size;
+        const uint8_t *e = infe.size >= 12 ? magpie__peek(in, infe.body, 12) : NULL;
+        if (!e || e[0] < 2) continue;
+        const uint8_t *type = e + (e[0] == 2 ? 8 : 10);
+        if (e[0] == 3 && infe.size < 14) continue;
+        if (e[0] == 3 && !(e = magpie__peek(in, infe.body, 14))) continue;
+        if (e[0] == 3) type = e + 10;
+        if (memcmp(type, "av01", 4) == 0) count++;
+    }
+    return count;
+}
+
 int magpie__probe_isobmff(magpie__in *in, magpie_info *info) {
     magpie__box ftyp, b;
     int r = magpie__box_read(in, 0, in->size, &ftyp);

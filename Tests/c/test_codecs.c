@@ -136,6 +136,85 @@ static void test_webp_thumbnail_memory(void) {
     magpie_free(data);
 }
 
+/* ---- a hand-made AVIF container: a 64x64 primary item and `items` coded items, no data ---- */
+typedef struct {
+    uint8_t *p;
+    size_t n;
+} buf;
+
+static void put(buf *b, const void *d, size_t n) {
+    b->p = realloc(b->p, b->n + n);
+    memcpy(b->p + b->n, d, n);
+    b->n += n;
+}
+static void put32(buf *b, uint32_t v) { put(b, (uint8_t[]){v >> 24, v >> 16, v >> 8, v}, 4); }
+static void put16(buf *b, uint32_t v) { put(b, (uint8_t[]){v >> 8, v}, 2); }
+/* Appends a box whose payload is `body`. */
+static void box(buf *b, const char *type, const buf *body) {
+    put32(b, (uint32_t)(8 + body->n));
+    put(b, type, 4);
+    put(b, body->p, body->n);
+}
+
+static uint8_t *avif_with_items(uint32_t items, size_t *n) {
+    buf file = {0}, ftyp = {0}, meta = {0}, hdlr = {0}, pitm = {0}, iinf = {0}, iprp = {0}, ipco = {0}, ispe = {0},
+        ipma = {0};
+    put(&ftyp, "avif\0\0\0\0avifmif1", 16);
+    box(&file, "ftyp", &ftyp);
+    put32(&meta, 0);
+    put(&hdlr, "\0\0\0\0\0\0\0\0pict\0\0\0\0\0\0\0\0\0\0\0\0\0", 25);
+    box(&meta, "hdlr", &hdlr);
+    put32(&pitm, 0);
+    put16(&pitm, 1);
+    box(&meta, "pitm", &pitm);
+    put32(&iinf, 0);
+    put16(&iinf, items);
+    for (uint32_t i = 1; i <= items; i++) {
+        buf infe = {0};
+        put32(&infe, 2u << 24); /* version 2 */
+        put16(&infe, i);
+        put16(&infe, 0);
+        put(&infe, "av01\0", 5);
+        box(&iinf, "infe", &infe);
+        free(infe.p);
+    }
+    box(&meta, "iinf", &iinf);
+    put32(&ispe, 0);
+    put32(&ispe, 64);
+    put32(&ispe, 64);
+    box(&ipco, "ispe", &ispe);
+    box(&iprp, "ipco", &ipco);
+    put32(&ipma, 0);
+    put32(&ipma, 1);
+    put16(&ipma, 1);
+    put(&ipma, (uint8_t[]){1, 1}, 2);
+    box(&iprp, "ipma", &ipma);
+    box(&meta, "iprp", &iprp);
+    box(&file, "meta", &meta);
+    buf *parts[] = {&ftyp, &meta, &hdlr, &pitm, &iinf, &iprp, &ipco, &ispe, &ipma};
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) free(parts[i]->p);
+    *n = file.n;
+    return file.p;
+}
+
+/* libavif 0.11 opens a decoder per coded item: a file listing thousands is refused before that. */
+static void test_avif_item_bomb(void) {
+    size_t n;
+    uint8_t *bomb = avif_with_items(2000, &n);
+    magpie_info info;
+    CHECK(magpie_probe(bomb, n, &info) == MAGPIE_OK && info.width == 64 && info.height == 64,
+          "the item bomb probes: %ux%u", info.width, info.height);
+    CHECK(n < 64 * 1024, "and is small: %zu bytes", n);
+    magpie_image *img = NULL;
+    int rc = magpie_decode(bomb, n, NULL, &img);
+    CHECK(rc == MAGPIE_ELIMIT_MEMORY && !img, "2000 coded items: %s", magpie_strerror(rc));
+    free(bomb);
+    uint8_t *two = avif_with_items(2, &n);
+    rc = magpie_decode(two, n, NULL, &img);
+    CHECK(rc != MAGPIE_ELIMIT_MEMORY && rc != MAGPIE_OK && !img, "2 items, no data: %s", magpie_strerror(rc));
+    free(two);
+}
+
 /* From the WebP/AVIF corpus: animations, orientation, limits. */
 static uint8_t *corpus_file(const char *dir, const char *name, size_t *n) {
     char path[1024];
@@ -219,6 +298,7 @@ int main(int argc, char **argv) {
         test_webp_round_trip();
         test_webp_thumbnail_memory();
     }
+    if (magpie_format_decodable(MAGPIE_FORMAT_AVIF)) test_avif_item_bomb();
     const char *dir = argc > 2 ? argv[2] : NULL;
     if (!tu_corpus_present(dir))
         printf("SKIPPED: WebP/AVIF corpus not found at %s\n", dir ? dir : "(no path given)");
