@@ -23,7 +23,19 @@ struct Fetch: AsyncParsableCommand {
 
     @Argument(help: "http(s) or file URLs, or local paths.") var urls: [String]
     @OptionGroup var flags: PipelineFlags
-    @Option(name: .long, help: "Write each image to DIR (PNG when it has alpha, else JPEG).") var out: String?
+    @Option(name: .long, help: "Write each image to DIR (PNG when it has alpha, else JPEG; see --out-format).")
+    var out: String?
+    @Option(name: .long, help: "Format of the files --out writes: auto (PNG with alpha, else JPEG), jpg, png or webp.")
+    var outFormat = "auto"
+
+    func validate() throws {
+        guard ["auto", "jpg", "png", "webp"].contains(outFormat) else {
+            throw ValidationError("--out-format must be auto, jpg, png or webp")
+        }
+        if outFormat == "webp" && !ImageFormat.webp.isEncodable {
+            throw ValidationError("this build does not write WebP")
+        }
+    }
 
     struct Item: Sendable {
         var url: String
@@ -46,6 +58,7 @@ struct Fetch: AsyncParsableCommand {
         var done = 0
         var failed = 0
         let out = self.out
+        let outFormat = self.outFormat
         await Net.forEach(parsed, limit: flags.jobs) { i, url -> Item in
             var item = Item(url: url.absoluteString)
             do {
@@ -54,7 +67,9 @@ struct Fetch: AsyncParsableCommand {
                 item.height = r.image.height
                 item.cacheType = r.cacheType == .memory ? "memory" : r.cacheType == .disk ? "disk" : "network"
                 item.coalesced = r.coalesced
-                if let out { item.written = try Self.write(r.image, url: url, index: i, to: out) }
+                if let out {
+                    item.written = try Self.write(r.image, url: url, index: i, to: out, format: outFormat)
+                }
             } catch {
                 item.error = CLI.describe(error)
             }
@@ -91,14 +106,20 @@ struct Fetch: AsyncParsableCommand {
         print(line)
     }
 
-    /// Writes `image` into `dir` as `<sanitised last segment>-<md5 prefix>.<jpg|png>`, created
+    /// Writes `image` into `dir` as `<sanitised last segment>-<md5 prefix>.<jpg|png|webp>`, created
     /// inside the folder (never above it, never through a link).
-    static func write(_ image: Image, url: URL, index: Int, to dir: String) throws -> String {
+    static func write(_ image: Image, url: URL, index: Int, to dir: String, format: String) throws -> String {
         let tag = String(CacheKeys.md5Hex(url.absoluteString).prefix(8))
-        let ext = image.hasAlpha ? "png" : "jpg"
+        let ext = format == "auto" ? (image.hasAlpha ? "png" : "jpg") : format
         let name = SafeText.fileStem(for: url) + "-" + tag + "." + ext
         let path = dir + "/" + name
-        let bytes = try image.encoded(as: ext == "png" ? .png() : .jpeg(quality: 90))
+        let encoding: EncodingFormat =
+            switch ext {
+            case "png": .png()
+            case "webp": .webp(quality: 85)
+            default: .jpeg(quality: 90)
+            }
+        let bytes = try image.encoded(as: encoding)
         let dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard dirfd >= 0 else { throw CLIError("cannot write into \(dir): \(String(cString: strerror(errno)))") }
         defer { close(dirfd) }

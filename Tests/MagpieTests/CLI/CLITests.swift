@@ -133,6 +133,17 @@ import Testing
             let warm = try await CLI.runAsync(["fetch", a, b, "-s", "32", "--cache-dir", dir.path("cache")])
             #expect(warm.status == 0 && warm.stdout.contains("0 downloaded") && warm.stdout.contains("2 disk hits"))
             #expect(server.totalRequests == 2)
+            // --out-format webp writes WebP files, from the cache.
+            let webp = try await CLI.runAsync([
+                "fetch", a, "-s", "32", "--cache-dir", dir.path("cache"), "--out", dir.path("webp"), "--out-format",
+                "webp",
+            ])
+            #expect(webp.status == 0, "\(webp.stderr)")
+            let written = try FileManager.default.contentsOfDirectory(atPath: dir.path("webp"))
+            #expect(written.count == 1 && written[0].hasSuffix(".webp"))
+            #expect(try ImageInfo(contentsOfFile: dir.path("webp") + "/" + written[0]).format == .webp)
+            let badFormat = try await CLI.runAsync(["fetch", a, "--out-format", "gif"])
+            #expect(badFormat.status != 0 && badFormat.stderr.contains("--out-format"))
             // Failures are listed and set the exit status.
             let bad = try await CLI.runAsync(["fetch", server.baseURL + "/nothing", "--cache-dir", dir.path("cache")])
             #expect(bad.status == 1 && bad.stderr.contains("HTTP status 404"))
