@@ -57,6 +57,7 @@ typedef struct {
     const uint8_t *m;
     size_t n;
     uint32_t prop_off[MAGPIE__MAX_PROPS], prop_len[MAGPIE__MAX_PROPS]; /* ipco children, 1-based */
+    uint32_t prop_type[MAGPIE__MAX_PROPS];                               /* offset of each one's type */
     uint32_t props;
 } magpie__meta;
 
@@ -90,7 +91,7 @@ static int magpie__contains(const uint8_t *p, size_t n, const char *word) {
 
 static void magpie__apply_prop(const magpie__meta *mt, uint32_t index, magpie_info *info, uint32_t *angle, int *mirror) {
     if (index == 0 || index > mt->props) return;
-    const uint8_t *p = mt->m + mt->prop_off[index - 1] - 8; /* header too, for the type */
+    const uint8_t *p = mt->m + mt->prop_type[index - 1] - 4; /* so that p + 4 is the type */
     const uint8_t *b = mt->m + mt->prop_off[index - 1];
     uint32_t len = mt->prop_len[index - 1];
     if (memcmp(p + 4, "ispe", 4) == 0 && len >= 12) {
@@ -140,6 +141,7 @@ static int magpie__probe_meta(magpie__in *in, const magpie__box *meta, magpie_in
                     size_t at3 = b2, b3, l3;
                     const uint8_t *t3;
                     while (mt.props < MAGPIE__MAX_PROPS && magpie__mbox(mt.m, b2 + l2, &at3, &t3, &b3, &l3)) {
+                        mt.prop_type[mt.props] = (uint32_t)(t3 - mt.m);
                         mt.prop_off[mt.props] = (uint32_t)b3;
                         mt.prop_len[mt.props++] = (uint32_t)l3;
                         if (memcmp(t3, "auxC", 4) == 0 && magpie__contains(mt.m + b3, l3, "alpha"))
