@@ -19,13 +19,20 @@ public struct DownloadOptions: Sendable {
     public var retryStrategy: RetryStrategy?
     /// Download even when the URL is remembered as failed.
     public var ignoresFailedURLMemory: Bool
+    /// Makes the request conditional on what a cache holds: `If-None-Match` from the ETag,
+    /// `If-Modified-Since` from Last-Modified. A `304 Not Modified` answer then succeeds with
+    /// ``ImageDownloadResult/notModified`` set and no body; without validators it is a plain
+    /// request.
+    public var revalidating: ResponseValidators?
 
     public init(
         headers: [HTTPHeaderField] = [], timeout: Duration? = nil,
         requestModifier: (@Sendable (DataRequest) async throws -> DataRequest)? = nil,
         redirectHandler: (@Sendable (DataResponse, DataRequest) async -> DataRequest?)? = nil,
-        retryStrategy: RetryStrategy? = nil, ignoresFailedURLMemory: Bool = false
+        retryStrategy: RetryStrategy? = nil, ignoresFailedURLMemory: Bool = false,
+        revalidating: ResponseValidators? = nil
     ) {
+        self.revalidating = revalidating
         self.headers = headers
         self.timeout = timeout
         self.requestModifier = requestModifier
@@ -41,6 +48,18 @@ public struct ResponseValidators: Sendable, Hashable {
     public var etag: String?
     public var lastModified: String?
     public var contentType: String?
+
+    /// Whether a conditional request can be made from these (an ETag or a Last-Modified that
+    /// can be sent as a header value).
+    public var canRevalidate: Bool {
+        etag.map(Self.isSendable) == true || lastModified.map(Self.isSendable) == true
+    }
+
+    /// A non-empty header value of visible ASCII, spaces and tabs, at most 1 KiB.
+    static func isSendable(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.count <= 1024
+            && value.utf8.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }
+    }
 
     public init(etag: String? = nil, lastModified: String? = nil, contentType: String? = nil) {
         self.etag = etag
@@ -58,10 +77,17 @@ public struct ImageDownloadResult: Sendable {
     public var finalURL: URL
     public var statusCode: Int
     public var format: ImageFormat
-    /// The response's validators and content type.
+    /// The response's validators and content type (after a 304, the ones it confirmed).
     public var validators: ResponseValidators
     /// Whether this caller joined a download another caller started.
     public var coalesced: Bool
+    /// A conditional request (``DownloadOptions/revalidating``) was answered `304 Not Modified`:
+    /// what the cache holds is current, and `data` is empty.
+    public var notModified: Bool
+    /// What the response said about caching it.
+    public var cacheHeaders: HTTPCacheHeaders
+    /// When the response arrived (the downloader's clock), for ``HTTPCacheHeaders/freshnessLifetime(receivedAt:)``.
+    public var receivedAt: Date
 }
 
 /// What a download did, for observers.

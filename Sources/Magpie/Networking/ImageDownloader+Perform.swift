@@ -15,7 +15,12 @@ extension ImageDownloader {
         context: Coalescer<String, DownloadOutcome>.Context
     ) async throws -> DownloadOutcome {
         let started = ContinuousClock.now
-        stats.withLock { $0.downloads += 1 }
+        let conditional =
+            request.headers.value(for: "If-None-Match") != nil || request.headers.value(for: "If-Modified-Since") != nil
+        stats.withLock {
+            $0.downloads += 1
+            if conditional { $0.conditionalRequests += 1 }
+        }
         emit(.willDownload(request.url))
         var attempt = 1
         var redirects = 0
@@ -113,6 +118,22 @@ extension ImageDownloader {
                 request = nextRequest
                 continue
             }
+            // 304 answers a conditional request only: the cache's copy is current. Its headers
+            // may update the validators and the caching fields; it has no body.
+            if response.statusCode == 304,
+                first.headers.value(for: "If-None-Match") != nil
+                    || first.headers.value(for: "If-Modified-Since") != nil
+            {
+                stats.withLock { $0.notModified += 1 }
+                let validators = ResponseValidators(
+                    etag: response.headers.value(for: "ETag") ?? first.headers.value(for: "If-None-Match"),
+                    lastModified: response.headers.value(for: "Last-Modified")
+                        ?? first.headers.value(for: "If-Modified-Since"),
+                    contentType: response.headers.value(for: "Content-Type"))
+                return DownloadOutcome(
+                    body: [], finalURL: request.url, statusCode: 304, format: .unknown, validators: validators,
+                    cacheHeaders: HTTPCacheHeaders(response.headers), receivedAt: clock.now())
+            }
             guard config.acceptableStatusCodes.contains(response.statusCode) else {
                 let retryAfter = response.headers.value(for: "Retry-After").flatMap {
                     RetryStrategy.parseRetryAfter($0, now: clock.now())
@@ -129,7 +150,7 @@ extension ImageDownloader {
                 contentType: contentType)
             return DownloadOutcome(
                 body: response.body, finalURL: request.url, statusCode: response.statusCode, format: format,
-                validators: validators)
+                validators: validators, cacheHeaders: HTTPCacheHeaders(response.headers), receivedAt: clock.now())
         }
     }
 }

@@ -86,6 +86,9 @@ public final class ImageDownloader: Sendable {
         /// Calls refused because the URL failed recently.
         public var rememberedFailures = 0
         public var bytes = 0
+        /// Downloads sent as conditional requests, and those answered `304 Not Modified`.
+        public var conditionalRequests = 0
+        public var notModified = 0
     }
 
     public let config: Config
@@ -235,7 +238,8 @@ public final class ImageDownloader: Sendable {
         }
         return ImageDownloadResult(
             data: outcome.body, url: url, finalURL: outcome.finalURL, statusCode: outcome.statusCode,
-            format: outcome.format, validators: outcome.validators, coalesced: joined)
+            format: outcome.format, validators: outcome.validators, coalesced: joined,
+            notModified: outcome.statusCode == 304, cacheHeaders: outcome.cacheHeaders, receivedAt: outcome.receivedAt)
     }
 
     struct DownloadOutcome: Sendable {
@@ -244,6 +248,8 @@ public final class ImageDownloader: Sendable {
         var statusCode: Int
         var format: ImageFormat
         var validators: ResponseValidators
+        var cacheHeaders: HTTPCacheHeaders
+        var receivedAt: Date
     }
 
     /// The request for `url` with the configured and given headers; with `checkingURL`, the URL
@@ -251,6 +257,14 @@ public final class ImageDownloader: Sendable {
     func baseRequest(_ url: URL, _ options: DownloadOptions, checkingURL: Bool = true) throws -> DataRequest {
         var headers = config.defaultHeaders
         for field in options.headers { headers.set(field.name, field.value) }
+        if let v = options.revalidating {
+            // Validators come back from a cache folder another user may have written into: one
+            // that is not a plain header value (CR, LF, other controls) is not sent at all.
+            if let etag = v.etag, ResponseValidators.isSendable(etag) { headers.set("If-None-Match", etag) }
+            if let date = v.lastModified, ResponseValidators.isSendable(date) {
+                headers.set("If-Modified-Since", date)
+            }
+        }
         var request = DataRequest(
             url: url, headers: headers, timeout: options.timeout ?? config.timeout,
             maxBodySize: config.maxBodySize, acceptableStatusCodes: config.acceptableStatusCodes)

@@ -74,31 +74,7 @@ public struct RetryStrategy: Sendable, Hashable {
     public static func parseRetryAfter(_ value: String, now: Date) -> Duration? {
         let trimmed = value.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         if let seconds = Int(trimmed) { return seconds >= 0 ? .seconds(seconds) : nil }
-        // "Sun, 06 Nov 1994 08:49:37 GMT"
-        let parts = trimmed.split(separator: " ")
-        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let year = Int(parts[3]) else {
-            return nil
-        }
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        guard let monthIndex = months.firstIndex(of: String(parts[2])) else { return nil }
-        let clock = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard clock.count == 3, (1...31).contains(day), (0..<24).contains(clock[0]), (0..<60).contains(clock[1]),
-            (0...60).contains(clock[2])
-        else { return nil }
-        let days = daysFromCivil(year: year, month: monthIndex + 1, day: day)
-        let unix = Double(days * 86400 + clock[0] * 3600 + clock[1] * 60 + clock[2])
-        let delta = unix - now.timeIntervalSince1970
-        return .milliseconds(Int64(max(0, delta) * 1000))
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
+        guard let date = HTTPDate.parse(trimmed) else { return nil }
+        return .milliseconds(Int64(max(0, date.timeIntervalSince(now)) * 1000))
     }
 }

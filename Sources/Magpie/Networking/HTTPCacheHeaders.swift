@@ -1,0 +1,126 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What a response says about caching it (RFC 9111), read as a private cache reads it:
+/// `Cache-Control` (`max-age`, `no-store`, `no-cache`, `private`, `immutable`,
+/// `stale-while-revalidate`, `stale-if-error`; `s-maxage` and `public` are for shared caches),
+/// `Expires`, `Date`, `Age` and `Vary`.
+///
+/// Conflicting or malformed values count as stale, as RFC 9111 §4.2.1 and §5.3 allow: two
+/// different `max-age` values, a `max-age` that is not a number, an `Expires` that is not a date.
+public struct HTTPCacheHeaders: Sendable, Hashable {
+    /// `max-age`, seconds.
+    public var maxAge: Int?
+    /// `Expires` (a value that is not a date is the distant past: already expired).
+    public var expires: Date?
+    /// `Date`: when the origin made the response.
+    public var date: Date?
+    /// `Age`: seconds the response spent in caches before this one.
+    public var age: Int?
+    public var noStore = false
+    /// Store, but revalidate before every use.
+    public var noCache = false
+    public var isPrivate = false
+    /// Never revalidate while fresh.
+    public var immutable = false
+    /// Seconds a stale response may still be served while one revalidation runs.
+    public var staleWhileRevalidate: Int?
+    /// Seconds a stale response may be served when revalidating fails.
+    public var staleIfError: Int?
+    /// `Vary`: lower-case field names; `["*"]` when the response varies on everything.
+    public var vary: [String] = []
+
+    public init() {}
+
+    /// Reads the fields from response headers (every `Cache-Control` and `Vary` line counts).
+    public init(_ headers: [HTTPHeaderField]) {
+        var maxAges: Set<Int> = []
+        for field in headers {
+            switch field.name.lowercased() {
+            case "cache-control":
+                for (name, value) in Self.directives(field.value) {
+                    switch name {
+                    case "max-age": maxAges.insert(Self.seconds(value) ?? 0)
+                    case "no-store": noStore = true
+                    case "no-cache": noCache = true
+                    case "private": isPrivate = true
+                    case "immutable": immutable = true
+                    case "stale-while-revalidate": staleWhileRevalidate = Self.seconds(value)
+                    case "stale-if-error": staleIfError = Self.seconds(value)
+                    default: break
+                    }
+                }
+            case "expires": expires = HTTPDate.parse(field.value) ?? .distantPast
+            case "date": date = HTTPDate.parse(field.value)
+            case "age": age = Self.seconds(field.value)
+            case "vary":
+                vary += field.value.split(separator: ",").map { Self.trimmed($0).lowercased() }.filter { !$0.isEmpty }
+            default: break
+            }
+        }
+        if !maxAges.isEmpty { maxAge = maxAges.count == 1 ? maxAges.first : 0 }
+        if vary.contains("*") { vary = ["*"] }
+    }
+
+    /// How long the response stays fresh from `receivedAt`, the moment it arrived: `max-age`,
+    /// else `Expires` − `Date`, less the age it already had (`Age`, or how far the origin's
+    /// `Date` lies behind `receivedAt`). `nil` when the response sets no lifetime (the cache's own
+    /// expiry applies); zero or less is stale on arrival.
+    public func freshnessLifetime(receivedAt: Date) -> TimeInterval? {
+        let lifetime: TimeInterval
+        if let maxAge {
+            lifetime = TimeInterval(maxAge)
+        } else if let expires {
+            lifetime = expires.timeIntervalSince(date ?? receivedAt)
+        } else {
+            return nil
+        }
+        let apparentAge = date.map { max(0, receivedAt.timeIntervalSince($0)) } ?? 0
+        let initialAge = max(apparentAge, TimeInterval(age ?? 0))
+        return lifetime - initialAge
+    }
+
+    /// A non-negative delta-seconds value, capped at 2^31 (RFC 9111 §1.2.2); `nil` when malformed.
+    static func seconds(_ text: String?) -> Int? {
+        guard let text, !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        return Int(text.prefix(10)).map { min($0, Int(Int32.max)) } ?? Int(Int32.max)
+    }
+
+    /// Without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    static func trimmed(_ text: Substring) -> Substring {
+        var t = text
+        while let c = t.first, c == " " || c == "\t" { t.removeFirst() }
+        while let c = t.last, c == " " || c == "\t" { t.removeLast() }
+        return t
+    }
+
+    /// `name[=value]` pairs of a Cache-Control line; names lower-cased, quotes taken off values.
+    static func directives(_ line: String) -> [(String, String?)] {
+        var out: [(String, String?)] = []
+        var current = ""
+        var quoted = false
+        func flush() {
+            let item = Self.trimmed(Substring(current))
+            current = ""
+            guard !item.isEmpty else { return }
+            guard let eq = item.firstIndex(of: "=") else {
+                out.append((item.lowercased(), nil))
+                return
+            }
+            var value = String(Self.trimmed(item[item.index(after: eq)...]))
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
+            out.append((Self.trimmed(item[..<eq]).lowercased(), value))
+        }
+        for c in line {
+            if c == "\"" { quoted.toggle() }
+            if c == "," && !quoted { flush() } else { current.append(c) }
+        }
+        flush()
+        return out
+    }
+}
