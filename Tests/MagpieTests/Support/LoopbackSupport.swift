@@ -37,8 +37,11 @@ final class Recorder<T: Sendable>: Sendable {
     var all: [T] { items.withLock { $0 } }
 }
 
-/// Suspends (yielding, never sleeping) until `condition` holds; fails the test after 20 s of
-/// wall time so a bug shows as a failure, not a hang.
+/// Suspends until `condition` holds, checking it every millisecond; fails the test after 20 s of
+/// wall time so a bug shows as a failure, not a hang. (It polls a condition: it never sleeps in
+/// place of one. It used to re-check after a bare `Task.yield()`: with many tests polling at once
+/// on a loaded two-core machine, the spinning kept the cooperative pool busy enough that
+/// downloads under test hit their 15 s timeout.)
 func eventually(
     _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
 ) async {
@@ -48,7 +51,7 @@ func eventually(
             Issue.record("timed out waiting for: \(what)", sourceLocation: sourceLocation)
             return
         }
-        await Task.yield()
+        try? await Task.sleep(for: .milliseconds(1))
     }
 }
 
