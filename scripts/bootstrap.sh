@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Magpie needs to build and test. Idempotent: quiet when all are present.
-# Usage: scripts/bootstrap.sh [--bench]   (--bench adds the benchmark baselines: libvips-tools,
-# libjpeg-turbo-progs, GNU time, libssl-dev for OpenSSL's MD5, nginx for the network benchmark, and
-# cwebp/dwebp (webp) and avifdec (libavif-bin) for the WebP and AVIF comparisons)
+# nginx is for the tests that check conditional requests against a real server (and the network
+# benchmark). Usage: scripts/bootstrap.sh [--bench]   (--bench adds the benchmark baselines:
+# libvips-tools, libjpeg-turbo-progs, GNU time, libssl-dev for OpenSSL's MD5, and cwebp/dwebp (webp)
+# and avifdec (libavif-bin) for the WebP and AVIF comparisons)
 set -euo pipefail
 
 packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libgif-dev zlib1g-dev libwebp-dev libavif-dev cmake pkg-config
-  python3)
+  python3 nginx)
 if [ "${1:-}" = "--bench" ]; then
-  packages+=(libvips-tools libjpeg-turbo-progs time libssl-dev nginx webp libavif-bin)
+  packages+=(libvips-tools libjpeg-turbo-progs time libssl-dev webp libavif-bin)
 fi
 
 missing=()
