@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// How one call uses the caches (Kingfisher's parsed options, for the cache layer): expiries,
 /// how reads extend them, the serializer, and whether and how the disk is written. Built once
 /// per retrieval from ``ImageOptions/cachePolicy`` and passed through the layers as one value.
@@ -16,6 +22,11 @@ public struct CachePolicy: Sendable {
     public var writesToDisk: Bool
     /// Return only after the disk write finished (else it runs in the background).
     public var waitsForDisk: Bool
+    /// The longest what is stored may stay, in seconds: the freshness the origin gave its
+    /// response (`Cache-Control: max-age`, `Expires`). It shortens the memory and disk
+    /// expirations (the per-call ones, else the caches' own) and never lengthens them; `nil`
+    /// leaves them as they are.
+    public var freshnessLimit: TimeInterval?
 
     public init(
         memoryExpiration: StorageExpiration? = nil, memoryExtending: ExpirationExtending = .cacheTime,
@@ -29,5 +40,13 @@ public struct CachePolicy: Sendable {
         self.serializer = serializer
         self.writesToDisk = writesToDisk
         self.waitsForDisk = waitsForDisk
+    }
+
+    /// `expiration` shortened to ``freshnessLimit`` from `now`.
+    func capped(_ expiration: StorageExpiration, now: Date) -> StorageExpiration {
+        guard let limit = freshnessLimit else { return expiration }
+        if limit <= 0 { return .expired }
+        guard let current = expiration.expiryDate(from: now) else { return .seconds(limit) }
+        return current.timeIntervalSince(now) <= limit ? expiration : .seconds(limit)
     }
 }

@@ -21,6 +21,14 @@ extension DiskCache {
     public func value(forKey key: String, extendingExpiration extending: ExpirationExtending = .cacheTime)
         throws(DiskCacheError) -> [UInt8]?
     {
+        try entry(forKey: key, extendingExpiration: extending)?.payload
+    }
+
+    /// As ``value(forKey:extendingExpiration:)``, with the entry's expiry after the read
+    /// (seconds since the reference date; `.infinity` for never).
+    func entry(forKey key: String, extendingExpiration extending: ExpirationExtending = .cacheTime)
+        throws(DiskCacheError) -> (payload: [UInt8], expiresAt: Double)?
+    {
         let id = try checkedID(key)
         let unhashedKey = config.usesHashedFileName ? nil : key
         let now = clock.now()
@@ -54,7 +62,7 @@ extension DiskCache {
                 s.totalSize += entry.size - (s.index.updateValue(entry, forKey: id)?.size ?? 0)
                 if let unhashedKey { s.keys[id] = unhashedKey }
             }
-            return payload
+            return (payload, entry.expiresAt)
         }
     }
 

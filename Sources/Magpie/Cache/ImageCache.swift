@@ -83,11 +83,11 @@ public final class ImageCache: Sendable {
         policy: CachePolicy
     ) async throws {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
-        memoryStorage.store(image, forKey: cacheKey, expiration: policy.memoryExpiration)
+        memoryStorage.store(image, forKey: cacheKey, expiration: memoryExpiration(policy))
         guard policy.writesToDisk else { return }
         let isProcessed = !(processorIdentifier ?? "").isEmpty
         let serializer = policy.serializer ?? self.serializer
-        let expiration = policy.diskExpiration
+        let expiration = diskExpiration(policy)
         try await diskWrite(cacheKey, waits: policy.waitsForDisk) { [diskStorage] in
             let data = try serializer.data(for: image, original: original, isProcessed: isProcessed)
             try diskStorage.store(data, forKey: cacheKey, expiration: expiration)
@@ -101,11 +101,23 @@ public final class ImageCache: Sendable {
         metadata: DiskEntryMetadata = DiskEntryMetadata(), policy: CachePolicy
     ) async throws {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
-        let expiration = policy.diskExpiration
+        let expiration = diskExpiration(policy)
         try await diskWrite(cacheKey, waits: policy.waitsForDisk) { [diskStorage] in
             try diskStorage.store(data, forKey: cacheKey, expiration: expiration, metadata: metadata)
             return data.count
         }
+    }
+
+    /// The expirations a store uses: the policy's, else the caches' own, shortened to the
+    /// policy's freshness limit.
+    func memoryExpiration(_ policy: CachePolicy) -> StorageExpiration? {
+        guard policy.freshnessLimit != nil else { return policy.memoryExpiration }
+        return policy.capped(policy.memoryExpiration ?? memoryStorage.config.expiration, now: diskStorage.clock.now())
+    }
+
+    func diskExpiration(_ policy: CachePolicy) -> StorageExpiration? {
+        guard policy.freshnessLimit != nil else { return policy.diskExpiration }
+        return policy.capped(policy.diskExpiration ?? diskStorage.config.expiration, now: diskStorage.clock.now())
     }
 
     /// Runs a disk write now (waiting) or in the background, and counts its bytes.
@@ -166,10 +178,10 @@ public final class ImageCache: Sendable {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
         let serializer = policy.serializer ?? self.serializer
         let diskExtending = policy.diskExtending
-        let bytes = try await runOnIO { [diskStorage] in
-            try diskStorage.value(forKey: cacheKey, extendingExpiration: diskExtending)
+        let found = try await runOnIO { [diskStorage] in
+            try diskStorage.entry(forKey: cacheKey, extendingExpiration: diskExtending)
         }
-        guard let bytes else {
+        guard let (bytes, diskExpiry) = found else {
             counters.withLock { $0.diskMisses += 1 }
             return nil
         }
@@ -184,7 +196,12 @@ public final class ImageCache: Sendable {
             return nil
         }
         counters.withLock { $0.diskHits += 1 }
-        memoryStorage.store(image, forKey: cacheKey, expiration: policy.memoryExpiration)
+        // The memory copy never outlives the disk entry it came from (whose expiry the origin's
+        // freshness may have set).
+        var promotion = policy
+        let now = diskStorage.clock.now()
+        promotion.freshnessLimit = diskExpiry == .infinity ? nil : diskExpiry - now.timeIntervalSinceReferenceDate
+        memoryStorage.store(image, forKey: cacheKey, expiration: memoryExpiration(promotion))
         return (image, data)
     }
 

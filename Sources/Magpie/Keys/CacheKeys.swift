@@ -33,6 +33,10 @@ public enum CacheKeys {
         return base + "#credentials=" + Digest.hex(mac.prefix(16))
     }
 
+    /// Whether `key` is one of a request with credentials (it ends in `#credentials=…`; URL
+    /// fragments never reach a key, so nothing else puts that there).
+    public static func hasCredentials(_ key: String) -> Bool { key.contains("#credentials=") }
+
     /// The key a processed image is cached under: `key`, plus `"@" + processorIdentifier` for
     /// processed ones.
     public static func processed(_ key: String, processorIdentifier: String?) -> String {

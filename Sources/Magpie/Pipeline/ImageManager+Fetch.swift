@@ -41,8 +41,27 @@ extension ImageManager {
         }
         await store(
             image, data: data, key: key, options: options, target: target,
-            metadata: loaded.validators)
+            metadata: loaded.validators, policy: cachePolicy(options, key: key, loaded: loaded))
         return Fetched(image: image, data: data, cacheType: .none)
+    }
+
+    /// The options' cache policy, narrowed by what the response said about caching it (when the
+    /// options respect it): its freshness caps the expirations; `no-store`, `Vary: *`, and
+    /// `private` under a key without credentials keep it off the disk.
+    func cachePolicy(_ options: ImageOptions, key: String, loaded: LoadedSource) -> CachePolicy {
+        var policy = options.cachePolicy
+        guard options.respectsHTTPCacheHeaders, let (headers, receivedAt) = loaded.caching else { return policy }
+        if headers.noStore || headers.vary == ["*"] || (headers.isPrivate && !CacheKeys.hasCredentials(key)) {
+            policy.writesToDisk = false
+            stats.withLock { $0.keptOffDisk += 1 }
+        }
+        // A lifetime of zero or less (no-cache, max-age=0, an Expires in the past) wants a
+        // revalidation before each use, which the pipeline does not make yet: until it does, such
+        // responses keep the caches' own expiry rather than being fetched again every time.
+        if !headers.noCache, let lifetime = headers.freshnessLifetime(receivedAt: receivedAt), lifetime > 0 {
+            policy.freshnessLimit = lifetime
+        }
+        return policy
     }
 
     /// Decodes and processes under the processing limit.
@@ -70,10 +89,10 @@ extension ImageManager {
     /// Disk failures are logged and counted by the cache, never thrown: the image is good.
     func store(
         _ image: Image, data: [UInt8], key: String, options: ImageOptions, target: ImageCache,
-        metadata: DiskEntryMetadata = DiskEntryMetadata(), storesOriginal: Bool = true
+        metadata: DiskEntryMetadata = DiskEntryMetadata(), storesOriginal: Bool = true, policy: CachePolicy? = nil
     ) async {
         let pid = options.processorIdentifier
-        let policy = options.cachePolicy
+        let policy = policy ?? options.cachePolicy
         do {
             try await target.store(image, original: data, forKey: key, processorIdentifier: pid, policy: policy)
             if storesOriginal && options.cacheOriginalImage && !pid.isEmpty && policy.writesToDisk {

@@ -59,6 +59,9 @@ public final class ImageManager: Sendable {
         /// Originals on disk that did not decode: removed, and the source fetched again.
         public var originalsDiscarded = 0
         public var failures = 0
+        /// Downloads the origin's caching headers kept off the disk (`no-store`, `Vary: *`,
+        /// `private` without credentials).
+        public var keptOffDisk = 0
     }
 
     public let cache: ImageCache

@@ -85,6 +85,11 @@ public struct ImageOptions: Sendable, Hashable {
     public var priority: TaskPriority?
     /// Download even when the URL failed recently.
     public var ignoresFailedURLMemory = false
+    /// Follow what the origin says about caching its response (on by default):
+    /// `Cache-Control: max-age` (or `Expires`, less `Age`) shortens the memory and disk
+    /// expirations, never lengthens them; `no-store`, `Vary: *`, and `private` on a request
+    /// without credentials keep the image out of the disk cache (memory only, for this call).
+    public var respectsHTTPCacheHeaders = true
 
     public init() {}
 
@@ -112,6 +117,7 @@ public struct ImageOptions: Sendable, Hashable {
             flags: [
                 forceRefresh, onlyFromCache, fromMemoryCacheOrRefresh, cacheMemoryOnly, waitForCache,
                 cacheOriginalImage, onlyLoadFirstFrame, keepsOriginalData, ignoresFailedURLMemory,
+                respectsHTTPCacheHeaders,
             ],
             objects: [
                 targetCache.map { ObjectIdentifier($0) }, originalCache.map { ObjectIdentifier($0) },

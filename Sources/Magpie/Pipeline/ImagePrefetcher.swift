@@ -112,9 +112,13 @@ public struct ImagePrefetcher: Sendable {
                 // person may have removed it behind this process's index.
                 if !options.forceRefresh && target.isOnDisk(forKey: key) { return .skipped }
                 let loaded = try await downloads.withPermit { try await manager.load(source, options: options) }
-                try await target.storeToDisk(
-                    loaded.data, forKey: key, metadata: loaded.validators,
-                    policy: CachePolicy(diskExpiration: options.diskCacheExpiration, waitsForDisk: true))
+                // The origin's caching headers hold here too: `no-store` and the like are not
+                // written (the prefetch still counts as done), and the freshness caps the expiry.
+                var policy = manager.cachePolicy(options, key: key, loaded: loaded)
+                policy.waitsForDisk = true
+                if policy.writesToDisk {
+                    try await target.storeToDisk(loaded.data, forKey: key, metadata: loaded.validators, policy: policy)
+                }
                 return .completed(loaded.data.count)
             }
             if !options.forceRefresh

@@ -1,7 +1,15 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// A source's bytes and what the response said about them.
 struct LoadedSource: Sendable {
     var data: [UInt8]
     var validators: ResponseValidators
+    /// What the response said about caching it, and when it arrived (`nil` for providers).
+    var caching: (headers: HTTPCacheHeaders, receivedAt: Date)? = nil
 }
 
 extension ImageManager {
@@ -16,7 +24,9 @@ extension ImageManager {
         case .network(let url, _):
             let download = try await (options.downloader ?? downloader).download(
                 url, options: options.downloadOptions, progress: report)
-            return LoadedSource(data: download.data, validators: download.validators)
+            return LoadedSource(
+                data: download.data, validators: download.validators,
+                caching: (download.cacheHeaders, download.receivedAt))
         case .provider(let provider):
             let data: [UInt8]
             do {

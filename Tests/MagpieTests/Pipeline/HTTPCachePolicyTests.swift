@@ -1,0 +1,127 @@
+import Foundation
+import MagpieLoopback
+import MagpieTestSupport
+import Testing
+
+@testable import Magpie
+
+/// The pipeline follows what the origin says about caching its response: freshness caps the
+/// expirations; no-store, Vary: * and private without credentials stay off the disk.
+@Suite struct HTTPCachePolicyTests {
+    func server() -> LoopbackServer.Handler {
+        { request in
+            let control: [String: String] = [
+                "/max60.jpg": "max-age=60", "/nostore.jpg": "no-store", "/private.jpg": "private, max-age=600",
+                "/long.jpg": "max-age=864000", "/aged.jpg": "max-age=100",
+            ]
+            var headers = [("Content-Type", "image/jpeg")]
+            if let value = control[request.path] { headers.append(("Cache-Control", value)) }
+            if request.path == "/aged.jpg" { headers.append(("Age", "70")) }
+            if request.path == "/vary.jpg" { headers.append(("Vary", "*")) }
+            return .respond(status: 200, headers: headers, body: NetFixture.jpeg)
+        }
+    }
+
+    /// Reads do not extend the entries here, so the expiry a store set is what is checked. (By
+    /// default a read restarts an entry's lifetime, Kingfisher's `.cacheTime`; bounding that by
+    /// the origin's freshness needs the per-entry record revalidation will bring.)
+    func options(_ configure: (inout ImageOptions) -> Void = { _ in }) -> ImageOptions {
+        var o = ImageOptions()
+        o.waitForCache = true
+        o.memoryCacheAccessExtendingExpiration = .none
+        o.diskCacheAccessExtendingExpiration = .none
+        configure(&o)
+        return o
+    }
+
+    @Test func maxAgeShortensTheExpiry() async throws {
+        try await withServer(server()) { server in
+            let h = try PipelineHarness()
+            let url = NetFixture.url(server, "/max60.jpg")
+            _ = try await h.manager.retrieveImage(with: .network(url), options: options())
+            h.clock.advance(by: 50)
+            h.cache.clearMemoryCache()
+            let hit = try await h.manager.retrieveImage(with: .network(url), options: options())
+            #expect(hit.cacheType == .disk && server.requestCount("/max60.jpg") == 1)
+            h.clock.advance(by: 11)  // 61 s after the download: stale in memory and on disk
+            let refetched = try await h.manager.retrieveImage(with: .network(url), options: options())
+            #expect(refetched.cacheType == .none && server.requestCount("/max60.jpg") == 2)
+            // Age counts: 100 s of max-age with 70 already spent leaves 30.
+            let aged = NetFixture.url(server, "/aged.jpg")
+            _ = try await h.manager.retrieveImage(with: .network(aged), options: options())
+            h.clock.advance(by: 31)
+            _ = try await h.manager.retrieveImage(with: .network(aged), options: options())
+            #expect(server.requestCount("/aged.jpg") == 2)
+            try await h.finish()
+        }
+    }
+
+    @Test func aLongerMaxAgeNeverLengthensTheExpiry() async throws {
+        try await withServer(server()) { server in
+            let h = try PipelineHarness()  // the disk cache keeps entries 7 days
+            let url = NetFixture.url(server, "/long.jpg")  // the origin says 10
+            _ = try await h.manager.retrieveImage(with: .network(url), options: options())
+            h.cache.clearMemoryCache()
+            h.clock.advance(by: 6 * 86_400)
+            #expect(try await h.manager.retrieveImage(with: .network(url), options: options()).cacheType == .disk)
+            h.clock.advance(by: 2 * 86_400)
+            #expect(try await h.manager.retrieveImage(with: .network(url), options: options()).cacheType == .none)
+            #expect(server.requestCount("/long.jpg") == 2)
+            try await h.finish()
+        }
+    }
+
+    @Test func noStoreVaryStarAndPrivateStayOffTheDisk() async throws {
+        try await withServer(server()) { server in
+            let h = try PipelineHarness()
+            for path in ["/nostore.jpg", "/vary.jpg", "/private.jpg"] {
+                let url = NetFixture.url(server, path)
+                let o = options()
+                _ = try await h.manager.retrieveImage(with: .network(url), options: o)
+                let key = h.manager.cacheKey(for: .network(url), options: o)
+                #expect(!h.cache.isOnDisk(forKey: key), "\(path) written to disk")
+                let again = try await h.manager.retrieveImage(with: .network(url), options: o)
+                #expect(again.cacheType == .memory, "\(path): memory for this process")
+            }
+            #expect(h.manager.statistics.keptOffDisk == 3)
+            // A private response to a request with credentials goes under its credential key.
+            let url = NetFixture.url(server, "/private.jpg")
+            let mine = options { $0.headers = [HTTPHeaderField("Authorization", "Bearer me")] }
+            _ = try await h.manager.retrieveImage(with: .network(url), options: mine)
+            let key = h.manager.cacheKey(for: .network(url), options: mine)
+            #expect(CacheKeys.hasCredentials(key) && h.cache.isOnDisk(forKey: key))
+            #expect(h.manager.statistics.keptOffDisk == 3)
+            try await h.finish()
+        }
+    }
+
+    @Test func theHeadersCanBeIgnored() async throws {
+        try await withServer(server()) { server in
+            let h = try PipelineHarness()
+            let url = NetFixture.url(server, "/nostore.jpg")
+            let o = options { $0.respectsHTTPCacheHeaders = false }
+            _ = try await h.manager.retrieveImage(with: .network(url), options: o)
+            #expect(h.cache.isOnDisk(forKey: h.manager.cacheKey(for: .network(url), options: o)))
+            let short = NetFixture.url(server, "/max60.jpg")
+            _ = try await h.manager.retrieveImage(with: .network(short), options: o)
+            h.cache.clearMemoryCache()
+            h.clock.advance(by: 3600)
+            #expect(try await h.manager.retrieveImage(with: .network(short), options: o).cacheType == .disk)
+            try await h.finish()
+        }
+    }
+
+    @Test func theDiskOnlyPrefetcherFollowsThemToo() async throws {
+        try await withServer(server()) { server in
+            let h = try PipelineHarness()
+            let urls = ["/nostore.jpg", "/max60.jpg"].map { NetFixture.url(server, $0) }
+            let prefetcher = ImagePrefetcher(urls: urls, manager: h.manager, diskOnly: true)
+            let summary = await prefetcher.start()
+            #expect(summary.completed.count == 2 && summary.failed.isEmpty)
+            let o = ImageOptions()
+            #expect(!h.cache.isOnDisk(forKey: h.manager.cacheKey(for: .network(urls[0]), options: o)))
+            #expect(h.cache.isOnDisk(forKey: h.manager.cacheKey(for: .network(urls[1]), options: o)))
+            try await h.finish()
+        }
+    }
+}
