@@ -36,6 +36,18 @@ extension ImageOptionsMaker {
         public func waitsForDisk(fileID: String = #fileID, line: Int = #line) -> CacheMaker {
             waitForCache(fileID: fileID, line: line)
         }
+        /// Whether the origin's caching headers shorten the expirations and keep `no-store`,
+        /// `Vary: *` and uncredentialed `private` responses off the disk
+        /// (``ImageOptions/respectsHTTPCacheHeaders``; on unless turned off here).
+        @discardableResult
+        public func respectingHTTPHeaders(_ respects: Bool = true, fileID: String = #fileID, line: Int = #line)
+            -> CacheMaker
+        {
+            maker.record(.httpHeaders, SourceLine(fileID: fileID, line: line)) {
+                $0.respectsHTTPCacheHeaders = respects
+            }
+            return self
+        }
         /// Also keep the downloaded bytes (under the plain key), in `cache` or the target cache.
         @discardableResult
         public func original(in cache: ImageCache? = nil, fileID: String = #fileID, line: Int = #line) -> CacheMaker {

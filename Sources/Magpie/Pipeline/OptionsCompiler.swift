@@ -8,7 +8,7 @@ enum CacheLayer: String, Sendable {
 enum OptionSlot: Hashable, Sendable, CustomStringConvertible {
     case forceRefresh, onlyFromCache, fromMemoryCacheOrRefresh, onlyLoadFirstFrame, keepsOriginalData
     case processor, alternativeSources
-    case waitForCache, original, target, serializer, memoryOnly
+    case waitForCache, original, target, serializer, memoryOnly, httpHeaders
     case expires(CacheLayer), extendsOnAccess(CacheLayer)
     case keyIgnoringQuery, keyEqualTo
     case timeout, header(String), modifier, redirects, priority, downloader, ignoringFailedURLMemory
@@ -28,6 +28,7 @@ enum OptionSlot: Hashable, Sendable, CustomStringConvertible {
         case .target: return "cache.target"
         case .serializer: return "cache.serializer"
         case .memoryOnly: return "cache.memory.only"
+        case .httpHeaders: return "cache.respectingHTTPHeaders"
         case .expires(let layer): return "cache.\(layer.rawValue).expires"
         case .extendsOnAccess(let layer): return "cache.\(layer.rawValue).extendsOnAccess"
         case .keyIgnoringQuery: return "cache.key.ignoringQuery"

@@ -125,3 +125,25 @@ import Testing
         }
     }
 }
+
+extension HTTPCachePolicyTests {
+    @Test func theDSLSetsItOnceAndOnlyOnce() throws {
+        #expect(ImageOptions().respectsHTTPCacheHeaders, "on by default")
+        let off = try ImageOptions.make { make in make.cache.respectingHTTPHeaders(false).and.waitForCache() }
+        #expect(!off.respectsHTTPCacheHeaders && off.waitForCache)
+        let line = #line + 3
+        do {
+            _ = try ImageOptions.make { make in
+                make.cache.respectingHTTPHeaders(false)
+                make.cache.respectingHTTPHeaders()
+            }
+            Issue.record("a second respectingHTTPHeaders was accepted")
+        } catch {
+            #expect(
+                error
+                    == .redefined(
+                        "cache.respectingHTTPHeaders", first: SourceLine(fileID: #fileID, line: line),
+                        second: SourceLine(fileID: #fileID, line: line + 1)))
+        }
+    }
+}
