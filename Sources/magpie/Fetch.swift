@@ -167,6 +167,9 @@ struct Fetch: AsyncParsableCommand {
               "disk_hits": \(m.diskHits + m.originalHits),
               "failed": \(items.filter { $0.error != nil }.count),
               "bytes": \(d.bytes),
+              "conditional_requests": \(d.conditionalRequests),
+              "not_modified": \(d.notModified),
+              "kept_off_disk": \(m.keptOffDisk),
               "seconds": \(Net.format(elapsed, decimals: 3)),
               "results": [
             \(rows.joined(separator: ",\n"))

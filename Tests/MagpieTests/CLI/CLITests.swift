@@ -124,6 +124,7 @@ import Testing
             #expect(cold.status == 0, "\(cold.stderr)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(cold.stdout.utf8)) as? [String: Any])
             #expect(json["images"] as? Int == 3 && json["downloaded"] as? Int == 2 && json["failed"] as? Int == 0)
+            #expect(json["conditional_requests"] as? Int == 0 && json["kept_off_disk"] as? Int == 0)
             #expect(server.requestCount("/img/a.jpg") == 1)
             let files = try FileManager.default.contentsOfDirectory(atPath: dir.path("out"))
             #expect(files.count == 2 && files.allSatisfy { $0.hasSuffix(".jpg") })
