@@ -27,6 +27,10 @@ public struct CachePolicy: Sendable {
     /// expirations (the per-call ones, else the caches' own) and never lengthens them; `nil`
     /// leaves them as they are.
     public var freshnessLimit: TimeInterval?
+    /// The origin's freshness for what is stored on disk (see ``EntryFreshness``): an entry with
+    /// validators is kept for its disk expiration and revalidated once stale; one without is kept
+    /// no longer than its freshness. ``EntryFreshness/unlimited`` (the default): fresh while kept.
+    public var freshness: EntryFreshness = .unlimited
 
     public init(
         memoryExpiration: StorageExpiration? = nil, memoryExtending: ExpirationExtending = .cacheTime,

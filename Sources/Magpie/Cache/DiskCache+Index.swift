@@ -36,6 +36,8 @@ extension DiskCache {
         var size: Int  // file bytes
         var expiresAt: Double
         var lastAccess: Double
+        /// The origin's freshness (`.infinity` when it gave none): past it, the entry is stale.
+        var freshUntil: Double = .infinity
         var headerSize = 0
         /// The file's identity when its payload last passed the CRC check in this process: a
         /// read of the same inode, size and modification time skips the check.

@@ -24,11 +24,23 @@ extension DiskCache {
         try entry(forKey: key, extendingExpiration: extending)?.payload
     }
 
-    /// As ``value(forKey:extendingExpiration:)``, with the entry's expiry after the read
-    /// (seconds since the reference date; `.infinity` for never).
-    func entry(forKey key: String, extendingExpiration extending: ExpirationExtending = .cacheTime)
-        throws(DiskCacheError) -> (payload: [UInt8], expiresAt: Double)?
-    {
+    /// An entry as a read found it.
+    struct Hit {
+        var payload: [UInt8]
+        /// When the entry goes (seconds since the reference date; `.infinity` for never).
+        var expiresAt: Double
+        var freshness: EntryFreshness
+        /// Whether the origin's freshness had passed at the read (only with `allowingStale`).
+        var isStale: Bool
+    }
+
+    /// As ``value(forKey:extendingExpiration:)``, with the entry's expiry and freshness. A stale
+    /// entry (see ``EntryFreshness``) is returned only `allowingStale`; otherwise it is a miss,
+    /// and it stays for a revalidation.
+    func entry(
+        forKey key: String, extendingExpiration extending: ExpirationExtending = .cacheTime,
+        allowingStale: Bool = false
+    ) throws(DiskCacheError) -> Hit? {
         let id = try checkedID(key)
         let unhashedKey = config.usesHashedFileName ? nil : key
         let now = clock.now()
@@ -39,8 +51,9 @@ extension DiskCache {
             discard(id, key: unhashedKey, seen: seen)
             return nil
         }
+        if let known, known.freshUntil <= nowSeconds, !allowingStale { return nil }
         let outcome = withPath(id, key: unhashedKey) { path in
-            read(path, key: key, known: known, now: now, extending: extending)
+            read(path, key: key, known: known, now: now, extending: extending, allowingStale: allowingStale)
         }
         switch outcome {
         case .missing:
@@ -54,7 +67,9 @@ extension DiskCache {
         case .expired:
             discard(id, key: unhashedKey, seen: seen)
             return nil
-        case .hit(let payload, var entry):
+        case .stale:
+            return nil
+        case .hit(let payload, var entry, let freshness):
             state.withLock { s in
                 // Unless a write or a removal came in meanwhile: theirs is the newer state.
                 guard s.index[id]?.generation == seen else { return }
@@ -62,7 +77,9 @@ extension DiskCache {
                 s.totalSize += entry.size - (s.index.updateValue(entry, forKey: id)?.size ?? 0)
                 if let unhashedKey { s.keys[id] = unhashedKey }
             }
-            return (payload, entry.expiresAt)
+            return Hit(
+                payload: payload, expiresAt: entry.expiresAt, freshness: freshness,
+                isStale: !freshness.isFresh(at: nowSeconds))
         }
     }
 
@@ -71,13 +88,16 @@ extension DiskCache {
         case failed(Int32)
         case invalid
         case expired
-        case hit([UInt8], Entry)
+        /// Past the origin's freshness, and the read did not allow stale entries.
+        case stale
+        case hit([UInt8], Entry, EntryFreshness)
     }
 
     /// Reads and validates the entry file at `path`; updates its header's expiry and last access
     /// when they moved enough to matter.
     func read(
-        _ path: UnsafePointer<CChar>, key: String, known: Entry?, now: Date, extending: ExpirationExtending
+        _ path: UnsafePointer<CChar>, key: String, known: Entry?, now: Date, extending: ExpirationExtending,
+        allowingStale: Bool = false
     ) -> ReadOutcome {
         let nowSeconds = now.timeIntervalSinceReferenceDate
         // Read-only: a writable descriptor costs more to open and close (write access and
@@ -96,7 +116,7 @@ extension DiskCache {
         let stamp = FileStamp(st)
         var payload: [UInt8] = []
         var facts: DiskEntryFormat.Facts?
-        if let known, known.headerSize >= DiskEntryFormat.fixedSize, known.headerSize <= stamp.size {
+        if let known, known.headerSize >= DiskEntryFormat.minimumFixedSize, known.headerSize <= stamp.size {
             // The index knows the header's size: header and payload in one read. The CRC pass is
             // skipped when this process verified this very file (inode, size, time) before.
             let headerSize = known.headerSize
@@ -122,17 +142,21 @@ extension DiskCache {
             guard payload.count == header.info.size, Self.crc(payload) == header.crc else { return .invalid }
             facts = DiskEntryFormat.Facts(
                 headerSize: header.headerSize, payloadSize: header.info.size, crc: header.crc,
-                expiresAt: header.info.expiresAt, lastAccess: header.info.lastAccess)
+                expiresAt: header.info.expiresAt, lastAccess: header.info.lastAccess,
+                freshness: header.info.freshness, hasValidators: header.info.metadata.canRevalidate)
         }
         guard let parsed = facts else { return .invalid }
         if parsed.expiresAt <= nowSeconds { return .expired }
+        if !allowingStale && !parsed.freshness.isFresh(at: nowSeconds) { return .stale }
         // The entry's own lifetime: expiry and last access are always written together, so their
         // difference is the lifetime last set.
         let lifetime = parsed.expiresAt - parsed.lastAccess
         let fallback = config.expiration
-        let expires = extending.extendedExpiry(from: parsed.expiresAt, at: now) { date in
+        var expires = extending.extendedExpiry(from: parsed.expiresAt, at: now) { date in
             lifetime > 0 && lifetime.isFinite ? date.addingTimeInterval(lifetime) : fallback.expiryDate(from: date)
         }
+        // Without validators nothing can renew an entry: reads never keep it past its freshness.
+        if !parsed.hasValidators { expires = min(expires, max(parsed.expiresAt, parsed.freshness.freshUntil)) }
         // The header's expiry and last access are rewritten (one 16-byte write) only when they
         // move by a minute or more (or 1% of a short lifetime): hot entries cost no writes, and
         // the access order survives reopening at one-minute resolution (exact within a process).
@@ -154,8 +178,8 @@ extension DiskCache {
         }
         let entry = Entry(
             size: parsed.headerSize + parsed.payloadSize, expiresAt: expires, lastAccess: nowSeconds,
-            headerSize: parsed.headerSize, verified: current)
-        return .hit(payload, entry)
+            freshUntil: parsed.freshness.freshUntil, headerSize: parsed.headerSize, verified: current)
+        return .hit(payload, entry, parsed.freshness)
     }
 
     // MARK: - file helpers
@@ -166,7 +190,7 @@ extension DiskCache {
         let fileSize = Int(st.st_size)
         var head = [UInt8](repeating: 0, count: min(fileSize, 4096))
         var got = head.withUnsafeMutableBytes { readAll(fd, $0, at: 0) }
-        guard got >= DiskEntryFormat.fixedSize else { return nil }
+        guard got >= DiskEntryFormat.minimumFixedSize else { return nil }
         let declared = Int(head.withUnsafeBytes { DiskEntryFormat.read16($0, 6) })
         if declared > head.count && declared <= min(fileSize, DiskEntryFormat.maxHeaderSize) {
             head = [UInt8](repeating: 0, count: declared)

@@ -52,7 +52,7 @@ extension DiskCache {
             let size = parsed.headerSize + parsed.info.size
             state.index[id] = Entry(
                 size: size, expiresAt: parsed.info.expiresAt, lastAccess: parsed.info.lastAccess,
-                headerSize: parsed.headerSize)
+                freshUntil: parsed.info.freshness.freshUntil, headerSize: parsed.headerSize)
             if !config.usesHashedFileName { state.keys[id] = parsed.info.key }
             state.totalSize += size
         }

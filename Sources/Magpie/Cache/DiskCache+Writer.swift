@@ -15,27 +15,37 @@ extension DiskCache {
     // MARK: - writing
 
     /// Stores `data` for `key`, replacing any entry, through a temporary file and a rename.
+    ///
+    /// `freshness` is what the origin said (see ``EntryFreshness``): with validators in
+    /// `metadata` the entry is kept for its expiry and revalidated once stale; without them it is
+    /// never kept past its freshness (and one stale already is not written).
     /// - Throws: ``DiskCacheError/writeFailed(path:errno:)`` (disk full, file-size limit, no
     ///   permission, name too long…), ``DiskCacheError/entryTooLarge(size:limit:)``,
     ///   ``DiskCacheError/invalidKey(_:)``. A failed write leaves no file behind.
     public func store(
         _ data: [UInt8], forKey key: String, expiration: StorageExpiration? = nil,
-        metadata: DiskEntryMetadata = DiskEntryMetadata()
+        metadata: DiskEntryMetadata = DiskEntryMetadata(), freshness: EntryFreshness = .unlimited
     ) throws(DiskCacheError) {
         let id = try checkedID(key)
         if isReadOnly { throw .readOnly(path: directory) }
         let exp = expiration ?? config.expiration
-        if exp.isExpired {
+        let now = clock.now()
+        var expires = exp.expiryDate(from: now)?.timeIntervalSinceReferenceDate ?? .infinity
+        var freshness = freshness
+        if metadata.canRevalidate {
+            freshness.freshUntil = min(freshness.freshUntil, expires)
+        } else {
+            expires = min(expires, freshness.freshUntil)
+        }
+        if exp.isExpired || (!metadata.canRevalidate && freshness.freshUntil <= now.timeIntervalSinceReferenceDate) {
             try? remove(forKey: key)
             return
         }
-        let now = clock.now()
         let crc = Digest.crc32c(data)
-        let expires = exp.expiryDate(from: now)?.timeIntervalSinceReferenceDate ?? .infinity
         guard
             let header = DiskEntryFormat.header(
                 key: key, payloadSize: data.count, crc: crc, created: now.timeIntervalSinceReferenceDate,
-                expires: expires, metadata: metadata)
+                expires: expires, metadata: metadata, freshness: freshness)
         else { throw .invalidKey(key) }
         let fileSize = header.count + data.count
         if fileSize > config.entryCap { throw .entryTooLarge(size: fileSize, limit: config.entryCap) }
@@ -69,7 +79,8 @@ extension DiskCache {
                         over = state.withLock { s -> Bool in
                             let entry = Entry(
                                 size: fileSize, expiresAt: expires, lastAccess: now.timeIntervalSinceReferenceDate,
-                                headerSize: header.count, verified: stamp, generation: s.nextGeneration())
+                                freshUntil: freshness.freshUntil, headerSize: header.count, verified: stamp,
+                                generation: s.nextGeneration())
                             let delta = fileSize - (s.index.updateValue(entry, forKey: id)?.size ?? 0)
                             s.totalSize += delta
                             replacedDelta = delta

@@ -104,7 +104,8 @@ public final class DiskCache: Sendable {
         return Self.readHeader(fd)?.info
     }
 
-    /// Whether an unexpired entry for `key` is indexed. Reads no file, so it answers for what
+    /// Whether an unexpired entry for `key` that is fresh (see ``EntryFreshness``; a stale one
+    /// kept for a revalidation does not count) is indexed. Reads no file, so it answers for what
     /// this process knows: a file another process or a person removed since still counts until a
     /// read finds it gone. Ask ``isCached(forKey:verifyingFile:)`` when that matters.
     public func isCached(forKey key: String) -> Bool {
@@ -112,7 +113,7 @@ public final class DiskCache: Sendable {
         let now = clock.now().timeIntervalSinceReferenceDate
         return state.withLock { s in
             guard let e = s.index[id] else { return false }
-            return e.expiresAt > now
+            return e.expiresAt > now && e.freshUntil > now
         }
     }
 

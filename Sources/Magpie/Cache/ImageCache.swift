@@ -80,7 +80,7 @@ public final class ImageCache: Sendable {
     /// - Throws: the serializer's or the disk cache's error when waiting for the disk write.
     public func store(
         _ image: Image, original: [UInt8]? = nil, forKey key: String, processorIdentifier: String? = nil,
-        policy: CachePolicy
+        metadata: DiskEntryMetadata = DiskEntryMetadata(), policy: CachePolicy
     ) async throws {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
         memoryStorage.store(image, forKey: cacheKey, expiration: memoryExpiration(policy))
@@ -88,9 +88,11 @@ public final class ImageCache: Sendable {
         let isProcessed = !(processorIdentifier ?? "").isEmpty
         let serializer = policy.serializer ?? self.serializer
         let expiration = diskExpiration(policy)
+        let freshness = policy.freshness
         try await diskWrite(cacheKey, waits: policy.waitsForDisk) { [diskStorage] in
             let data = try serializer.data(for: image, original: original, isProcessed: isProcessed)
-            try diskStorage.store(data, forKey: cacheKey, expiration: expiration)
+            try diskStorage.store(
+                data, forKey: cacheKey, expiration: expiration, metadata: metadata, freshness: freshness)
             return data.count
         }
     }
@@ -102,8 +104,10 @@ public final class ImageCache: Sendable {
     ) async throws {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
         let expiration = diskExpiration(policy)
+        let freshness = policy.freshness
         try await diskWrite(cacheKey, waits: policy.waitsForDisk) { [diskStorage] in
-            try diskStorage.store(data, forKey: cacheKey, expiration: expiration, metadata: metadata)
+            try diskStorage.store(
+                data, forKey: cacheKey, expiration: expiration, metadata: metadata, freshness: freshness)
             return data.count
         }
     }
@@ -115,8 +119,10 @@ public final class ImageCache: Sendable {
         return policy.capped(policy.memoryExpiration ?? memoryStorage.config.expiration, now: diskStorage.clock.now())
     }
 
+    /// (On disk, an origin's freshness given as ``CachePolicy/freshness`` is the disk cache's to
+    /// apply: entries with validators outlive it, to be revalidated.)
     func diskExpiration(_ policy: CachePolicy) -> StorageExpiration? {
-        guard policy.freshnessLimit != nil else { return policy.diskExpiration }
+        guard policy.freshnessLimit != nil, !policy.freshness.freshUntil.isFinite else { return policy.diskExpiration }
         return policy.capped(policy.diskExpiration ?? diskStorage.config.expiration, now: diskStorage.clock.now())
     }
 
@@ -168,64 +174,6 @@ public final class ImageCache: Sendable {
     /// Whether `key`'s entry is on disk, checked against the file (one `fstatat`).
     func isOnDisk(forKey key: String, processorIdentifier: String? = nil) -> Bool {
         diskStorage.isCached(forKey: Self.cacheKey(key, processorIdentifier: processorIdentifier), verifyingFile: true)
-    }
-
-    /// The disk entry for `key` decoded (and promoted to memory), with the bytes it was
-    /// decoded from; `nil` on a miss. An entry that does not decode is removed and is a miss.
-    func diskImage(
-        forKey key: String, processorIdentifier: String?, options: DecodingOptions = .default, policy: CachePolicy
-    ) async throws -> (image: Image, data: [UInt8])? {
-        let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
-        let serializer = policy.serializer ?? self.serializer
-        let diskExtending = policy.diskExtending
-        let found = try await runOnIO { [diskStorage] in
-            try diskStorage.entry(forKey: cacheKey, extendingExpiration: diskExtending)
-        }
-        guard let (bytes, diskExpiry) = found else {
-            counters.withLock { $0.diskMisses += 1 }
-            return nil
-        }
-        // Decoded under the same limit as the pipeline's decodes.
-        var read = try await decoder.run { self.decode(bytes, cacheKey, serializer, options) }
-        while case .busy(let data, let epoch) = read {
-            await DecodeMemoryBudget.waitForRelease(after: epoch)
-            read = try await decoder.run { self.decode(data, cacheKey, serializer, options) }
-        }
-        guard case .image(let image, let data) = read else {
-            counters.withLock { $0.diskMisses += 1 }
-            return nil
-        }
-        counters.withLock { $0.diskHits += 1 }
-        // The memory copy never outlives the disk entry it came from (whose expiry the origin's
-        // freshness may have set).
-        var promotion = policy
-        let now = diskStorage.clock.now()
-        promotion.freshnessLimit = diskExpiry == .infinity ? nil : diskExpiry - now.timeIntervalSinceReferenceDate
-        memoryStorage.store(image, forKey: cacheKey, expiration: memoryExpiration(promotion))
-        return (image, data)
-    }
-
-    enum DiskRead: Sendable {
-        case miss
-        case image(Image, [UInt8])
-        /// The decode found the process's decode memory budget in use: wait, decode again.
-        case busy([UInt8], epoch: UInt64)
-    }
-
-    /// Decodes a disk entry; one that does not decode is removed (a miss). A decode that found
-    /// the decode memory budget in use is not the entry's fault: it is tried again.
-    private func decode(
-        _ data: [UInt8], _ cacheKey: String, _ serializer: any CacheSerializer, _ options: DecodingOptions
-    ) -> DiskRead {
-        let epoch = DecodeMemoryBudget.epoch
-        do {
-            return .image(try serializer.image(from: data, options: options), data)
-        } catch  where DecodeMemoryBudget.isBudgetInUse(error) {
-            return .busy(data, epoch: epoch)
-        } catch {
-            discardUndecodable(cacheKey, error)
-            return .miss
-        }
     }
 
     /// Where `key` is cached, without reading anything.

@@ -3,13 +3,36 @@ import Logging
 /// The pipeline's slow paths: an original on disk processed again, a fetch, the decode and
 /// processing run, and storing what they made.
 extension ImageManager {
-    /// Processes the original bytes stored on disk under the plain key, and stores the result.
+    /// Processes the original bytes stored on disk under the plain key, and stores the result
+    /// with the original's validators and freshness. A stale original is revalidated first.
     /// An original that does not decode (a corrupt download, a torn or rotting file) is removed
     /// and is a miss: the source is fetched again rather than failing every processed retrieval
     /// of the URL until the entry expires.
-    func fromOriginal(_ key: String, _ options: ImageOptions, _ target: ImageCache) async throws -> Fetched? {
+    func fromOriginal(
+        _ source: Source, _ key: String, _ options: ImageOptions, _ target: ImageCache,
+        report: @escaping @Sendable (Int, Int?) -> Void
+    ) async throws -> Fetched? {
         let originals = options.originalCache ?? target
-        guard let data = try await originals.diskData(forKey: key, policy: options.cachePolicy) else { return nil }
+        let allowingStale = options.respectsHTTPCacheHeaders || options.forceRevalidation
+        guard
+            let entry = try await originals.diskEntry(
+                forKey: key, policy: options.cachePolicy, allowingStale: allowingStale)
+        else { return nil }
+        let data = entry.payload
+        let validators = await originals.diskEntryInfo(forKey: key)?.metadata ?? DiskEntryMetadata()
+        var freshness = entry.freshness
+        var stores = true
+        if revalidationNeeded(freshness, isStale: entry.isStale, options: options) {
+            let outcome = try await revalidate(
+                source, key: key, options: options, target: target, validators: validators, freshness: freshness,
+                isStale: entry.isStale, renewing: [""], report: report)
+            switch outcome {
+            case nil: return nil
+            case .replaced(let fetched): return fetched
+            case .confirmed(let renewed): freshness = renewed
+            case .servedStale: stores = false
+            }
+        }
         let image: Image
         do {
             image = try await process(data, options)
@@ -18,7 +41,11 @@ extension ImageManager {
             await originals.discardUndecodableData(forKey: key, error: error)
             return nil
         }
-        await store(image, data: data, key: key, options: options, target: target, storesOriginal: false)
+        if stores {
+            await store(
+                image, data: data, key: key, options: options, target: target, metadata: validators,
+                storesOriginal: false, policy: policy(options, keeping: freshness, target: target))
+        }
         return Fetched(image: image, data: data, cacheType: .disk)
     }
 
@@ -27,6 +54,14 @@ extension ImageManager {
         report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> Fetched {
         let loaded = try await load(source, options: options, report: report)
+        return try await processAndStore(loaded, source: source, key: key, options: options, target: target)
+    }
+
+    /// Decodes and processes what a load brought, and stores it under the policy its response
+    /// allows.
+    func processAndStore(
+        _ loaded: LoadedSource, source: Source, key: String, options: ImageOptions, target: ImageCache
+    ) async throws -> Fetched {
         let data = loaded.data
         let image: Image
         do {
@@ -41,25 +76,26 @@ extension ImageManager {
         }
         await store(
             image, data: data, key: key, options: options, target: target,
-            metadata: loaded.validators, policy: cachePolicy(options, key: key, loaded: loaded))
+            metadata: loaded.validators, policy: cachePolicy(options, key: key, loaded: loaded, target: target))
         return Fetched(image: image, data: data, cacheType: .none)
     }
 
     /// The options' cache policy, narrowed by what the response said about caching it (when the
-    /// options respect it): its freshness caps the expirations; `no-store`, `Vary: *`, and
-    /// `private` under a key without credentials keep it off the disk.
-    func cachePolicy(_ options: ImageOptions, key: String, loaded: LoadedSource) -> CachePolicy {
+    /// options respect it): its freshness (see ``EntryFreshness``) bounds the memory copy and
+    /// decides when the disk entry needs a revalidation; `no-store`, `Vary: *`, and `private`
+    /// under a key without credentials keep it off the disk.
+    func cachePolicy(_ options: ImageOptions, key: String, loaded: LoadedSource, target: ImageCache) -> CachePolicy {
         var policy = options.cachePolicy
         guard options.respectsHTTPCacheHeaders, let (headers, receivedAt) = loaded.caching else { return policy }
         if headers.noStore || headers.vary == ["*"] || (headers.isPrivate && !CacheKeys.hasCredentials(key)) {
             policy.writesToDisk = false
             stats.withLock { $0.keptOffDisk += 1 }
         }
-        // A lifetime of zero or less (no-cache, max-age=0, an Expires in the past) wants a
-        // revalidation before each use, which the pipeline does not make yet: until it does, such
-        // responses keep the caches' own expiry rather than being fetched again every time.
-        if !headers.noCache, let lifetime = headers.freshnessLifetime(receivedAt: receivedAt), lifetime > 0 {
-            policy.freshnessLimit = lifetime
+        if let freshness = EntryFreshness(headers, receivedAt: receivedAt, now: target.diskStorage.clock.now()) {
+            policy.freshness = freshness
+            // Zero (no-cache, max-age=0, an Expires in the past): no memory copy, so every use
+            // goes to the disk entry and revalidates it.
+            if freshness.freshUntil.isFinite { policy.freshnessLimit = Double(freshness.lifetime) }
         }
         return policy
     }
@@ -94,7 +130,8 @@ extension ImageManager {
         let pid = options.processorIdentifier
         let policy = policy ?? options.cachePolicy
         do {
-            try await target.store(image, original: data, forKey: key, processorIdentifier: pid, policy: policy)
+            try await target.store(
+                image, original: data, forKey: key, processorIdentifier: pid, metadata: metadata, policy: policy)
             if storesOriginal && options.cacheOriginalImage && !pid.isEmpty && policy.writesToDisk {
                 try await (options.originalCache ?? target).storeToDisk(
                     data, forKey: key, metadata: metadata, policy: policy)

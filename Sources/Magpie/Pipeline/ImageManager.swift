@@ -62,6 +62,17 @@ public final class ImageManager: Sendable {
         /// Downloads the origin's caching headers kept off the disk (`no-store`, `Vary: *`,
         /// `private` without credentials).
         public var keptOffDisk = 0
+        /// Conditional requests made for stale (or forced) disk entries, in the foreground or
+        /// the background.
+        public var revalidations = 0
+        /// Revalidations the origin answered `304 Not Modified` (nothing downloaded or decoded).
+        public var notModified = 0
+        /// Disk entries (processed and original) those `304`s renewed.
+        public var entriesRenewed = 0
+        /// Stale images served: while a background revalidation ran, or because the origin failed.
+        public var staleServed = 0
+        /// Revalidations started in the background (`stale-while-revalidate`).
+        public var backgroundRevalidations = 0
     }
 
     public let cache: ImageCache
@@ -74,6 +85,8 @@ public final class ImageManager: Sendable {
     /// given its own width).
     let processing: BlockingExecutor
     private let flights = Coalescer<FlightKey, Fetched>()
+    /// Cache keys (with processor) whose background revalidation is running.
+    let backgroundRevalidations = Locked<Set<String>>([])
     let stats = Locked(Statistics())
     let logger: Logger
 
@@ -108,6 +121,8 @@ public final class ImageManager: Sendable {
     public var retrievalsInFlight: Int { flights.inFlight }
     /// Callers waiting on those retrievals right now.
     public var callersWaiting: Int { flights.waiting }
+    /// Background revalidations running now (see ``ImageOptions/servesStaleWhileRevalidating``).
+    public var backgroundRevalidationsInFlight: Int { backgroundRevalidations.withLock { $0.count } }
 
     // MARK: - retrieving
 
@@ -171,7 +186,7 @@ public final class ImageManager: Sendable {
         let target = options.targetCache ?? cache
         // The fast path: a memory hit takes no lock beyond the cache's own.
         let policy = options.cachePolicy
-        if !options.forceRefresh,
+        if !options.forceRefresh, !options.forceRevalidation,
             let image = target.memoryImage(
                 forKey: key, processorIdentifier: options.processorIdentifier, policy: policy, countsMiss: false)
         {
@@ -219,16 +234,25 @@ public final class ImageManager: Sendable {
         let pid = options.processorIdentifier
         let policy = options.cachePolicy
         if !options.forceRefresh {
-            if let image = target.memoryImage(forKey: key, processorIdentifier: pid, policy: policy) {
+            if !options.forceRevalidation,
+                let image = target.memoryImage(forKey: key, processorIdentifier: pid, policy: policy)
+            {
                 stats.withLock { $0.memoryHits += 1 }
                 return Fetched(image: image, data: nil, cacheType: .memory)
             }
             if !options.fromMemoryCacheOrRefresh {
-                if let hit = try await target.diskImage(forKey: key, processorIdentifier: pid, policy: policy) {
-                    stats.withLock { $0.diskHits += 1 }
-                    return Fetched(image: hit.image, data: hit.data, cacheType: .disk)
+                let allowingStale = options.respectsHTTPCacheHeaders || options.forceRevalidation
+                if let hit = try await target.diskImage(
+                    forKey: key, processorIdentifier: pid, policy: policy, allowingStale: allowingStale)
+                {
+                    if let settled = try await settle(
+                        hit, source, key: key, options: options, target: target, report: report)
+                    {
+                        return settled
+                    }
                 }
-                if !pid.isEmpty, let reprocessed = try await fromOriginal(key, options, target) {
+                if !pid.isEmpty, let reprocessed = try await fromOriginal(source, key, options, target, report: report)
+                {
                     stats.withLock { $0.originalHits += 1 }
                     return reprocessed
                 }
@@ -237,5 +261,35 @@ public final class ImageManager: Sendable {
         if options.onlyFromCache { throw ImageRetrieveError.notCached(key: key) }
         stats.withLock { $0.fetches += 1 }
         return try await fetch(source, key: key, options: options, target: target, report: report)
+    }
+
+    /// A disk hit as it may be used: as it is while fresh; after a revalidation when stale (or
+    /// forced); `nil` when it cannot be revalidated (a miss).
+    private func settle(
+        _ hit: ImageCache.DiskHit, _ source: Source, key: String, options: ImageOptions, target: ImageCache,
+        report: @escaping @Sendable (Int, Int?) -> Void
+    ) async throws -> Fetched? {
+        let pid = options.processorIdentifier
+        guard revalidationNeeded(hit.freshness, isStale: hit.isStale, options: options) else {
+            stats.withLock { $0.diskHits += 1 }
+            return Fetched(image: hit.image, data: hit.data, cacheType: .disk)
+        }
+        let validators = await target.diskEntryInfo(forKey: key, processorIdentifier: pid)?.metadata ?? .init()
+        let outcome = try await revalidate(
+            source, key: key, options: options, target: target, validators: validators, freshness: hit.freshness,
+            isStale: hit.isStale, renewing: [pid], report: report)
+        switch outcome {
+        case nil:
+            return nil
+        case .replaced(let fetched):
+            return fetched
+        case .servedStale:
+            return Fetched(image: hit.image, data: hit.data, cacheType: .disk)
+        case .confirmed(let renewed):
+            let cacheKey = ImageCache.cacheKey(key, processorIdentifier: pid)
+            target.promote(hit.image, forKey: cacheKey, until: renewed.freshUntil, policy: options.cachePolicy)
+            stats.withLock { $0.diskHits += 1 }
+            return Fetched(image: hit.image, data: hit.data, cacheType: .disk)
+        }
     }
 }

@@ -86,10 +86,24 @@ public struct ImageOptions: Sendable, Hashable {
     /// Download even when the URL failed recently.
     public var ignoresFailedURLMemory = false
     /// Follow what the origin says about caching its response (on by default):
-    /// `Cache-Control: max-age` (or `Expires`, less `Age`) shortens the memory and disk
-    /// expirations, never lengthens them; `no-store`, `Vary: *`, and `private` on a request
-    /// without credentials keep the image out of the disk cache (memory only, for this call).
+    /// `Cache-Control: max-age` (or `Expires`, less `Age`) sets how long the cached image is
+    /// fresh, within the memory and disk expirations (never longer); a stale disk entry with
+    /// validators (ETag, Last-Modified) is revalidated with a conditional request, and a
+    /// `304 Not Modified` renews it without a download or a decode; `no-cache` (or `max-age=0`)
+    /// stores but revalidates before every use; `stale-while-revalidate` and `stale-if-error`
+    /// allow serving a stale image as they say; `no-store`, `Vary: *`, and `private` on a
+    /// request without credentials keep the image out of the disk cache (memory only, this call).
     public var respectsHTTPCacheHeaders = true
+    /// Revalidate every disk hit that has validators with a conditional request, fresh or not
+    /// (curl's `-z`; an `immutable` entry that is still fresh is not asked about). Memory hits are
+    /// skipped.
+    public var forceRevalidation = false
+    /// Serve any stale disk entry with validators at once, and revalidate it in the background
+    /// (one request per entry at a time), as `stale-while-revalidate` allows for its window.
+    public var servesStaleWhileRevalidating = false
+    /// When revalidating a stale entry fails (the origin is down, times out or answers 5xx),
+    /// serve the stale image instead of failing, as `stale-if-error` allows for its window.
+    public var servesStaleOnError = false
 
     public init() {}
 
@@ -117,7 +131,7 @@ public struct ImageOptions: Sendable, Hashable {
             flags: [
                 forceRefresh, onlyFromCache, fromMemoryCacheOrRefresh, cacheMemoryOnly, waitForCache,
                 cacheOriginalImage, onlyLoadFirstFrame, keepsOriginalData, ignoresFailedURLMemory,
-                respectsHTTPCacheHeaders,
+                respectsHTTPCacheHeaders, forceRevalidation, servesStaleWhileRevalidating, servesStaleOnError,
             ],
             objects: [
                 targetCache.map { ObjectIdentifier($0) }, originalCache.map { ObjectIdentifier($0) },

@@ -36,8 +36,8 @@ extension ImageOptionsMaker {
         public func waitsForDisk(fileID: String = #fileID, line: Int = #line) -> CacheMaker {
             waitForCache(fileID: fileID, line: line)
         }
-        /// Whether the origin's caching headers shorten the expirations and keep `no-store`,
-        /// `Vary: *` and uncredentialed `private` responses off the disk
+        /// Whether the origin's caching headers decide freshness and revalidation, and keep
+        /// `no-store`, `Vary: *` and uncredentialed `private` responses off the disk
         /// (``ImageOptions/respectsHTTPCacheHeaders``; on unless turned off here).
         @discardableResult
         public func respectingHTTPHeaders(_ respects: Bool = true, fileID: String = #fileID, line: Int = #line)
@@ -45,6 +45,27 @@ extension ImageOptionsMaker {
         {
             maker.record(.httpHeaders, SourceLine(fileID: fileID, line: line)) {
                 $0.respectsHTTPCacheHeaders = respects
+            }
+            return self
+        }
+        /// Ask the origin about every disk hit with validators, fresh or not, with a conditional
+        /// request (``ImageOptions/forceRevalidation``; curl's `-z`).
+        @discardableResult
+        public func revalidatingAlways(fileID: String = #fileID, line: Int = #line) -> CacheMaker {
+            maker.record(.revalidatingAlways, SourceLine(fileID: fileID, line: line)) { $0.forceRevalidation = true }
+            return self
+        }
+        /// Serve stale disk entries with validators beyond what their `stale-while-revalidate`
+        /// and `stale-if-error` allow: at once while one background revalidation runs, and when
+        /// revalidating fails (``ImageOptions/servesStaleWhileRevalidating``,
+        /// ``ImageOptions/servesStaleOnError``).
+        @discardableResult
+        public func servingStale(
+            whileRevalidating: Bool = false, onError: Bool = false, fileID: String = #fileID, line: Int = #line
+        ) -> CacheMaker {
+            maker.record(.servingStale, SourceLine(fileID: fileID, line: line)) {
+                $0.servesStaleWhileRevalidating = whileRevalidating
+                $0.servesStaleOnError = onError
             }
             return self
         }

@@ -110,11 +110,31 @@ public struct ImagePrefetcher: Sendable {
             if diskOnly {
                 // Skipped only when the file is really there: another process's trim or a
                 // person may have removed it behind this process's index.
-                if !options.forceRefresh && target.isOnDisk(forKey: key) { return .skipped }
-                let loaded = try await downloads.withPermit { try await manager.load(source, options: options) }
+                if !options.forceRefresh && !options.forceRevalidation && target.isOnDisk(forKey: key) {
+                    return .skipped
+                }
+                // A stale entry (or any, when revalidation is forced) with validators is asked
+                // about conditionally: a 304 renews it and downloads nothing.
+                let kept = options.forceRefresh ? nil : await target.diskEntryInfo(forKey: key)
+                let revalidating = kept.flatMap { $0.metadata.canRevalidate ? $0.metadata : nil }
+                if let kept, options.forceRevalidation, revalidating == nil || kept.freshness.immutable,
+                    kept.freshness.isFresh(at: target.diskStorage.clock.now().timeIntervalSinceReferenceDate)
+                {
+                    return .skipped
+                }
+                if revalidating != nil { manager.stats.withLock { $0.revalidations += 1 } }
+                let loaded = try await downloads.withPermit {
+                    try await manager.load(source, options: options, revalidating: revalidating)
+                }
+                if loaded.notModified, let kept, let revalidating {
+                    _ = try await manager.revalidated(
+                        loaded, key: key, options: options, target: target, validators: revalidating,
+                        freshness: kept.freshness, renewing: [""])
+                    return .completed(0)
+                }
                 // The origin's caching headers hold here too: `no-store` and the like are not
                 // written (the prefetch still counts as done), and the freshness caps the expiry.
-                var policy = manager.cachePolicy(options, key: key, loaded: loaded)
+                var policy = manager.cachePolicy(options, key: key, loaded: loaded, target: target)
                 policy.waitsForDisk = true
                 if policy.writesToDisk {
                     try await target.storeToDisk(loaded.data, forKey: key, metadata: loaded.validators, policy: policy)

@@ -8,7 +8,7 @@ enum CacheLayer: String, Sendable {
 enum OptionSlot: Hashable, Sendable, CustomStringConvertible {
     case forceRefresh, onlyFromCache, fromMemoryCacheOrRefresh, onlyLoadFirstFrame, keepsOriginalData
     case processor, alternativeSources
-    case waitForCache, original, target, serializer, memoryOnly, httpHeaders
+    case waitForCache, original, target, serializer, memoryOnly, httpHeaders, revalidatingAlways, servingStale
     case expires(CacheLayer), extendsOnAccess(CacheLayer)
     case keyIgnoringQuery, keyEqualTo
     case timeout, header(String), modifier, redirects, priority, downloader, ignoringFailedURLMemory
@@ -29,6 +29,8 @@ enum OptionSlot: Hashable, Sendable, CustomStringConvertible {
         case .serializer: return "cache.serializer"
         case .memoryOnly: return "cache.memory.only"
         case .httpHeaders: return "cache.respectingHTTPHeaders"
+        case .revalidatingAlways: return "cache.revalidatingAlways"
+        case .servingStale: return "cache.servingStale"
         case .expires(let layer): return "cache.\(layer.rawValue).expires"
         case .extendsOnAccess(let layer): return "cache.\(layer.rawValue).extendsOnAccess"
         case .keyIgnoringQuery: return "cache.key.ignoringQuery"
@@ -52,6 +54,9 @@ enum OptionSlot: Hashable, Sendable, CustomStringConvertible {
         (.fromMemoryCacheOrRefresh, .onlyFromCache, "fromMemoryCacheOrRefresh and onlyFromCache"),
         (.memoryOnly, .expires(.disk), "a memory-only cache with a disk expiry"),
         (.memoryOnly, .original, "a memory-only cache that keeps originals on disk"),
+        (.revalidatingAlways, .onlyFromCache, "revalidatingAlways and onlyFromCache"),
+        (.revalidatingAlways, .forceRefresh, "revalidatingAlways and forceRefresh"),
+        (.memoryOnly, .revalidatingAlways, "a memory-only cache that revalidates disk entries"),
     ]
 }
 

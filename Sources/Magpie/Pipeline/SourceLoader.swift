@@ -10,6 +10,8 @@ struct LoadedSource: Sendable {
     var validators: ResponseValidators
     /// What the response said about caching it, and when it arrived (`nil` for providers).
     var caching: (headers: HTTPCacheHeaders, receivedAt: Date)? = nil
+    /// A conditional request was answered `304 Not Modified` (`data` is empty).
+    var notModified = false
 }
 
 extension ImageManager {
@@ -17,16 +19,21 @@ extension ImageManager {
     /// manager's), or the provider's bytes. The one loader the pipeline and the prefetcher share.
     /// - Throws: ``ImageDownloadError``, ``ImageRetrieveError/providerFailed(key:reason:)``, or
     ///   `CancellationError`.
+    /// With `revalidating`, a network source is asked conditionally (see
+    /// ``DownloadOptions/revalidating``).
     func load(
-        _ source: Source, options: ImageOptions, report: @escaping @Sendable (Int, Int?) -> Void = { _, _ in }
+        _ source: Source, options: ImageOptions, revalidating: ResponseValidators? = nil,
+        report: @escaping @Sendable (Int, Int?) -> Void = { _, _ in }
     ) async throws -> LoadedSource {
         switch source {
         case .network(let url, _):
+            var downloadOptions = options.downloadOptions
+            downloadOptions.revalidating = revalidating
             let download = try await (options.downloader ?? downloader).download(
-                url, options: options.downloadOptions, progress: report)
+                url, options: downloadOptions, progress: report)
             return LoadedSource(
                 data: download.data, validators: download.validators,
-                caching: (download.cacheHeaders, download.receivedAt))
+                caching: (download.cacheHeaders, download.receivedAt), notModified: download.notModified)
         case .provider(let provider):
             let data: [UInt8]
             do {

@@ -1,0 +1,76 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// How long a disk entry is fresh by its origin's word, and what may be done with it once it is
+/// stale (RFC 9111, read from the response it was made from; see ``HTTPCacheHeaders``).
+///
+/// An entry is fresh until ``freshUntil`` and kept until its expiry (the cache's own, extended
+/// by reads as configured). Reads never extend the freshness: only a revalidation does. A stale
+/// entry whose response had validators (ETag, Last-Modified) is revalidated before use; one
+/// without them is a miss, and is never kept past its freshness.
+public struct EntryFreshness: Sendable, Hashable {
+    /// Seconds since the reference date; `.infinity` when the origin set no lifetime (then the
+    /// entry is fresh for as long as the cache keeps it).
+    public var freshUntil: Double
+    /// The lifetime the origin gave, in seconds (what a `304` without its own lifetime renews).
+    public var lifetime: UInt32
+    /// `stale-while-revalidate`: seconds past ``freshUntil`` the entry may be served while one
+    /// revalidation runs in the background.
+    public var staleWhileRevalidate: UInt32
+    /// `stale-if-error`: seconds past ``freshUntil`` the entry may be served when revalidating fails.
+    public var staleIfError: UInt32
+    /// `immutable`: never revalidated while fresh, even when revalidation is forced.
+    public var immutable: Bool
+
+    public init(
+        freshUntil: Double = .infinity, lifetime: UInt32 = 0, staleWhileRevalidate: UInt32 = 0,
+        staleIfError: UInt32 = 0, immutable: Bool = false
+    ) {
+        self.freshUntil = freshUntil
+        self.lifetime = lifetime
+        self.staleWhileRevalidate = staleWhileRevalidate
+        self.staleIfError = staleIfError
+        self.immutable = immutable
+    }
+
+    /// No lifetime from the origin: fresh while kept.
+    public static let unlimited = EntryFreshness()
+
+    /// The freshness a response gives from `now`: its lifetime (clamped at zero: `no-cache`,
+    /// `max-age=0` and a past `Expires` are stale at once) and its stale allowances; `nil` when it
+    /// sets no lifetime and no allowance.
+    public init?(_ headers: HTTPCacheHeaders, receivedAt: Date, now: Date) {
+        let lifetime = headers.noCache ? 0 : headers.freshnessLifetime(receivedAt: receivedAt)
+        guard lifetime != nil || headers.staleWhileRevalidate != nil || headers.staleIfError != nil else {
+            return nil
+        }
+        let seconds = lifetime.map { max(0, min($0, Double(Int32.max))) }
+        self.init(
+            freshUntil: seconds.map { now.timeIntervalSinceReferenceDate + $0 } ?? .infinity,
+            lifetime: UInt32(seconds ?? 0), staleWhileRevalidate: UInt32(headers.staleWhileRevalidate ?? 0),
+            staleIfError: UInt32(headers.staleIfError ?? 0), immutable: headers.immutable)
+    }
+
+    /// Whether the entry is fresh at `now` (seconds since the reference date).
+    public func isFresh(at now: Double) -> Bool { freshUntil > now }
+
+    /// This freshness renewed at `now` by a `304` that said `headers`: the 304's own lifetime
+    /// and allowances where it gives them, the stored ones where it does not (RFC 9111 §4.3.4).
+    func renewed(by headers: HTTPCacheHeaders, receivedAt: Date, now: Date) -> EntryFreshness {
+        guard var fresh = EntryFreshness(headers, receivedAt: receivedAt, now: now) else {
+            var same = self
+            if freshUntil.isFinite { same.freshUntil = now.timeIntervalSinceReferenceDate + Double(lifetime) }
+            return same
+        }
+        if headers.staleWhileRevalidate == nil { fresh.staleWhileRevalidate = staleWhileRevalidate }
+        if headers.staleIfError == nil { fresh.staleIfError = staleIfError }
+        if headers.maxAge == nil && headers.expires == nil && !headers.noCache && freshUntil.isFinite {
+            fresh.freshUntil = now.timeIntervalSinceReferenceDate + Double(lifetime)
+            fresh.lifetime = lifetime
+        }
+        return fresh
+    }
+}

@@ -1,0 +1,150 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Stale disk entries: a conditional request renews them (`304`) or replaces them (`200`), at
+/// once or in the background, and an origin that is down may leave them served.
+extension ImageManager {
+    /// What became of a stale entry.
+    enum Revalidation: Sendable {
+        /// The origin confirmed it (`304`): its entries were renewed with this freshness.
+        case confirmed(EntryFreshness)
+        /// The origin sent a new version, which was processed and stored.
+        case replaced(Fetched)
+        /// Served as it is: a revalidation runs in the background, or the origin failed within
+        /// what `stale-if-error` (or the options) allow.
+        case servedStale
+    }
+
+    /// What a disk entry needs before use: `nil` when it can be used as it is.
+    func revalidationNeeded(_ freshness: EntryFreshness, isStale: Bool, options: ImageOptions) -> Bool {
+        if isStale { return true }
+        return options.forceRevalidation && !freshness.immutable
+    }
+
+    /// Settles an entry that needs revalidation (see ``revalidationNeeded(_:isStale:options:)``);
+    /// `nil` when it cannot be revalidated (no validators, not a network source, only the cache
+    /// allowed): then it is a miss.
+    /// - Parameter renewing: the processor identifiers whose entries under `key` a `304` renews.
+    func revalidate(
+        _ source: Source, key: String, options: ImageOptions, target: ImageCache, validators: ResponseValidators,
+        freshness: EntryFreshness, isStale: Bool, renewing: [String], report: @escaping @Sendable (Int, Int?) -> Void
+    ) async throws -> Revalidation? {
+        guard case .network = source, validators.canRevalidate else { return nil }
+        if options.onlyFromCache { return isStale ? nil : .confirmed(freshness) }
+        let staleFor = target.diskStorage.clock.now().timeIntervalSinceReferenceDate - freshness.freshUntil
+        if isStale, !options.forceRevalidation,
+            options.servesStaleWhileRevalidating || staleFor < Double(freshness.staleWhileRevalidate)
+        {
+            stats.withLock { $0.staleServed += 1 }
+            revalidateInBackground(
+                source, key: key, options: options, target: target, validators: validators, freshness: freshness,
+                renewing: renewing)
+            return .servedStale
+        }
+        do {
+            return try await revalidateNow(
+                source, key: key, options: options, target: target, validators: validators, freshness: freshness,
+                renewing: renewing, report: report)
+        } catch let error as ImageDownloadError
+            where isStale && error.allowsServingStale
+            && (options.servesStaleOnError || staleFor < Double(freshness.staleIfError))
+        {
+            logger.notice("origin failed: serving the stale image", metadata: ["key": "\(key)", "error": "\(error)"])
+            stats.withLock { $0.staleServed += 1 }
+            return .servedStale
+        }
+    }
+
+    /// One conditional request: a `304` renews the entries under `key` for `renewing` (and the
+    /// original's, where it is kept); a `200` is processed and stored like any download.
+    func revalidateNow(
+        _ source: Source, key: String, options: ImageOptions, target: ImageCache, validators: ResponseValidators,
+        freshness: EntryFreshness, renewing: [String], report: @escaping @Sendable (Int, Int?) -> Void
+    ) async throws -> Revalidation {
+        stats.withLock { $0.revalidations += 1 }
+        let loaded = try await load(source, options: options, revalidating: validators, report: report)
+        guard loaded.notModified else {
+            let fetched = try await processAndStore(loaded, source: source, key: key, options: options, target: target)
+            return .replaced(fetched)
+        }
+        return try await revalidated(
+            loaded, key: key, options: options, target: target, validators: validators, freshness: freshness,
+            renewing: renewing)
+    }
+
+    /// After a `304`: renews the entries under `key` for `renewing` (and the original's, where it
+    /// is kept) with the freshness the 304 gives (else the stored one, started again).
+    func revalidated(
+        _ loaded: LoadedSource, key: String, options: ImageOptions, target: ImageCache, validators: ResponseValidators,
+        freshness: EntryFreshness, renewing: [String]
+    ) async throws -> Revalidation {
+        stats.withLock { $0.notModified += 1 }
+        let now = target.diskStorage.clock.now()
+        var renewed = freshness
+        if options.respectsHTTPCacheHeaders, let (headers, receivedAt) = loaded.caching {
+            renewed = freshness.renewed(by: headers, receivedAt: receivedAt, now: now)
+        } else if freshness.freshUntil.isFinite {
+            renewed.freshUntil = now.timeIntervalSinceReferenceDate + Double(freshness.lifetime)
+        }
+        var policy = options.cachePolicy
+        policy.freshness = renewed
+        let processed = renewing.filter { !$0.isEmpty }.map { Optional($0) }
+        var count = await target.renew(
+            forKey: key, processorIdentifiers: processed.isEmpty ? [nil] : processed, freshness: renewed,
+            validators: validators, policy: policy)
+        if !processed.isEmpty || options.originalCache != nil {
+            count += await (options.originalCache ?? target).renew(
+                forKey: key, processorIdentifiers: [nil], freshness: renewed, validators: validators, policy: policy)
+        }
+        stats.withLock { $0.entriesRenewed += count }
+        return .confirmed(renewed)
+    }
+
+    /// Starts one background revalidation of `key`'s entry unless one is running.
+    func revalidateInBackground(
+        _ source: Source, key: String, options: ImageOptions, target: ImageCache, validators: ResponseValidators,
+        freshness: EntryFreshness, renewing: [String]
+    ) {
+        let flight = CacheKeys.processed(key, processorIdentifier: options.processorIdentifier)
+        let started = backgroundRevalidations.withLock { $0.insert(flight).inserted }
+        guard started else { return }
+        stats.withLock { $0.backgroundRevalidations += 1 }
+        Task(priority: .utility) { [self] in
+            defer { _ = backgroundRevalidations.withLock { $0.remove(flight) } }
+            do {
+                _ = try await revalidateNow(
+                    source, key: key, options: options, target: target, validators: validators, freshness: freshness,
+                    renewing: renewing, report: { _, _ in })
+            } catch {
+                logger.notice("background revalidation failed", metadata: ["key": "\(key)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// The policy for storing what was made from an entry with `freshness` (its processed image
+    /// from an original, a renewed image in memory): the same freshness, and no memory copy past it.
+    func policy(_ options: ImageOptions, keeping freshness: EntryFreshness, target: ImageCache) -> CachePolicy {
+        var policy = options.cachePolicy
+        policy.freshness = freshness
+        if freshness.freshUntil.isFinite {
+            policy.freshnessLimit = freshness.freshUntil - target.diskStorage.clock.now().timeIntervalSinceReferenceDate
+        }
+        return policy
+    }
+}
+
+extension ImageDownloadError {
+    /// Whether a stale image may stand in for this failure (`stale-if-error`: the origin did not
+    /// answer, or answered 5xx); a 404 or a refused redirect says the image is gone.
+    var allowsServingStale: Bool {
+        switch self {
+        case .connectionFailed, .timedOut, .truncatedBody: return true
+        case .badStatus(let code, _): return code >= 500
+        case .recentlyFailed(let reason, _): return reason.allowsServingStale
+        default: return false
+        }
+    }
+}
