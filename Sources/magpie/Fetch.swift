@@ -136,7 +136,9 @@ struct Fetch: AsyncParsableCommand {
             \(d.downloads) downloaded (\(Net.bytes(d.bytes))), \
             \(d.retries == 0 ? "" : "\(d.retries) retries, ")\
             \(m.coalesced + d.coalesced) coalesced, \(m.memoryHits) memory hits, \
-            \(m.diskHits + m.originalHits) disk hits, \(failed) failed
+            \(m.diskHits + m.originalHits) disk hits, \(failed) failed\
+            \(m.revalidations == 0 ? "" : "; \(m.revalidations) revalidated (\(m.notModified) not modified)")\
+            \(m.staleServed == 0 ? "" : ", \(m.staleServed) served stale")
             """
     }
 
@@ -170,6 +172,9 @@ struct Fetch: AsyncParsableCommand {
               "conditional_requests": \(d.conditionalRequests),
               "not_modified": \(d.notModified),
               "kept_off_disk": \(m.keptOffDisk),
+              "revalidations": \(m.revalidations),
+              "renewed": \(m.entriesRenewed),
+              "stale_served": \(m.staleServed),
               "seconds": \(Net.format(elapsed, decimals: 3)),
               "results": [
             \(rows.joined(separator: ",\n"))

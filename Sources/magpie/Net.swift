@@ -28,6 +28,7 @@ enum Net {
     }
 
     static func shutdown(_ manager: ImageManager) async {
+        await manager.waitForBackgroundRevalidations()
         await manager.cache.shutdown()
         try? await manager.downloader.shutdown()
     }

@@ -29,6 +29,18 @@ struct PipelineFlags: ParsableArguments {
     @Flag(name: .long, help: "Skip the caches and download again.")
     var forceRefresh = false
 
+    @Flag(
+        name: .long,
+        help: """
+            Ask the origin about every cached image that has an ETag or Last-Modified, fresh or not             (If-None-Match / If-Modified-Since, like curl -z): a 304 renews the entry without a download;             fresh immutable ones are not asked about.
+            """)
+    var revalidate = false
+
+    @Flag(
+        name: .long,
+        help: "Serve a stale cached image when revalidating it fails (the origin is down, times out or answers 5xx).")
+    var serveStale = false
+
     @Option(
         name: .long,
         help:
@@ -62,6 +74,7 @@ struct PipelineFlags: ParsableArguments {
         guard (0...100).contains(retries) else { throw ValidationError("--retries must be between 0 and 100") }
         guard retryDelay >= 0 else { throw ValidationError("--retry-delay cannot be negative") }
         guard retryMaxWait >= 0 else { throw ValidationError("--retry-max-wait cannot be negative") }
+        if revalidate && forceRefresh { throw ValidationError("--revalidate and --force-refresh exclude each other") }
     }
 
     /// The downloader's retry strategy from the flags (`nil` for `--retries 0`).
@@ -89,6 +102,8 @@ struct PipelineFlags: ParsableArguments {
         try ImageOptions.make { make in
             if let size { make.size.lessThanOrEqualTo(size) }
             if forceRefresh { make.forceRefresh() }
+            if revalidate { make.cache.revalidatingAlways() }
+            if serveStale { make.cache.servingStale(onError: true) }
         }
     }
 }

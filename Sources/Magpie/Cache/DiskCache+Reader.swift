@@ -32,6 +32,8 @@ extension DiskCache {
         var freshness: EntryFreshness
         /// Whether the origin's freshness had passed at the read (only with `allowingStale`).
         var isStale: Bool
+        /// The response's variant (see ``ResponseValidators/variant``), when it had `Vary`.
+        var variant: String?
     }
 
     /// As ``value(forKey:extendingExpiration:)``, with the entry's expiry and freshness. A stale
@@ -69,7 +71,7 @@ extension DiskCache {
             return nil
         case .stale:
             return nil
-        case .hit(let payload, var entry, let freshness):
+        case .hit(let payload, var entry, let freshness, let variant):
             state.withLock { s in
                 // Unless a write or a removal came in meanwhile: theirs is the newer state.
                 guard s.index[id]?.generation == seen else { return }
@@ -79,7 +81,7 @@ extension DiskCache {
             }
             return Hit(
                 payload: payload, expiresAt: entry.expiresAt, freshness: freshness,
-                isStale: !freshness.isFresh(at: nowSeconds))
+                isStale: !freshness.isFresh(at: nowSeconds), variant: variant)
         }
     }
 
@@ -90,7 +92,7 @@ extension DiskCache {
         case expired
         /// Past the origin's freshness, and the read did not allow stale entries.
         case stale
-        case hit([UInt8], Entry, EntryFreshness)
+        case hit([UInt8], Entry, EntryFreshness, variant: String?)
     }
 
     /// Reads and validates the entry file at `path`; updates its header's expiry and last access
@@ -143,7 +145,8 @@ extension DiskCache {
             facts = DiskEntryFormat.Facts(
                 headerSize: header.headerSize, payloadSize: header.info.size, crc: header.crc,
                 expiresAt: header.info.expiresAt, lastAccess: header.info.lastAccess,
-                freshness: header.info.freshness, hasValidators: header.info.metadata.canRevalidate)
+                freshness: header.info.freshness, hasValidators: header.info.metadata.canRevalidate,
+                variant: header.info.metadata.variant)
         }
         guard let parsed = facts else { return .invalid }
         if parsed.expiresAt <= nowSeconds { return .expired }
@@ -179,7 +182,7 @@ extension DiskCache {
         let entry = Entry(
             size: parsed.headerSize + parsed.payloadSize, expiresAt: expires, lastAccess: nowSeconds,
             freshUntil: parsed.freshness.freshUntil, headerSize: parsed.headerSize, verified: current)
-        return .hit(payload, entry, parsed.freshness)
+        return .hit(payload, entry, parsed.freshness, variant: parsed.variant)
     }
 
     // MARK: - file helpers

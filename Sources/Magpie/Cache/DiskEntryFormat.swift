@@ -29,10 +29,10 @@ public struct DiskEntryInfo: Sendable, Hashable {
 ///     8  payload length (u64)                16  payload CRC-32C (u32)   20  reserved (u32)
 ///    24  created (f64)     32  expires (f64, +inf = never)   40  last access (f64)
 ///    48  key length (u32)  52  ETag length (u16)  54  Last-Modified length (u16)
-///    56  Content-Type length (u16)  58  reserved (u16)
+///    56  Content-Type length (u16)  58  variant length (u16; reserved, zero, in version 1)
 ///    60  fresh until (f64, +inf = while kept)  68  origin lifetime (u32 s)
 ///    72  stale-while-revalidate (u32 s)  76  stale-if-error (u32 s)  80  flags (u32)  84  reserved (u32)
-///    88  key, ETag, Last-Modified, Content-Type
+///    88  key, ETag, Last-Modified, Content-Type, variant
 ///
 /// Little-endian. Version 1 (still read) ends its fixed part at 60 and has no freshness fields.
 /// The expiry and last-access fields are rewritten in place together (one 16-byte pwrite at
@@ -89,9 +89,10 @@ enum DiskEntryFormat {
         let etag = metadata.etag ?? ""
         let lastModified = metadata.lastModified ?? ""
         let contentType = metadata.contentType ?? ""
+        let variant = metadata.variant ?? ""
         let keyCount = key.utf8.count
-        let counts = (etag.utf8.count, lastModified.utf8.count, contentType.utf8.count)
-        let size = fixedSize + keyCount + counts.0 + counts.1 + counts.2
+        let counts = (etag.utf8.count, lastModified.utf8.count, contentType.utf8.count, variant.utf8.count)
+        let size = fixedSize + keyCount + counts.0 + counts.1 + counts.2 + counts.3
         guard size <= Int(UInt16.max) else { return nil }
         var h = [UInt8]()
         h.reserveCapacity(size)
@@ -108,12 +109,13 @@ enum DiskEntryFormat {
         append(&h, UInt16(counts.0))
         append(&h, UInt16(counts.1))
         append(&h, UInt16(counts.2))
-        append(&h, UInt16(0))
+        append(&h, UInt16(counts.3))
         h += freshnessFields(freshness, hasValidators: metadata.canRevalidate)
         h.append(contentsOf: key.utf8)
         h.append(contentsOf: etag.utf8)
         h.append(contentsOf: lastModified.utf8)
         h.append(contentsOf: contentType.utf8)
+        h.append(contentsOf: variant.utf8)
         return h
     }
 
@@ -129,7 +131,7 @@ enum DiskEntryFormat {
         var headerSize: Int
         var payloadSize: Int
         var keyLength: Int
-        var fieldLengths: (Int, Int, Int)  // ETag, Last-Modified, Content-Type
+        var fieldLengths: (Int, Int, Int, Int)  // ETag, Last-Modified, Content-Type, variant
         var fixedSize: Int
     }
 
@@ -143,8 +145,9 @@ enum DiskEntryFormat {
             headerSize + Int(payload) == fileSize
         else { return nil }
         let keyLength = Int(read32(b, 48))
-        let lengths = (Int(read16(b, 52)), Int(read16(b, 54)), Int(read16(b, 56)))
-        guard fixedSize + keyLength + lengths.0 + lengths.1 + lengths.2 == headerSize else { return nil }
+        let variantLength = fixedSize > minimumFixedSize ? Int(read16(b, 58)) : 0
+        let lengths = (Int(read16(b, 52)), Int(read16(b, 54)), Int(read16(b, 56)), variantLength)
+        guard fixedSize + keyLength + lengths.0 + lengths.1 + lengths.2 + lengths.3 == headerSize else { return nil }
         return Layout(
             headerSize: headerSize, payloadSize: Int(payload), keyLength: keyLength, fieldLengths: lengths,
             fixedSize: fixedSize)
@@ -160,10 +163,11 @@ enum DiskEntryFormat {
                 return String(decoding: b[at..<at + n], as: UTF8.self)
             }
             let key = take(l.keyLength)
-            let fields = [take(l.fieldLengths.0), take(l.fieldLengths.1), take(l.fieldLengths.2)].map {
-                $0.isEmpty ? nil : $0
-            }
-            let metadata = DiskEntryMetadata(etag: fields[0], lastModified: fields[1], contentType: fields[2])
+            let fields = [
+                take(l.fieldLengths.0), take(l.fieldLengths.1), take(l.fieldLengths.2), take(l.fieldLengths.3),
+            ].map { $0.isEmpty ? nil : $0 }
+            let metadata = DiskEntryMetadata(
+                etag: fields[0], lastModified: fields[1], contentType: fields[2], variant: fields[3])
             return parsed(b, l, key: key, metadata: metadata)
         }
     }
@@ -177,6 +181,8 @@ enum DiskEntryFormat {
         var lastAccess: Double
         var freshness: EntryFreshness
         var hasValidators: Bool
+        /// The entry's variant (``ResponseValidators/variant``), read only when it has one.
+        var variant: String?
     }
 
     /// The facts a read needs, checked without building strings: `nil` unless the header is
@@ -189,10 +195,15 @@ enum DiskEntryFormat {
         }
         guard same else { return nil }
         let (freshness, hasValidators) = Self.freshness(b)
+        var variant: String?
+        if l.fieldLengths.3 > 0 {
+            let at = l.headerSize - l.fieldLengths.3
+            variant = String(decoding: b[at..<l.headerSize], as: UTF8.self)
+        }
         return Facts(
             headerSize: l.headerSize, payloadSize: l.payloadSize, crc: read32(b, 16),
             expiresAt: Double(bitPattern: read64(b, 32)), lastAccess: Double(bitPattern: read64(b, 40)),
-            freshness: freshness, hasValidators: hasValidators)
+            freshness: freshness, hasValidators: hasValidators, variant: variant)
     }
 
     private static func parsed(_ b: UnsafeRawBufferPointer, _ l: Layout, key: String, metadata: DiskEntryMetadata)

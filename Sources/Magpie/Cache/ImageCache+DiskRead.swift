@@ -9,6 +9,9 @@ extension ImageCache {
         var freshness: EntryFreshness
         /// Past the origin's freshness: to be revalidated before use (not promoted to memory).
         var isStale: Bool
+        /// The response's variant, when it had `Vary` (not promoted to memory: the caller checks
+        /// that it matches the request).
+        var variant: String?
     }
 
     /// The disk entry for `key` decoded (and promoted to memory unless stale), with the bytes it
@@ -39,11 +42,12 @@ extension ImageCache {
             return nil
         }
         counters.withLock { $0.diskHits += 1 }
-        if !found.isStale {
+        if !found.isStale && found.variant == nil {
             // The memory copy never outlives the disk entry it came from, nor its freshness.
             promote(image, forKey: cacheKey, until: min(found.expiresAt, found.freshness.freshUntil), policy: policy)
         }
-        return DiskHit(image: image, data: data, freshness: found.freshness, isStale: found.isStale)
+        return DiskHit(
+            image: image, data: data, freshness: found.freshness, isStale: found.isStale, variant: found.variant)
     }
 
     /// Stores a disk hit in memory for no longer than `until` (seconds since the reference date).

@@ -51,6 +51,26 @@ public enum CacheKeys {
         return base.isEmpty ? "magpie.first-frame" : base + "|>magpie.first-frame"
     }
 
+    /// The variant a request is of, for a response that said `Vary: names`:
+    /// `"<names, sorted>;<MD5 hex of the values the request sent for them>"`, kept with the entry
+    /// (see ``ResponseValidators/variant``). Credential fields are left out (the key already
+    /// separates them, by a keyed digest); `nil` when nothing is left. A field the request did not
+    /// send counts as empty.
+    public static func variant(varying names: [String], requestHeaders: [HTTPHeaderField]) -> String? {
+        let varied = Set(names.map { $0.lowercased() }).subtracting(WebURL.credentialHeaders).sorted()
+        guard !varied.isEmpty, !varied.contains("*") else { return nil }
+        let lines = varied.map { name in
+            name + ":" + requestHeaders.filter { $0.name.lowercased() == name }.map(\.value).joined(separator: ",")
+        }
+        return varied.joined(separator: ",") + ";" + Digest.md5Hex(lines.joined(separator: "\n"))
+    }
+
+    /// The field names a stored variant varies on.
+    static func variedNames(_ variant: String) -> [String] {
+        guard let names = variant.split(separator: ";", maxSplits: 1).first else { return [] }
+        return names.split(separator: ",").map(String.init)
+    }
+
     /// MD5 (RFC 1321) of the key's UTF-8 bytes as 32 lowercase hex digits.
     public static func md5Hex(_ key: String) -> String { Digest.md5Hex(key) }
 

@@ -47,4 +47,19 @@ extension ImageManager {
         }
         return lines
     }
+
+    /// The variant this request is of for a response varying on `names` (see
+    /// ``CacheKeys/variant(varying:requestHeaders:)``): the downloader's default headers with the
+    /// options' on top, as they are sent.
+    func variant(varying names: [String], options: ImageOptions) -> String? {
+        var headers = (options.downloader ?? downloader).config.defaultHeaders
+        for field in options.headers { headers.set(field.name, field.value) }
+        return CacheKeys.variant(varying: names, requestHeaders: headers)
+    }
+
+    /// Whether an entry stored with `stored` as its variant may answer this request.
+    func variantMatches(_ stored: String?, options: ImageOptions) -> Bool {
+        guard let stored else { return true }
+        return variant(varying: CacheKeys.variedNames(stored), options: options) == stored
+    }
 }

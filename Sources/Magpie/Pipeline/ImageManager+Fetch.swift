@@ -20,6 +20,10 @@ extension ImageManager {
         else { return nil }
         let data = entry.payload
         let validators = await originals.diskEntryInfo(forKey: key)?.metadata ?? DiskEntryMetadata()
+        guard variantMatches(entry.variant, options: options) else {
+            stats.withLock { $0.variantMisses += 1 }
+            return nil
+        }
         var freshness = entry.freshness
         var stores = true
         if revalidationNeeded(freshness, isStale: entry.isStale, options: options) {
@@ -75,8 +79,8 @@ extension ImageManager {
             throw error
         }
         await store(
-            image, data: data, key: key, options: options, target: target,
-            metadata: loaded.validators, policy: cachePolicy(options, key: key, loaded: loaded, target: target))
+            image, data: data, key: key, options: options, target: target, metadata: metadata(loaded, options: options),
+            policy: cachePolicy(options, key: key, loaded: loaded, target: target))
         return Fetched(image: image, data: data, cacheType: .none)
     }
 
@@ -91,6 +95,11 @@ extension ImageManager {
             policy.writesToDisk = false
             stats.withLock { $0.keptOffDisk += 1 }
         }
+        // A response that varies on what the request sent is kept on disk with its variant, which
+        // every read checks; the memory cache, keyed by URL alone, does not keep it.
+        if !headers.vary.isEmpty, variant(varying: headers.vary, options: options) != nil {
+            policy.memoryExpiration = .expired
+        }
         if let freshness = EntryFreshness(headers, receivedAt: receivedAt, now: target.diskStorage.clock.now()) {
             policy.freshness = freshness
             // Zero (no-cache, max-age=0, an Expires in the past): no memory copy, so every use
@@ -98,6 +107,16 @@ extension ImageManager {
             if freshness.freshUntil.isFinite { policy.freshnessLimit = Double(freshness.lifetime) }
         }
         return policy
+    }
+
+    /// What a response leaves with its disk entries: its validators and content type, and its
+    /// variant when it varies on request fields (and the options follow the headers).
+    func metadata(_ loaded: LoadedSource, options: ImageOptions) -> DiskEntryMetadata {
+        var metadata = loaded.validators
+        if options.respectsHTTPCacheHeaders, let vary = loaded.caching?.headers.vary, !vary.isEmpty {
+            metadata.variant = variant(varying: vary, options: options)
+        }
+        return metadata
     }
 
     /// Decodes and processes under the processing limit.

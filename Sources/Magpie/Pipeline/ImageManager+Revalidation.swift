@@ -49,8 +49,8 @@ extension ImageManager {
                 source, key: key, options: options, target: target, validators: validators, freshness: freshness,
                 renewing: renewing, report: report)
         } catch let error as ImageDownloadError
-            where isStale && error.allowsServingStale
-            && (options.servesStaleOnError || staleFor < Double(freshness.staleIfError))
+            where error.allowsServingStale
+            && (options.servesStaleOnError || (isStale && staleFor < Double(freshness.staleIfError)))
         {
             logger.notice("origin failed: serving the stale image", metadata: ["key": "\(key)", "error": "\(error)"])
             stats.withLock { $0.staleServed += 1 }
@@ -109,19 +109,22 @@ extension ImageManager {
         freshness: EntryFreshness, renewing: [String]
     ) {
         let flight = CacheKeys.processed(key, processorIdentifier: options.processorIdentifier)
-        let started = backgroundRevalidations.withLock { $0.insert(flight).inserted }
-        guard started else { return }
-        stats.withLock { $0.backgroundRevalidations += 1 }
-        Task(priority: .utility) { [self] in
-            defer { _ = backgroundRevalidations.withLock { $0.remove(flight) } }
-            do {
-                _ = try await revalidateNow(
-                    source, key: key, options: options, target: target, validators: validators, freshness: freshness,
-                    renewing: renewing, report: { _, _ in })
-            } catch {
-                logger.notice("background revalidation failed", metadata: ["key": "\(key)", "error": "\(error)"])
+        // Made under the lock, so the task's own removal (which takes it) always follows.
+        let started = backgroundRevalidations.withLock { running -> Bool in
+            guard running[flight] == nil else { return false }
+            running[flight] = Task(priority: .utility) { [self] in
+                do {
+                    _ = try await revalidateNow(
+                        source, key: key, options: options, target: target, validators: validators,
+                        freshness: freshness, renewing: renewing, report: { _, _ in })
+                } catch {
+                    logger.notice("background revalidation failed", metadata: ["key": "\(key)", "error": "\(error)"])
+                }
+                _ = backgroundRevalidations.withLock { $0.removeValue(forKey: flight) }
             }
+            return true
         }
+        if started { stats.withLock { $0.backgroundRevalidations += 1 } }
     }
 
     /// The policy for storing what was made from an entry with `freshness` (its processed image

@@ -41,40 +41,6 @@ public struct RetrieveImageResult: Sendable {
 /// Decoding and processing run at most `processingConcurrency` at a time (the core count by
 /// default); disk I/O runs on the caches' dispatch queues, never on the cooperative pool.
 public final class ImageManager: Sendable {
-    /// Counts since creation.
-    public struct Statistics: Sendable, Hashable {
-        public var retrievals = 0
-        public var memoryHits = 0
-        public var diskHits = 0
-        /// Processed again from the original on disk.
-        public var originalHits = 0
-        /// Fetches started (each may serve several callers).
-        public var fetches = 0
-        /// Callers who joined a fetch another caller started.
-        public var coalesced = 0
-        /// Decode-and-process runs.
-        public var processed = 0
-        /// Decodes that waited for the process's decode memory budget.
-        public var budgetWaits = 0
-        /// Originals on disk that did not decode: removed, and the source fetched again.
-        public var originalsDiscarded = 0
-        public var failures = 0
-        /// Downloads the origin's caching headers kept off the disk (`no-store`, `Vary: *`,
-        /// `private` without credentials).
-        public var keptOffDisk = 0
-        /// Conditional requests made for stale (or forced) disk entries, in the foreground or
-        /// the background.
-        public var revalidations = 0
-        /// Revalidations the origin answered `304 Not Modified` (nothing downloaded or decoded).
-        public var notModified = 0
-        /// Disk entries (processed and original) those `304`s renewed.
-        public var entriesRenewed = 0
-        /// Stale images served: while a background revalidation ran, or because the origin failed.
-        public var staleServed = 0
-        /// Revalidations started in the background (`stale-while-revalidate`).
-        public var backgroundRevalidations = 0
-    }
-
     public let cache: ImageCache
     public let downloader: ImageDownloader
     /// Rewrites network URLs into cache keys (drop signature query items, say).
@@ -85,8 +51,8 @@ public final class ImageManager: Sendable {
     /// given its own width).
     let processing: BlockingExecutor
     private let flights = Coalescer<FlightKey, Fetched>()
-    /// Cache keys (with processor) whose background revalidation is running.
-    let backgroundRevalidations = Locked<Set<String>>([])
+    /// Background revalidations running, by cache key (with processor).
+    let backgroundRevalidations = Locked<[String: Task<Void, Never>]>([:])
     let stats = Locked(Statistics())
     let logger: Logger
 
@@ -123,6 +89,14 @@ public final class ImageManager: Sendable {
     public var callersWaiting: Int { flights.waiting }
     /// Background revalidations running now (see ``ImageOptions/servesStaleWhileRevalidating``).
     public var backgroundRevalidationsInFlight: Int { backgroundRevalidations.withLock { $0.count } }
+
+    /// Waits until no background revalidation is running (a short-lived process calls it before
+    /// it exits, so the renewals it started land).
+    public func waitForBackgroundRevalidations() async {
+        while let running = backgroundRevalidations.withLock({ $0.values.first }) {
+            await running.value
+        }
+    }
 
     // MARK: - retrieving
 
@@ -270,6 +244,10 @@ public final class ImageManager: Sendable {
         report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> Fetched? {
         let pid = options.processorIdentifier
+        guard variantMatches(hit.variant, options: options) else {
+            stats.withLock { $0.variantMisses += 1 }
+            return nil
+        }
         guard revalidationNeeded(hit.freshness, isStale: hit.isStale, options: options) else {
             stats.withLock { $0.diskHits += 1 }
             return Fetched(image: hit.image, data: hit.data, cacheType: .disk)

@@ -137,7 +137,8 @@ public struct ImagePrefetcher: Sendable {
                 var policy = manager.cachePolicy(options, key: key, loaded: loaded, target: target)
                 policy.waitsForDisk = true
                 if policy.writesToDisk {
-                    try await target.storeToDisk(loaded.data, forKey: key, metadata: loaded.validators, policy: policy)
+                    try await target.storeToDisk(
+                        loaded.data, forKey: key, metadata: manager.metadata(loaded, options: options), policy: policy)
                 }
                 return .completed(loaded.data.count)
             }

@@ -147,3 +147,40 @@ extension HTTPCachePolicyTests {
         }
     }
 }
+
+extension HTTPCachePolicyTests {
+    /// `Vary` on fields the request sent: the disk entry keeps the request's variant, and a request
+    /// that sends other values does not get it (one variant per URL is kept, as browsers do).
+    @Test func varyKeepsTheVariantAndOtherValuesMiss() async throws {
+        let seen = Recorder<String>()
+        let handler: LoopbackServer.Handler = { request in
+            seen.add(request.header("DPR") ?? "none")
+            return .respond(
+                status: 200,
+                headers: [("Content-Type", "image/jpeg"), ("Vary", "DPR, Accept"), ("Cache-Control", "max-age=600")],
+                body: NetFixture.jpeg)
+        }
+        try await withServer(handler) { server in
+            let h = try PipelineHarness()
+            let url = NetFixture.url(server, "/v.jpg")
+            func dpr(_ value: String?) -> ImageOptions {
+                options { o in if let value { o.headers = [HTTPHeaderField("DPR", value)] } }
+            }
+            #expect(try await h.manager.retrieveImage(with: .network(url), options: dpr("1")).cacheType == .none)
+            let key = h.manager.cacheKey(for: .network(url), options: dpr("1"))
+            #expect(key == h.manager.cacheKey(for: .network(url), options: dpr("2")), "one key: the variant is checked")
+            let variant = try #require(h.cache.diskStorage.entryInfo(forKey: key)?.metadata.variant)
+            #expect(variant.hasPrefix("accept,dpr;"))
+            // Same values: a disk hit (never a memory one: memory is keyed by URL alone).
+            #expect(try await h.manager.retrieveImage(with: .network(url), options: dpr("1")).cacheType == .disk)
+            #expect(try await h.manager.retrieveImage(with: .network(url), options: dpr("1")).cacheType == .disk)
+            // Other values, or none: a miss, and the new variant replaces the entry.
+            #expect(try await h.manager.retrieveImage(with: .network(url), options: dpr("2")).cacheType == .none)
+            #expect(try await h.manager.retrieveImage(with: .network(url), options: dpr(nil)).cacheType == .none)
+            #expect(try await h.manager.retrieveImage(with: .network(url), options: dpr(nil)).cacheType == .disk)
+            #expect(seen.all == ["1", "2", "none"] && h.manager.statistics.variantMisses == 2)
+            #expect(h.cache.diskStorage.entryInfo(forKey: key)?.metadata.variant != variant)
+            try await h.finish()
+        }
+    }
+}

@@ -170,4 +170,21 @@ import Testing
             try await h.finish()
         }
     }
+
+    @Test func theDiskOnlyPrefetcherRevalidatesStaleEntries() async throws {
+        try await withOrigin { origin, server in
+            origin.set("/p.jpg") { _ in }
+            let h = try PipelineHarness()
+            let url = NetFixture.url(server, "/p.jpg")
+            #expect(await ImagePrefetcher(urls: [url], manager: h.manager, diskOnly: true).start().completed.count == 1)
+            #expect(await ImagePrefetcher(urls: [url], manager: h.manager, diskOnly: true).start().skipped.count == 1)
+            h.clock.advance(by: 61)
+            let again = await ImagePrefetcher(urls: [url], manager: h.manager, diskOnly: true).start()
+            #expect(again.completed.count == 1 && again.bytes == 0)
+            #expect(origin.requests("/p.jpg").map(\.ifNoneMatch) == [nil, "\"v1\""])
+            #expect(h.manager.statistics.notModified == 1 && h.manager.statistics.entriesRenewed == 1)
+            #expect(h.cache.isOnDisk(forKey: h.manager.cacheKey(for: .network(url), options: options())))
+            try await h.finish()
+        }
+    }
 }

@@ -21,8 +21,8 @@ final class NginxServer {
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)" + path)! }
 
     /// Starts nginx and returns once it listens (its pid file is written after its sockets are
-    /// bound).
-    init() async throws {
+    /// bound). `serverDirectives` go into the `server` block (`expires 60s;`, say).
+    init(serverDirectives: String = "") async throws {
         dir = try TemporaryDirectory()
         port = try Self.freePort()
         let fm = FileManager.default
@@ -45,7 +45,7 @@ final class NginxServer {
                 uwsgi_temp_path \(dir.path("tmp"));
                 scgi_temp_path \(dir.path("tmp"));
                 types { image/jpeg jpg; image/png png; }
-                server { listen 127.0.0.1:\(port); root \(dir.path("www")); }
+                server { listen 127.0.0.1:\(port); root \(dir.path("www")); \(serverDirectives) }
             }
             """
         try conf.write(toFile: dir.path("nginx.conf"), atomically: true, encoding: .utf8)
