@@ -9,10 +9,9 @@
 #   scripts/bench-net.sh [bytes]    "bytes": only the first part
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/bootstrap.sh --bench
-python3 -c "import PIL" 2>/dev/null || python3 -m pip install --quiet pillow
-work=${BENCH_DIR:-/tmp/magpie-net-bench}
-jobs=${JOBS:-8}
+# shellcheck source=lib/netbench.sh
+. scripts/lib/netbench.sh
+netbench_prepare
 mkdir -p "$work"
 for product in magpie magpie-net-bench; do
     rm -f .build-bench/*/release/description.json  # a stale one makes SwiftPM fail with "unknown build description"
@@ -20,55 +19,8 @@ for product in magpie magpie-net-bench; do
 done
 bin=.build-bench/release
 
-# 1,000 images: JPEG photos-like gradients from 640x480 to 3000x2000, every tenth a PNG.
-if [ ! -f "$work/www/.complete" ]; then
-    python3 - "$work/www" <<'PY'
-import os, random, sys
-from PIL import Image, ImageDraw
-out = sys.argv[1]; os.makedirs(out, exist_ok=True)
-rng = random.Random(7)
-sizes = [(640, 480), (1024, 768), (1600, 1200), (2048, 1536), (3000, 2000), (1200, 1600)]
-for i in range(1000):
-    w, h = sizes[i % len(sizes)]
-    im = Image.linear_gradient("L").resize((w, h)).convert("RGB")
-    d = ImageDraw.Draw(im)
-    for _ in range(12):
-        x, y = rng.randrange(w), rng.randrange(h)
-        r = rng.randrange(20, max(21, w // 6))
-        d.ellipse((x - r, y - r, x + r, y + r), fill=(rng.randrange(256), rng.randrange(256), rng.randrange(256)))
-    if i % 10 == 9:
-        im.save(f"{out}/{i:04d}.png", optimize=False)
-    else:
-        im.save(f"{out}/{i:04d}.jpg", quality=88)
-open(f"{out}/.complete", "w").close()
-PY
-fi
-
-# nginx on a free loopback port, as this user, everything under $work.
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir -p "$work/nginx/tmp"
-: > "$work/nginx/access.log"
-cat > "$work/nginx/nginx.conf" <<CONF
-worker_processes 2;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log $work/nginx/access.log;
-    client_body_temp_path $work/nginx/tmp/body;
-    proxy_temp_path $work/nginx/tmp/proxy;
-    fastcgi_temp_path $work/nginx/tmp/fastcgi;
-    uwsgi_temp_path $work/nginx/tmp/uwsgi;
-    scgi_temp_path $work/nginx/tmp/scgi;
-    types { image/jpeg jpg; image/png png; }
-    sendfile on;
-    keepalive_requests 100000;
-    server { listen 127.0.0.1:$port; root $work/www; }
-}
-CONF
-/usr/sbin/nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" -e "$work/nginx/error.log"
-trap 'kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true' EXIT
-base="http://127.0.0.1:$port"
+netbench_images "$work/www"
+netbench_nginx "$work"
 ls "$work/www" | grep -v '^\.' | sed "s|^|$base/|" > "$work/urls.txt"
 echo "nginx on $base serving $(wc -l < "$work/urls.txt") images ($(du -sh "$work/www" | cut -f1)), $jobs downloads at a time"
 
@@ -132,9 +84,9 @@ echo; echo "== warm memory-cache retrievals"
 
 echo; echo "== 1,000 concurrent retrievals of one URL"
 target="$base/$(head -1 "$work/urls.txt" | sed 's|.*/||')?coalesce=$RANDOM$RANDOM"
-before=$(grep -c "coalesce=" "$work/nginx/access.log" || true)
+before=$(grep -c "coalesce=" "$access_log" || true)
 "$bin/magpie-net-bench" coalesce "$target" "$work/run" -n 1000
 sleep 1  # nginx logs a request as it finalises it, which can trail the last byte the client read
-origin=$(grep -c "${target#"$base"}" "$work/nginx/access.log" || true)
+origin=$(grep -c "${target#"$base"}" "$access_log" || true)
 echo "origin requests for that URL in nginx's access log: $origin"
 steal_report

@@ -48,19 +48,27 @@ struct Prefetch: AsyncParsableCommand {
                 "failed  \(SafeText.printable(source.description)): \(SafeText.printable(CLI.describe(error)))",
                 to: &stderr)
         }
-        let retries = manager.downloader.statistics.retries
+        let d = manager.downloader.statistics
+        let m = manager.statistics
+        let retries = d.retries
         if flags.json {
             print(
                 """
                 {"urls": \(urls.count), "completed": \(summary.completed.count), \
                 "skipped": \(summary.skipped.count), "failed": \(summary.failed.count), \
-                "retries": \(retries), "bytes": \(summary.bytes), "seconds": \(Net.format(elapsed, decimals: 3))}
+                "retries": \(retries), "bytes": \(summary.bytes), "received": \(d.bytes), \
+                "conditional_requests": \(d.conditionalRequests), "not_modified": \(d.notModified), \
+                "renewed": \(m.entriesRenewed), "stale_served": \(m.staleServed), \
+                "seconds": \(Net.format(elapsed, decimals: 3))}
                 """)
         } else {
             print(
                 "\(urls.count) URLs in \(Net.format(elapsed, decimals: 2)) s: \(summary.completed.count) stored "
                     + "(\(Net.bytes(summary.bytes))), \(summary.skipped.count) already cached, "
-                    + (retries == 0 ? "" : "\(retries) retries, ") + "\(summary.failed.count) failed")
+                    + (retries == 0 ? "" : "\(retries) retries, ")
+                    + (d.conditionalRequests == 0
+                        ? "" : "\(d.notModified) of \(d.conditionalRequests) revalidated unchanged, ")
+                    + "\(summary.failed.count) failed")
         }
         if !summary.failed.isEmpty { throw ExitCode(1) }
     }

@@ -107,6 +107,9 @@ public struct DownloadMetrics: Sendable, Hashable {
     /// Attempts made (1 plus retries).
     public var attempts: Int
     public var redirects: Int
+    /// A revalidation: the request carried `If-None-Match` or `If-Modified-Since` (a `statusCode`
+    /// of 304 says the cached copy was confirmed).
+    public var conditional = false
 }
 
 /// Events a downloader reports to its observers, on the downloading task.

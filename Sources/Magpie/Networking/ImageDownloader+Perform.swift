@@ -34,7 +34,8 @@ extension ImageDownloader {
                 .didFinish(
                     DownloadMetrics(
                         url: request.url, bytes: bytes, duration: ContinuousClock.now - started,
-                        statusCode: lastStatus, callers: context.callers(), attempts: attempt, redirects: redirects),
+                        statusCode: lastStatus, callers: context.callers(), attempts: attempt, redirects: redirects,
+                        conditional: conditional),
                     error: error))
         }
         while true {

@@ -142,7 +142,7 @@ public struct ImagePrefetcher: Sendable {
                 }
                 return .completed(loaded.data.count)
             }
-            if !options.forceRefresh
+            if !options.forceRefresh && !options.forceRevalidation
                 && target.imageCachedType(
                     forKey: key, processorIdentifier: options.processorIdentifier, verifyingDisk: true) != .none
             {

@@ -29,6 +29,10 @@ import Testing
             let h = try PipelineHarness()
             let url = NetFixture.url(server, "/a.jpg")
             let o = options { $0.processor = thumb }
+            let finished = Recorder<DownloadMetrics>()
+            h.manager.downloader.addObserver { event in
+                if case .didFinish(let metrics, nil) = event { finished.add(metrics) }
+            }
             let first = try await h.manager.retrieveImage(with: .network(url), options: o)
             #expect(first.cacheType == .none && first.image.width == 48)
             // Reads while fresh never stretch the origin's 60 s: they are disk hits, no request.
@@ -45,6 +49,10 @@ import Testing
             #expect(stats.revalidations == 1 && stats.notModified == 1 && stats.processed == processedBefore)
             #expect(stats.entriesRenewed == 1, "the processed entry (no original is kept by default)")
             #expect(h.manager.downloader.statistics.bytes == NetFixture.jpeg.count, "the 304 brought no body")
+            #expect(
+                finished.all.map { [$0.conditional ? 1 : 0, $0.statusCode, $0.bytes] } == [
+                    [0, 200, NetFixture.jpeg.count], [1, 304, 0],
+                ])
             // Renewed for another 60 s from the 304, in memory and on disk.
             #expect(try await h.manager.retrieveImage(with: .network(url), options: o).cacheType == .memory)
             h.clock.advance(by: 59)
