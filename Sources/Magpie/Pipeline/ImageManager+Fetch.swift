@@ -48,7 +48,8 @@ extension ImageManager {
         if stores {
             await store(
                 image, data: data, key: key, options: options, target: target, metadata: validators,
-                storesOriginal: false, policy: policy(options, keeping: freshness, target: target))
+                storesOriginal: false,
+                policy: policy(options, keeping: freshness, variant: validators.variant, target: target))
         }
         return Fetched(image: image, data: data, cacheType: .disk)
     }

@@ -128,10 +128,14 @@ extension ImageManager {
     }
 
     /// The policy for storing what was made from an entry with `freshness` (its processed image
-    /// from an original, a renewed image in memory): the same freshness, and no memory copy past it.
-    func policy(_ options: ImageOptions, keeping freshness: EntryFreshness, target: ImageCache) -> CachePolicy {
+    /// from an original): the same freshness, and no memory copy past it (none at all for a
+    /// variant: memory is keyed by URL alone).
+    func policy(_ options: ImageOptions, keeping freshness: EntryFreshness, variant: String?, target: ImageCache)
+        -> CachePolicy
+    {
         var policy = options.cachePolicy
         policy.freshness = freshness
+        if variant != nil { policy.memoryExpiration = .expired }
         if freshness.freshUntil.isFinite {
             policy.freshnessLimit = freshness.freshUntil - target.diskStorage.clock.now().timeIntervalSinceReferenceDate
         }

@@ -264,8 +264,11 @@ public final class ImageManager: Sendable {
         case .servedStale:
             return Fetched(image: hit.image, data: hit.data, cacheType: .disk)
         case .confirmed(let renewed):
-            let cacheKey = ImageCache.cacheKey(key, processorIdentifier: pid)
-            target.promote(hit.image, forKey: cacheKey, until: renewed.freshUntil, policy: options.cachePolicy)
+            // (A variant stays out of memory, which is keyed by URL alone.)
+            if hit.variant == nil {
+                let cacheKey = ImageCache.cacheKey(key, processorIdentifier: pid)
+                target.promote(hit.image, forKey: cacheKey, until: renewed.freshUntil, policy: options.cachePolicy)
+            }
             stats.withLock { $0.diskHits += 1 }
             return Fetched(image: hit.image, data: hit.data, cacheType: .disk)
         }
