@@ -47,6 +47,7 @@ enum DiskEntryFormat {
     static let freshOffset: off_t = 60
     static let immutableFlag: UInt32 = 1
     static let validatorsFlag: UInt32 = 2
+    static let mustRevalidateFlag: UInt32 = 4
 
     static func fixedPart(version: UInt16) -> Int? {
         switch version {
@@ -64,7 +65,10 @@ enum DiskEntryFormat {
         append(&out, f.lifetime)
         append(&out, f.staleWhileRevalidate)
         append(&out, f.staleIfError)
-        append(&out, (f.immutable ? immutableFlag : 0) | (hasValidators ? validatorsFlag : 0))
+        append(
+            &out,
+            (f.immutable ? immutableFlag : 0) | (hasValidators ? validatorsFlag : 0)
+                | (f.mustRevalidate ? mustRevalidateFlag : 0))
         append(&out, UInt32(0))
         return out
     }
@@ -76,7 +80,8 @@ enum DiskEntryFormat {
         let flags = read32(b, 80)
         let f = EntryFreshness(
             freshUntil: Double(bitPattern: read64(b, 60)), lifetime: read32(b, 68),
-            staleWhileRevalidate: read32(b, 72), staleIfError: read32(b, 76), immutable: flags & immutableFlag != 0)
+            staleWhileRevalidate: read32(b, 72), staleIfError: read32(b, 76), immutable: flags & immutableFlag != 0,
+            mustRevalidate: flags & mustRevalidateFlag != 0)
         return (f, flags & validatorsFlag != 0)
     }
     /// Headers are small; a larger declared one is corruption.

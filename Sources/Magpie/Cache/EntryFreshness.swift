@@ -24,11 +24,14 @@ public struct EntryFreshness: Sendable, Hashable {
     public var staleIfError: UInt32
     /// `immutable`: never revalidated while fresh, even when revalidation is forced.
     public var immutable: Bool
+    /// `must-revalidate`: once stale, served only after a successful revalidation.
+    public var mustRevalidate: Bool
 
     public init(
         freshUntil: Double = .infinity, lifetime: UInt32 = 0, staleWhileRevalidate: UInt32 = 0,
-        staleIfError: UInt32 = 0, immutable: Bool = false
+        staleIfError: UInt32 = 0, immutable: Bool = false, mustRevalidate: Bool = false
     ) {
+        self.mustRevalidate = mustRevalidate
         self.freshUntil = freshUntil
         self.lifetime = lifetime
         self.staleWhileRevalidate = staleWhileRevalidate
@@ -44,31 +47,37 @@ public struct EntryFreshness: Sendable, Hashable {
     /// sets no lifetime and no allowance.
     public init?(_ headers: HTTPCacheHeaders, receivedAt: Date, now: Date) {
         let lifetime = headers.noCache ? 0 : headers.freshnessLifetime(receivedAt: receivedAt)
-        guard lifetime != nil || headers.staleWhileRevalidate != nil || headers.staleIfError != nil else {
+        guard
+            lifetime != nil || headers.staleWhileRevalidate != nil || headers.staleIfError != nil
+                || headers.mustRevalidate
+        else {
             return nil
         }
         let seconds = lifetime.map { max(0, min($0, Double(Int32.max))) }
         self.init(
             freshUntil: seconds.map { now.timeIntervalSinceReferenceDate + $0 } ?? .infinity,
             lifetime: UInt32(seconds ?? 0), staleWhileRevalidate: UInt32(headers.staleWhileRevalidate ?? 0),
-            staleIfError: UInt32(headers.staleIfError ?? 0), immutable: headers.immutable)
+            staleIfError: UInt32(headers.staleIfError ?? 0), immutable: headers.immutable,
+            mustRevalidate: headers.mustRevalidate)
     }
 
     /// Whether the entry is fresh at `now` (seconds since the reference date).
     public func isFresh(at now: Double) -> Bool { freshUntil > now }
 
-    /// This freshness renewed at `now` by a `304` that said `headers`: the 304's own lifetime
-    /// and allowances where it gives them, the stored ones where it does not (RFC 9111 §4.3.4).
+    /// This freshness renewed at `now` by a `304` that said `headers` (RFC 9111 §4.3.4): the
+    /// 304's caching directives where it restates them (its lifetime, else the stored one started
+    /// again), the stored ones where it does not.
     func renewed(by headers: HTTPCacheHeaders, receivedAt: Date, now: Date) -> EntryFreshness {
-        guard var fresh = EntryFreshness(headers, receivedAt: receivedAt, now: now) else {
+        let restartedUntil = freshUntil.isFinite ? now.timeIntervalSinceReferenceDate + Double(lifetime) : freshUntil
+        guard headers.hasCacheControl || headers.expires != nil,
+            var fresh = EntryFreshness(headers, receivedAt: receivedAt, now: now)
+        else {
             var same = self
-            if freshUntil.isFinite { same.freshUntil = now.timeIntervalSinceReferenceDate + Double(lifetime) }
+            same.freshUntil = restartedUntil
             return same
         }
-        if headers.staleWhileRevalidate == nil { fresh.staleWhileRevalidate = staleWhileRevalidate }
-        if headers.staleIfError == nil { fresh.staleIfError = staleIfError }
-        if headers.maxAge == nil && headers.expires == nil && !headers.noCache && freshUntil.isFinite {
-            fresh.freshUntil = now.timeIntervalSinceReferenceDate + Double(lifetime)
+        if headers.maxAge == nil && headers.expires == nil && !headers.noCache {
+            fresh.freshUntil = restartedUntil
             fresh.lifetime = lifetime
         }
         return fresh

@@ -5,7 +5,7 @@
 #endif
 
 /// What a response says about caching it (RFC 9111), read as a private cache reads it:
-/// `Cache-Control` (`max-age`, `no-store`, `no-cache`, `private`, `immutable`,
+/// `Cache-Control` (`max-age`, `no-store`, `no-cache`, `private`, `immutable`, `must-revalidate`,
 /// `stale-while-revalidate`, `stale-if-error`; `s-maxage` and `public` are for shared caches),
 /// `Expires`, `Date`, `Age` and `Vary`.
 ///
@@ -26,6 +26,12 @@ public struct HTTPCacheHeaders: Sendable, Hashable {
     public var isPrivate = false
     /// Never revalidate while fresh.
     public var immutable = false
+    /// `must-revalidate`: once stale, never served without a successful revalidation (no
+    /// `stale-while-revalidate`, no `stale-if-error`, whatever the options allow).
+    public var mustRevalidate = false
+    /// Whether the response had a `Cache-Control` field at all (a `304` with one restates the
+    /// caching directives; one without leaves the stored ones).
+    public var hasCacheControl = false
     /// Seconds a stale response may still be served while one revalidation runs.
     public var staleWhileRevalidate: Int?
     /// Seconds a stale response may be served when revalidating fails.
@@ -41,6 +47,7 @@ public struct HTTPCacheHeaders: Sendable, Hashable {
         for field in headers {
             switch field.name.lowercased() {
             case "cache-control":
+                hasCacheControl = true
                 for (name, value) in Self.directives(field.value) {
                     switch name {
                     case "max-age": maxAges.insert(Self.seconds(value) ?? 0)
@@ -48,6 +55,7 @@ public struct HTTPCacheHeaders: Sendable, Hashable {
                     case "no-cache": noCache = true
                     case "private": isPrivate = true
                     case "immutable": immutable = true
+                    case "must-revalidate": mustRevalidate = true
                     case "stale-while-revalidate": staleWhileRevalidate = Self.seconds(value)
                     case "stale-if-error": staleIfError = Self.seconds(value)
                     default: break

@@ -149,6 +149,14 @@ extension ImageManager {
     ) async {
         let pid = options.processorIdentifier
         let policy = policy ?? options.cachePolicy
+        if !pid.isEmpty && policy.writesToDisk {
+            recentProcessors.withLock { recent in
+                guard recent.last != pid else { return }
+                recent.removeAll { $0 == pid }
+                recent.append(pid)
+                if recent.count > 32 { recent.removeFirst() }
+            }
+        }
         do {
             try await target.store(
                 image, original: data, forKey: key, processorIdentifier: pid, metadata: metadata, policy: policy)

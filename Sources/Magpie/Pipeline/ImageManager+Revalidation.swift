@@ -35,7 +35,9 @@ extension ImageManager {
         guard case .network = source, validators.canRevalidate else { return nil }
         if options.onlyFromCache { return isStale ? nil : .confirmed(freshness) }
         let staleFor = target.diskStorage.clock.now().timeIntervalSinceReferenceDate - freshness.freshUntil
-        if isStale, !options.forceRevalidation,
+        // must-revalidate: a stale entry is served only after the origin confirmed it.
+        let mayServeStale = !(isStale && freshness.mustRevalidate)
+        if isStale, mayServeStale, !options.forceRevalidation,
             options.servesStaleWhileRevalidating || staleFor < Double(freshness.staleWhileRevalidate)
         {
             stats.withLock { $0.staleServed += 1 }
@@ -49,7 +51,7 @@ extension ImageManager {
                 source, key: key, options: options, target: target, validators: validators, freshness: freshness,
                 renewing: renewing, report: report)
         } catch let error as ImageDownloadError
-            where error.allowsServingStale
+            where error.allowsServingStale && mayServeStale
             && (options.servesStaleOnError || (isStale && staleFor < Double(freshness.staleIfError)))
         {
             logger.notice("origin failed: serving the stale image", metadata: ["key": "\(key)", "error": "\(error)"])
@@ -91,7 +93,10 @@ extension ImageManager {
         }
         var policy = options.cachePolicy
         policy.freshness = renewed
-        let processed = renewing.filter { !$0.isEmpty }.map { Optional($0) }
+        // The entries asked about, and those other sizes of the URL this manager made lately: all
+        // carry the validators that were confirmed (a renewal checks them).
+        let pids = renewing.filter { !$0.isEmpty } + recentProcessors.withLock { $0 }
+        let processed = Array(Set(pids)).map { Optional($0) }
         var count = await target.renew(
             forKey: key, processorIdentifiers: processed.isEmpty ? [nil] : processed, freshness: renewed,
             validators: validators, policy: policy)

@@ -51,6 +51,9 @@ public final class ImageManager: Sendable {
     /// given its own width).
     let processing: BlockingExecutor
     private let flights = Coalescer<FlightKey, Fetched>()
+    /// The processor identifiers this manager stored images under lately (at most 32, newest
+    /// last): a `304` renews the entries of each for the URL, not only the one asked for.
+    let recentProcessors = Locked<[String]>([])
     /// Background revalidations running, by cache key (with processor).
     let backgroundRevalidations = Locked<[String: Task<Void, Never>]>([:])
     let stats = Locked(Statistics())

@@ -150,3 +150,43 @@ extension RevalidationTests {
         }
     }
 }
+
+extension RevalidationTests {
+    /// `must-revalidate`: once stale, only a successful revalidation serves the image, whatever
+    /// `stale-if-error`, `stale-while-revalidate` or the options allow.
+    @Test func mustRevalidateNeverServesStale() async throws {
+        try await withOrigin { origin, server in
+            origin.set("/m.jpg") {
+                $0.cacheControl = "max-age=60, must-revalidate, stale-if-error=600, stale-while-revalidate=600"
+            }
+            let h = try PipelineHarness()
+            let url = NetFixture.url(server, "/m.jpg")
+            let o = options {
+                $0.retryStrategy = .times(0)
+                $0.servesStaleOnError = true
+                $0.servesStaleWhileRevalidating = true
+            }
+            _ = try await h.manager.retrieveImage(with: .network(url), options: o)
+            let key = h.manager.cacheKey(for: .network(url), options: o)
+            #expect(h.cache.diskStorage.entryInfo(forKey: key)?.freshness.mustRevalidate == true)
+            origin.set("/m.jpg") { $0.conditionalStatus = 503 }
+            h.clock.advance(by: 61)
+            h.cache.clearMemoryCache()
+            await #expect(throws: ImageRetrieveError.self) {
+                try await h.manager.retrieveImage(with: .network(url), options: o)
+            }
+            #expect(h.manager.statistics.staleServed == 0 && h.manager.backgroundRevalidationsInFlight == 0)
+            // Confirmed by a 304 that restates its directives: they replace the stored ones.
+            origin.set("/m.jpg") {
+                $0.conditionalStatus = nil
+                $0.cacheControl = "max-age=120"
+            }
+            var lenient = o
+            lenient.ignoresFailedURLMemory = true
+            #expect(try await h.manager.retrieveImage(with: .network(url), options: lenient).cacheType == .disk)
+            let renewed = try #require(h.cache.diskStorage.entryInfo(forKey: key)?.freshness)
+            #expect(renewed.lifetime == 120 && !renewed.mustRevalidate && renewed.staleIfError == 0)
+            try await h.finish()
+        }
+    }
+}

@@ -145,7 +145,8 @@ import Testing
                 for try await type in group { #expect(type == .disk) }
             }
             #expect(origin.conditionalRequests("/d.jpg") == 1 && origin.requests("/d.jpg").count == 3)
-            #expect(h.manager.statistics.entriesRenewed == 2)
+            // Each size's retrieval renews both sizes (every size the manager made of the URL).
+            #expect(h.manager.statistics.entriesRenewed == 4)
             try await h.finish()
         }
     }
@@ -192,6 +193,32 @@ import Testing
             #expect(origin.requests("/p.jpg").map(\.ifNoneMatch) == [nil, "\"v1\""])
             #expect(h.manager.statistics.notModified == 1 && h.manager.statistics.entriesRenewed == 1)
             #expect(h.cache.isOnDisk(forKey: h.manager.cacheKey(for: .network(url), options: options())))
+            try await h.finish()
+        }
+    }
+
+    @Test func a304RenewsTheOtherSizesOfTheURLToo() async throws {
+        try await withOrigin { origin, server in
+            origin.set("/g.jpg") { _ in }
+            let h = try PipelineHarness()
+            let url = NetFixture.url(server, "/g.jpg")
+            let sizes = [48, 20, 30].map { w in
+                options {
+                    $0.processor = ResizingProcessor(width: w, height: w)
+                    $0.cacheOriginalImage = true
+                }
+            }
+            for o in sizes { _ = try await h.manager.retrieveImage(with: .network(url), options: o) }
+            #expect(origin.requests("/g.jpg").count == 1, "one download: the other sizes came from its original")
+            h.clock.advance(by: 61)
+            h.cache.clearMemoryCache()
+            #expect(try await h.manager.retrieveImage(with: .network(url), options: sizes[0]).cacheType == .disk)
+            #expect(
+                h.manager.statistics.entriesRenewed == 4, "every size this manager made of the URL, and the original")
+            for o in sizes.dropFirst() {
+                #expect(try await h.manager.retrieveImage(with: .network(url), options: o).cacheType == .disk)
+            }
+            #expect(origin.requests("/g.jpg").count == 2 && h.manager.statistics.revalidations == 1)
             try await h.finish()
         }
     }
