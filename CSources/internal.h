@@ -150,6 +150,14 @@ MAGPIE_HIDDEN int magpie__fit(magpie_fit fit, double uw, double uh, double tw, d
 
 /* The filter's half-width in source pixels at scale 1 (resize.c). */
 MAGPIE_HIDDEN double magpie__support(magpie_filter f);
+/* Taps an output sample needs when `win` input samples map to `out` (with room for rounding). */
+MAGPIE_HIDDEN uint32_t magpie__taps(magpie_filter f, double win, uint32_t out);
+/* Normalised weights of `out` samples over a window of `win` inputs starting at `off` within `in`:
+ * per output, its first input, how many taps it uses (at most `taps`), and `taps` weights. */
+MAGPIE_HIDDEN void magpie__premultiply(const uint8_t *row, float *out, uint32_t w);
+MAGPIE_HIDDEN void magpie__box_row(const uint8_t *row, uint32_t *acc, uint32_t w, uint32_t box, uint32_t bw);
+MAGPIE_HIDDEN void magpie__weights(magpie_filter f, uint32_t in, double off, double win, uint32_t out,
+                                   uint32_t taps, int32_t *first, uint16_t *count, float *w);
 
 MAGPIE_HIDDEN int magpie__decode_jpeg(magpie__job *job);
 MAGPIE_HIDDEN int magpie__decode_png(magpie__job *job);

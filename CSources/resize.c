@@ -1,9 +1,24 @@
 /* Streaming resampler: integer box pre-shrink, then a separable filter on premultiplied alpha. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+
+/* x86-64 always has SSE2: each RGBA pixel is one 4-float vector, accumulated tap by tap (the
+ * layout Pillow-SIMD and libvips use). Elsewhere the same loops in plain C. */
+/* MAGPIE_NO_SIMD forces the plain loops (the tests build it that way too). */
+#if defined(__SSE2__) && !defined(MAGPIE_NO_SIMD)
+#include <emmintrin.h>
+#define MAGPIE_SSE2 1
+#endif
+/* Where the compiler can target AVX2 and FMA per function (GCC, Clang on x86-64), the passes
+ * also have AVX2 versions, two pixels per vector, chosen at run time when the CPU has both
+ * (MAGPIE_NO_AVX2 leaves them out, so the SSE2 ones can be tested on such a CPU). */
+#if MAGPIE_SSE2 && !defined(MAGPIE_NO_AVX2) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define MAGPIE_AVX2 1
+#define MAGPIE_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#endif
 
 struct magpie__sink {
     magpie__geometry g;
@@ -20,45 +35,13 @@ struct magpie__sink {
     int32_t *hx, *vy;    /* first input index per output column / row */
     uint16_t *hn, *vn;   /* taps used */
     float *hw, *vw;      /* weights, htaps / vtaps per output */
+    float *hw4;          /* with SSE2: hw with each weight repeated 4 times (one vector a tap) */
+    int avx2;            /* the CPU has AVX2 and FMA */
     uint32_t htaps, vtaps;
     uint32_t mid_y0, mid_h; /* box rows kept for the vertical pass */
     float *mid;          /* out_w * 4 * mid_h, horizontally filtered rows */
     uint8_t *orow;       /* out_w * 4 */
 };
-
-static double magpie__sinc(double x) {
-    if (x == 0.0) return 1.0;
-    x *= M_PI;
-    return sin(x) / x;
-}
-
-static double magpie__kernel(magpie_filter f, double x) {
-    x = fabs(x);
-    switch (f) {
-    case MAGPIE_FILTER_BILINEAR: return x < 1.0 ? 1.0 - x : 0.0;
-    case MAGPIE_FILTER_MITCHELL: {
-        const double B = 1.0 / 3.0, C = 1.0 / 3.0;
-        if (x < 1.0)
-            return ((12 - 9 * B - 6 * C) * x * x * x + (-18 + 12 * B + 6 * C) * x * x + (6 - 2 * B)) / 6;
-        if (x < 2.0)
-            return ((-B - 6 * C) * x * x * x + (6 * B + 30 * C) * x * x + (-12 * B - 48 * C) * x +
-                    (8 * B + 24 * C)) / 6;
-        return 0.0;
-    }
-    case MAGPIE_FILTER_LANCZOS3:
-    default: return x < 3.0 ? magpie__sinc(x) * magpie__sinc(x / 3.0) : 0.0;
-    }
-}
-
-double magpie__support(magpie_filter f) {
-    return f == MAGPIE_FILTER_BILINEAR ? 1.0 : f == MAGPIE_FILTER_MITCHELL ? 2.0 : 3.0;
-}
-
-static uint32_t magpie__taps(magpie_filter f, double win, uint32_t out) {
-    double scale = win / out;
-    double support = magpie__support(f) * (scale > 1.0 ? scale : 1.0);
-    return (uint32_t)ceil(2.0 * support) + 2;
-}
 
 static uint32_t magpie__box_factor(const magpie__geometry *g) {
     double sx = g->win_w / g->out_w, sy = g->win_h / g->out_h;
@@ -81,44 +64,10 @@ size_t magpie__sink_bytes(const magpie__geometry *g) {
     size_t bw = (g->in_w + b - 1) / b, bh = (g->in_h + b - 1) / b;
     size_t ht = magpie__taps(g->filter, g->win_w / b, g->out_w);
     size_t vt = magpie__taps(g->filter, g->win_h / b, g->out_h);
-    /* acc + brow + weights + mid (bounded by all box rows) + orow; sizes are bounded by the
-     * caller's pixel limit, so this sum cannot overflow 64 bits. */
-    return bw * 4 * 4 * 2 + (size_t)g->out_w * (ht * 4 + 8) + (size_t)g->out_h * (vt * 4 + 8) +
+    /* acc + brow + weights (horizontal ones also splatted) + mid (bounded by all box rows) + orow;
+     * sizes are bounded by the caller's pixel limit, so this sum cannot overflow 64 bits. */
+    return bw * 4 * 4 * 2 + (size_t)g->out_w * (ht * 20 + 8) + (size_t)g->out_h * (vt * 4 + 8) +
            (size_t)g->out_w * 16 * bh + (size_t)g->out_w * 4 + 256;
-}
-
-static int magpie__weights(magpie_filter f, uint32_t in, double off, double win, uint32_t out,
-                           uint32_t taps, int32_t *first, uint16_t *count, float *w) {
-    double scale = win / out;
-    double fs = scale > 1.0 ? scale : 1.0;
-    double support = magpie__support(f) * fs;
-    for (uint32_t i = 0; i < out; i++) {
-        double center = off + (i + 0.5) * scale;
-        int64_t lo = (int64_t)floor(center - support), hi = (int64_t)ceil(center + support);
-        if (lo < 0) lo = 0;
-        if (hi > (int64_t)in) hi = in;
-        if (hi - lo > (int64_t)taps) hi = lo + taps;
-        float *wi = w + (size_t)i * taps;
-        double sum = 0;
-        for (int64_t j = lo; j < hi; j++) {
-            double k = magpie__kernel(f, ((double)j + 0.5 - center) / fs);
-            wi[j - lo] = (float)k;
-            sum += k;
-        }
-        if (hi <= lo || sum == 0.0) { /* degenerate: take the nearest sample */
-            int64_t c = (int64_t)floor(center);
-            if (c < 0) c = 0;
-            if (c >= (int64_t)in) c = in - 1;
-            lo = c;
-            hi = c + 1;
-            wi[0] = 1.0f;
-            sum = 1.0;
-        }
-        for (int64_t j = lo; j < hi; j++) wi[j - lo] = (float)(wi[j - lo] / sum);
-        first[i] = (int32_t)lo;
-        count[i] = (uint16_t)(hi - lo);
-    }
-    return MAGPIE_OK;
 }
 
 int magpie__sink_create(const magpie__geometry *g, uint8_t *dst, size_t dst_stride, magpie__sink **out) {
@@ -158,6 +107,18 @@ int magpie__sink_create(const magpie__geometry *g, uint8_t *dst, size_t dst_stri
         return MAGPIE_ENOMEM;
     }
     magpie__weights(g->filter, s->bw, g->win_x / b, g->win_w / b, g->out_w, s->htaps, s->hx, s->hn, s->hw);
+#if MAGPIE_AVX2
+    s->avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+#if MAGPIE_SSE2
+    s->hw4 = malloc((size_t)g->out_w * s->htaps * 4 * sizeof *s->hw4);
+    if (!s->hw4) {
+        magpie__sink_destroy(s);
+        return MAGPIE_ENOMEM;
+    }
+    for (size_t i = 0; i < (size_t)g->out_w * s->htaps; i++)
+        for (int c = 0; c < 4; c++) s->hw4[4 * i + c] = s->hw[i];
+#endif
     magpie__weights(g->filter, s->bh, g->win_y / b, g->win_h / b, g->out_h, s->vtaps, s->vy, s->vn, s->vw);
     int32_t y0 = s->vy[0], y1 = s->vy[0] + s->vn[0];
     for (uint32_t i = 1; i < g->out_h; i++) {
@@ -175,15 +136,68 @@ int magpie__sink_create(const magpie__geometry *g, uint8_t *dst, size_t dst_stri
     return MAGPIE_OK;
 }
 
+#if MAGPIE_AVX2
+/* The horizontal pass two taps per vector: a tap's pixel and its splatted weight fill half of one. */
+MAGPIE_TARGET_AVX2 static void magpie__hpass_avx2(const magpie__sink *s, float *o) {
+    for (uint32_t x = 0; x < s->g.out_w; x++) {
+        const float *w = s->hw4 + (size_t)x * s->htaps * 4;
+        const float *p = s->brow + (size_t)s->hx[x] * 4;
+        uint32_t n = s->hn[x], k = 0;
+        __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+        for (; k + 4 <= n; k += 4) {
+            a0 = _mm256_fmadd_ps(_mm256_loadu_ps(w + 4 * k), _mm256_loadu_ps(p + 4 * k), a0);
+            a1 = _mm256_fmadd_ps(_mm256_loadu_ps(w + 4 * k + 8), _mm256_loadu_ps(p + 4 * k + 8), a1);
+        }
+        if (k + 2 <= n) {
+            a0 = _mm256_fmadd_ps(_mm256_loadu_ps(w + 4 * k), _mm256_loadu_ps(p + 4 * k), a0);
+            k += 2;
+        }
+        __m256 a = _mm256_add_ps(a0, a1);
+        __m128 r = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));
+        if (k < n) r = _mm_fmadd_ps(_mm_loadu_ps(w + 4 * k), _mm_loadu_ps(p + 4 * k), r);
+        _mm_storeu_ps(o + 4 * x, r);
+    }
+}
+
+/* acc[i] += wk * m[i] over `count` floats, eight at a time. */
+MAGPIE_TARGET_AVX2 static size_t magpie__vaccumulate_avx2(float *acc, const float *m, float wk, size_t count) {
+    size_t i = 0;
+    __m256 vk = _mm256_set1_ps(wk);
+    for (; i + 8 <= count; i += 8)
+        _mm256_storeu_ps(acc + i, _mm256_fmadd_ps(vk, _mm256_loadu_ps(m + i), _mm256_loadu_ps(acc + i)));
+    return i;
+}
+#endif
+
 /* Filters one premultiplied box row horizontally into the kept rows. */
 static void magpie__hpass(magpie__sink *s, uint32_t y) {
     if (y < s->mid_y0 || y >= s->mid_y0 + s->mid_h) return;
     float *o = s->mid + (size_t)(y - s->mid_y0) * s->g.out_w * 4;
+#if MAGPIE_AVX2
+    if (s->avx2) {
+        magpie__hpass_avx2(s, o);
+        return;
+    }
+#endif
     for (uint32_t x = 0; x < s->g.out_w; x++) {
         const float *w = s->hw + (size_t)x * s->htaps;
         const float *p = s->brow + (size_t)s->hx[x] * 4;
+        uint32_t n = s->hn[x], k = 0;
+#if MAGPIE_SSE2
+        /* One pixel (four channels) per vector, weights already splatted; two accumulators hide
+         * the add latency. */
+        const float *w4 = s->hw4 + (size_t)x * s->htaps * 4;
+        __m128 a0 = _mm_setzero_ps(), a1 = _mm_setzero_ps();
+        for (; k + 2 <= n; k += 2) {
+            a0 = _mm_add_ps(a0, _mm_mul_ps(_mm_loadu_ps(w4 + 4 * k), _mm_loadu_ps(p + 4 * k)));
+            a1 = _mm_add_ps(a1, _mm_mul_ps(_mm_loadu_ps(w4 + 4 * k + 4), _mm_loadu_ps(p + 4 * k + 4)));
+        }
+        if (k < n) a0 = _mm_add_ps(a0, _mm_mul_ps(_mm_loadu_ps(w4 + 4 * k), _mm_loadu_ps(p + 4 * k)));
+        _mm_storeu_ps(o + 4 * x, _mm_add_ps(a0, a1));
+        (void)w;
+#else
         float r = 0, g = 0, b = 0, a = 0;
-        for (uint32_t k = 0; k < s->hn[x]; k++, p += 4) {
+        for (; k < n; k++, p += 4) {
             r += w[k] * p[0];
             g += w[k] * p[1];
             b += w[k] * p[2];
@@ -193,6 +207,7 @@ static void magpie__hpass(magpie__sink *s, uint32_t y) {
         o[4 * x + 1] = g;
         o[4 * x + 2] = b;
         o[4 * x + 3] = a;
+#endif
     }
 }
 
@@ -234,37 +249,13 @@ void magpie__sink_push(magpie__sink *s, const uint8_t *row) {
     if (s->box == 1) {
         uint32_t y = s->in_row++;
         if (y < s->mid_y0 || y >= s->mid_y0 + s->mid_h) return;
-        for (uint32_t x = 0; x < w; x++) {
-            const uint8_t *p = row + (size_t)x * 4;
-            float a = p[3], k = a * (1.0f / 255.0f);
-            s->brow[4 * x] = p[0] * k;
-            s->brow[4 * x + 1] = p[1] * k;
-            s->brow[4 * x + 2] = p[2] * k;
-            s->brow[4 * x + 3] = a;
-        }
+        magpie__premultiply(row, s->brow, w);
         magpie__hpass(s, y);
         return;
     }
-    uint32_t box = s->box;
-    for (uint32_t bx = 0, x = 0; bx < s->bw; bx++) {
-        uint32_t r = 0, g = 0, b = 0, a = 0;
-        uint32_t end = x + box < w ? x + box : w;
-        for (; x < end; x++) {
-            const uint8_t *p = row + (size_t)x * 4;
-            uint32_t al = p[3];
-            r += p[0] * al;
-            g += p[1] * al;
-            b += p[2] * al;
-            a += al;
-        }
-        uint32_t *acc = s->acc + (size_t)bx * 4;
-        acc[0] += r;
-        acc[1] += g;
-        acc[2] += b;
-        acc[3] += a;
-    }
+    magpie__box_row(row, s->acc, w, s->box, s->bw);
     s->in_row++;
-    if (++s->acc_rows == box || s->in_row == s->g.in_h) magpie__flush_box(s);
+    if (++s->acc_rows == s->box || s->in_row == s->g.in_h) magpie__flush_box(s);
 }
 
 static uint8_t magpie__clamp8(float v) {
@@ -285,7 +276,16 @@ int magpie__sink_finish(magpie__sink *s) {
         for (uint32_t k = 0; k < s->vn[y]; k++) {
             const float *m = s->mid + (size_t)(s->vy[y] + k - s->mid_y0) * ow * 4;
             float wk = w[k];
-            for (size_t i = 0; i < (size_t)ow * 4; i++) acc[i] += wk * m[i];
+            size_t i = 0;
+#if MAGPIE_AVX2
+            if (s->avx2) i = magpie__vaccumulate_avx2(acc, m, wk, (size_t)ow * 4);
+#endif
+#if MAGPIE_SSE2
+            __m128 vk = _mm_set1_ps(wk);
+            for (; i < (size_t)ow * 4; i += 4)
+                _mm_storeu_ps(acc + i, _mm_add_ps(_mm_loadu_ps(acc + i), _mm_mul_ps(vk, _mm_loadu_ps(m + i))));
+#endif
+            for (; i < (size_t)ow * 4; i++) acc[i] += wk * m[i];
         }
         for (uint32_t x = 0; x < ow; x++) {
             float *p = acc + (size_t)x * 4;
@@ -314,6 +314,7 @@ void magpie__sink_destroy(magpie__sink *s) {
     free(s->hx);
     free(s->hn);
     free(s->hw);
+    free(s->hw4);
     free(s->vy);
     free(s->vn);
     free(s->vw);

@@ -1,11 +1,108 @@
 /* magpie_resample: the options-struct form of resizing (window, filter, pixel limit, detail). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "magpie.h"
 #include "testutil.h"
 
+/* Lanczos3 in double precision on premultiplied pixels, no pre-shrink: what the resampler
+ * approximates (its passes run in float, vectorised or not, and shrink by boxes first when the
+ * scale is 4 or more). */
+static double lanczos3(double x) {
+    x = fabs(x);
+    if (x >= 3.0) return 0.0;
+    if (x < 1e-12) return 1.0;
+    double a = M_PI * x, b = a / 3.0;
+    return sin(a) / a * (sin(b) / b);
+}
+
+static void reference(const uint8_t *src, uint32_t w, uint32_t h, uint8_t *dst, uint32_t ow, uint32_t oh) {
+    double sx = (double)w / ow, sy = (double)h / oh;
+    double *mid = calloc((size_t)ow * h * 4, sizeof *mid);
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < ow; x++) {
+            double c = (x + 0.5) * sx, sum = 0, acc[4] = {0};
+            for (int64_t j = (int64_t)floor(c - 3 * sx); j <= (int64_t)ceil(c + 3 * sx); j++) {
+                if (j < 0 || j >= (int64_t)w) continue;
+                double k = lanczos3((j + 0.5 - c) / sx);
+                const uint8_t *p = src + ((size_t)y * w + (size_t)j) * 4;
+                for (int ch = 0; ch < 3; ch++) acc[ch] += k * p[ch] * p[3] / 255.0;
+                acc[3] += k * p[3];
+                sum += k;
+            }
+            for (int ch = 0; ch < 4; ch++) mid[((size_t)y * ow + x) * 4 + ch] = acc[ch] / sum;
+        }
+    for (uint32_t y = 0; y < oh; y++)
+        for (uint32_t x = 0; x < ow; x++) {
+            double c = (y + 0.5) * sy, sum = 0, acc[4] = {0};
+            for (int64_t j = (int64_t)floor(c - 3 * sy); j <= (int64_t)ceil(c + 3 * sy); j++) {
+                if (j < 0 || j >= (int64_t)h) continue;
+                double k = lanczos3((j + 0.5 - c) / sy);
+                for (int ch = 0; ch < 4; ch++) acc[ch] += k * mid[((size_t)j * ow + x) * 4 + ch];
+                sum += k;
+            }
+            double a = acc[3] / sum;
+            uint8_t *o = dst + ((size_t)y * ow + x) * 4;
+            for (int ch = 0; ch < 3; ch++) {
+                double v = a > 0 ? acc[ch] / sum * 255.0 / (a > 255 ? 255 : a) : 0;
+                o[ch] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v + 0.5);
+            }
+            o[3] = (uint8_t)(a < 0 ? 0 : a > 255 ? 255 : a + 0.5);
+        }
+    free(mid);
+}
+
+static double psnr(const uint8_t *a, const uint8_t *b, size_t n) {
+    double se = 0;
+    for (size_t i = 0; i < n; i++) se += ((double)a[i] - b[i]) * ((double)a[i] - b[i]);
+    return se == 0 ? 99.0 : 10.0 * log10(255.0 * 255.0 / (se / n));
+}
+
+/* Against the double-precision reference, on a photo-like pattern with soft alpha (at 3.1×, a
+ * straight filter; at 12×, after a box pre-shrink); and a transparent region's colour never
+ * bleeds into its opaque neighbours. */
+static void accuracy(uint32_t W, uint32_t H, uint32_t OW, uint32_t OH, double floor_db) {
+    uint8_t *src = malloc(W * H * 4), *out = malloc(OW * OH * 4), *ref = malloc(OW * OH * 4);
+    uint32_t seed = 7;
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            uint8_t *p = src + ((size_t)y * W + x) * 4;
+            seed = seed * 1664525u + 1013904223u;
+            p[0] = (uint8_t)(128 + 100 * sin(x * 0.07) + (seed >> 28));
+            p[1] = (uint8_t)(128 + 100 * cos(y * 0.05 + x * 0.01));
+            p[2] = (uint8_t)((x * 3 + y * 5) & 255);
+            p[3] = (uint8_t)(x < W / 2 ? 255 : 255 - (x - W / 2) * 150 / W);
+        }
+    CHECK(magpie_resize(src, W, H, W * 4, NULL, OW, OH, MAGPIE_FILTER_LANCZOS3, out, OW * 4) == MAGPIE_OK, "resize");
+    reference(src, W, H, ref, OW, OH);
+    double db = psnr(out, ref, (size_t)OW * OH * 4);
+    CHECK(db > floor_db, "%ux%u to %ux%u: %.1f dB from exact Lanczos3", W, H, OW, OH, db);
+    if (getenv("MAGPIE_TEST_VERBOSE")) printf("resample %ux%u: %.2f dB against exact Lanczos3\n", W, H, db);
+
+    /* Opaque red beside fully transparent green: no green may reach a visible pixel. */
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            uint8_t *p = src + ((size_t)y * W + x) * 4;
+            int left = x < W / 2;
+            p[0] = left ? 255 : 0;
+            p[1] = left ? 0 : 255;
+            p[2] = 0;
+            p[3] = left ? 255 : 0;
+        }
+    CHECK(magpie_resize(src, W, H, W * 4, NULL, OW, OH, MAGPIE_FILTER_LANCZOS3, out, OW * 4) == MAGPIE_OK, "edge");
+    int clean = 1;
+    for (size_t i = 0; i < (size_t)OW * OH; i++)
+        if (out[i * 4 + 3] > 0 && out[i * 4 + 1] > 0) clean = 0;
+    CHECK(clean, "no colour from transparent pixels at the alpha edge");
+    free(src);
+    free(out);
+    free(ref);
+}
+
 int main(void) {
+    accuracy(300, 200, 97, 61, 48.0);
+    accuracy(1200, 800, 100, 67, 47.5); /* 48.0 dB before the passes were vectorised */
     enum { W = 40, H = 30 };
     static uint8_t src[W * H * 4], out[20 * 15 * 4], old[20 * 15 * 4];
     for (size_t i = 0; i < sizeof src; i++) src[i] = (uint8_t)(i * 13 + i / 160);

@@ -1,0 +1,141 @@
+/* In-process thumbnails: libmagpie's C API (decode to fit SIZE × SIZE, then a JPEG at quality 85)
+ * against libvips (vips_thumbnail_buffer + vips_jpegsave_buffer, one thread, operation cache off),
+ * both from the same bytes in memory. Built with -DHAVE_VIPS and libvips's flags for the vips side.
+ *   thumbbench magpie|vips FILE N [SIZE]   N thumbnails, nothing else (for callgrind: run n=1 and
+ *                                          n=3 and subtract, so start-up cancels)
+ *   thumbbench compare FILE [SIZE] [ROUNDS]  interleaved rounds of 5 thumbnails a side; prints the
+ *                                          median thumbnails per second of each and their ratio
+ *   thumbbench write magpie|vips FILE OUT [SIZE]   writes one thumbnail's JPEG (for PSNR checks) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchutil.h"
+#include "magpie.h"
+
+#ifdef HAVE_VIPS
+#include <vips/vips.h>
+#endif
+
+static unsigned char *read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *data = n > 0 ? malloc((size_t)n) : NULL;
+    if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
+        free(data);
+        data = NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return data;
+}
+
+/* One thumbnail; returns its JPEG (caller frees with free()) or NULL. */
+static unsigned char *magpie_thumb(const unsigned char *data, size_t size, int box, size_t *out_size) {
+    magpie_decode_options o;
+    magpie_decode_options_init(&o);
+    o.fit = MAGPIE_FIT_INSIDE;
+    o.width = o.height = (uint32_t)box;
+    o.flags |= MAGPIE_DECODE_ONE_FRAME;
+    magpie_image *img = NULL;
+    if (magpie_decode(data, size, &o, &img) != MAGPIE_OK) return NULL;
+    magpie_encode_options e;
+    magpie_encode_options_init(&e);
+    e.format = MAGPIE_FORMAT_JPEG;
+    e.quality = 85;
+    uint8_t *jpeg = NULL;
+    int rc = magpie_encode(img->pixels, img->width, img->height, img->stride, &e, &jpeg, out_size);
+    magpie_image_free(img);
+    if (rc != MAGPIE_OK) return NULL;
+    unsigned char *copy = malloc(*out_size);
+    if (copy) memcpy(copy, jpeg, *out_size);
+    magpie_free(jpeg);
+    return copy;
+}
+
+#ifdef HAVE_VIPS
+static unsigned char *vips_thumb(const unsigned char *data, size_t size, int box, size_t *out_size) {
+    VipsImage *t = NULL;
+    if (vips_thumbnail_buffer((void *)data, size, &t, box, "height", box, NULL)) return NULL;
+    void *buf = NULL;
+    size_t len = 0;
+    int rc = vips_jpegsave_buffer(t, &buf, &len, "Q", 85, NULL);
+    g_object_unref(t);
+    if (rc) return NULL;
+    unsigned char *copy = malloc(len);
+    if (copy) memcpy(copy, buf, len);
+    g_free(buf);
+    *out_size = len;
+    return copy;
+}
+#endif
+
+typedef unsigned char *(*thumb_fn)(const unsigned char *, size_t, int, size_t *);
+
+static thumb_fn side(const char *name) {
+    if (!strcmp(name, "magpie")) return magpie_thumb;
+#ifdef HAVE_VIPS
+    if (!strcmp(name, "vips")) return vips_thumb;
+#endif
+    return NULL;
+}
+
+static int run(thumb_fn f, const unsigned char *data, size_t size, int box, int n) {
+    for (int i = 0; i < n; i++) {
+        size_t len = 0;
+        unsigned char *jpeg = f(data, size, box, &len);
+        if (!jpeg) return 1;
+        free(jpeg);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+#ifdef HAVE_VIPS
+    if (VIPS_INIT(argv[0])) return 2;
+    vips_concurrency_set(1);
+    vips_cache_set_max(0);
+#endif
+    if (argc < 3) {
+        fprintf(stderr, "usage: thumbbench magpie|vips FILE N [SIZE] | compare FILE [SIZE] [ROUNDS]\n");
+        return 2;
+    }
+    if (!strcmp(argv[1], "write") && argc >= 5) {
+        thumb_fn f = side(argv[2]);
+        size_t size = 0, len = 0;
+        unsigned char *data = read_file(argv[3], &size);
+        unsigned char *jpeg = f && data ? f(data, size, argc > 5 ? atoi(argv[5]) : 256, &len) : NULL;
+        FILE *out = jpeg ? fopen(argv[4], "wb") : NULL;
+        int ok = out && fwrite(jpeg, 1, len, out) == len;
+        if (out) fclose(out);
+        return ok ? 0 : 1;
+    }
+    size_t size = 0;
+    unsigned char *data = read_file(argv[2], &size);
+    if (!data) return 2;
+    if (!strcmp(argv[1], "compare")) {
+        int box = argc > 3 ? atoi(argv[3]) : 256, rounds = argc > 4 ? atoi(argv[4]) : 9;
+        thumb_fn sides[2] = {magpie_thumb, side("vips")};
+        if (!sides[1] || rounds < 1 || rounds > 99) return 2;
+        double rate[2][99];
+        for (int r = 0; r < rounds; r++) {
+            for (int s = 0; s < 2; s++) {
+                int k = r % 2 ? 1 - s : s; /* alternate which side goes first */
+                double t0 = now();
+                if (run(sides[k], data, size, box, 5)) return 1;
+                rate[k][r] = 5 / (now() - t0);
+            }
+        }
+        qsort(rate[0], rounds, sizeof(double), cmp);
+        qsort(rate[1], rounds, sizeof(double), cmp);
+        double m = rate[0][rounds / 2], v = rate[1][rounds / 2];
+        printf("%s: magpie %.1f/s, vips %.1f/s, ratio %.2f\n", argv[2], m, v, m / v);
+        return 0;
+    }
+    thumb_fn f = side(argv[1]);
+    if (!f || argc < 4) return 2;
+    return run(f, data, size, argc > 4 ? atoi(argv[4]) : 256, atoi(argv[3]));
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# In-process thumbnails (issue 15, first part): libmagpie's C API against libvips 8.14
+# (vips_thumbnail_buffer + vips_jpegsave_buffer, one thread, operation cache off), 256-px
+# thumbnails of a generated 4000x3000 baseline JPEG from bytes in memory:
+#   - instructions per thumbnail under callgrind (n=1 and n=3 runs subtracted, so start-up
+#     cancels): on a shared machine the stable figure;
+#   - thumbnails per second, sides interleaved (Benchmarks/thumbbench.c compare).
+# Needs libvips-dev, valgrind and Pillow (scripts/bootstrap.sh --bench installs them).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh --bench
+python3 -c "import PIL" 2>/dev/null || python3 -m pip install --quiet pillow
+work=${BENCH_DIR:-/tmp/magpie-inprocess-bench}
+mkdir -p "$work"
+cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build-bench -j"$(nproc)" >/dev/null
+cc -O2 -Iinclude -DHAVE_VIPS $(pkg-config --cflags vips) Benchmarks/thumbbench.c -Lbuild-bench -lmagpie \
+    -Wl,-rpath,"$(pwd)/build-bench" $(pkg-config --libs vips) -lm -o "$work/thumbbench"
+if [ ! -f "$work/p4000.jpg" ]; then
+    python3 - "$work/p4000.jpg" <<'PY'
+import random, sys
+from PIL import Image, ImageDraw, ImageFilter
+rng = random.Random(3)
+w, h = 4000, 3000
+im = Image.blend(Image.effect_noise((w, h), 70).convert("RGB"), Image.linear_gradient("L").resize((w, h)).convert("RGB"), 0.5)
+d = ImageDraw.Draw(im)
+for _ in range(80):
+    x, y, r = rng.randrange(w), rng.randrange(h), rng.randrange(30, 600)
+    d.ellipse((x - r, y - r, x + r, y + r), fill=(rng.randrange(256), rng.randrange(256), rng.randrange(256)))
+im.filter(ImageFilter.GaussianBlur(0.5)).save(sys.argv[1], quality=90)
+PY
+fi
+instructions() {  # instructions SIDE N
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/thumbbench" "$1" "$work/p4000.jpg" "$2" 2>&1 |
+        awk '/Collected/ {print $4}'
+}
+declare -A per
+for side in magpie vips; do
+    one=$(instructions "$side" 1)
+    three=$(instructions "$side" 3)
+    per[$side]=$(((three - one) / 2))
+done
+awk -v m="${per[magpie]}" -v v="${per[vips]}" 'BEGIN {
+    printf "instructions per 256-px thumbnail of a 4000x3000 JPEG: magpie %.1f M, libvips %.1f M: ratio %.3f (target <= 0.85)\n",
+        m / 1e6, v / 1e6, m / v }'
+"$work/thumbbench" compare "$work/p4000.jpg" 256 9
