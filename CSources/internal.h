@@ -125,6 +125,11 @@ typedef struct magpie__job {
 
 /* Charges `bytes` to the job's budget; returns MAGPIE_ELIMIT_MEMORY when it would overflow. */
 MAGPIE_HIDDEN int magpie__charge(magpie__job *job, uint64_t bytes);
+/* How much larger than the output shrink-on-load keeps the image: 2 (the "reducing gap"), or 1
+ * with MAGPIE_DECODE_FAST. */
+static inline double magpie__reducing_gap(const magpie__job *job) {
+    return (job->opt.flags & MAGPIE_DECODE_FAST) ? 1.0 : 2.0;
+}
 MAGPIE_HIDDEN void magpie__uncharge(magpie__job *job, uint64_t bytes);
 /* Returns what the job still holds of the process-wide budget (at the end of every decode). */
 MAGPIE_HIDDEN void magpie__release(magpie__job *job);

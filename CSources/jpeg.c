@@ -188,15 +188,17 @@ int magpie__decode_jpeg(magpie__job *job) {
     ci->dct_method = JDCT_ISLOW;
     /* Shrink-on-load: the largest DCT reduction that keeps at least twice the output size, so the
      * final filter still has real detail to work with (Pillow's draft + thumbnail keeps the same
-     * 2x "reducing gap"; DCT scaling straight down to the target loses about 1 dB of PSNR). */
+     * 2x "reducing gap"; DCT scaling straight down to the target loses about 1 dB of PSNR). With
+     * MAGPIE_DECODE_FAST, at least the output size itself (Pillow's draft alone). */
     static const unsigned denoms[] = {8, 4, 2, 1};
+    double gap = magpie__reducing_gap(job);
     for (size_t i = 0; i < sizeof denoms / sizeof *denoms; i++) {
         ci->scale_num = 1;
         ci->scale_denom = denoms[i];
         jpeg_calc_output_dimensions(ci);
         double ww = job->win_w * ci->output_width / ci->image_width;
         double wh = job->win_h * ci->output_height / ci->image_height;
-        if (denoms[i] == 1 || (ww >= 2.0 * job->st_w && wh >= 2.0 * job->st_h)) break;
+        if (denoms[i] == 1 || (ww >= gap * job->st_w && wh >= gap * job->st_h)) break;
     }
     magpie__geometry g;
     magpie__job_geometry(job, ci->output_width, ci->output_height, &g);

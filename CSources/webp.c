@@ -47,7 +47,8 @@ static int magpie__webp_still(magpie__job *job, const uint8_t *data, size_t size
      * colour under transparent pixels bleeds into the edges (lossy_alpha1.webp: 35.8 dB against
      * 51.1 through the sink, which resamples premultiplied). */
     uint32_t sw = W, sh = H;
-    double s = 2.0 * job->st_w / job->win_w, t = 2.0 * job->st_h / job->win_h;
+    double gap = magpie__reducing_gap(job); /* 1 with MAGPIE_DECODE_FAST */
+    double s = gap * job->st_w / job->win_w, t = gap * job->st_h / job->win_h;
     if (t > s) s = t;
     if (s < 1.0 && !cfg->input.has_alpha) {
         sw = (uint32_t)(W * s + 0.999);

@@ -26,6 +26,11 @@ struct PipelineFlags: ParsableArguments {
     @Option(name: .shortAndLong, help: "Thumbnail size: fit inside SIZE × SIZE (default: full size).")
     var size: Int?
 
+    @Flag(
+        name: .long,
+        help: "With --size: faster, slightly softer thumbnails (shrink-on-load down to the size, not twice it).")
+    var fast = false
+
     @Flag(name: .long, help: "Skip the caches and download again.")
     var forceRefresh = false
 
@@ -68,6 +73,7 @@ struct PipelineFlags: ParsableArguments {
     func validate() throws {
         guard jobs > 0 else { throw ValidationError("--jobs must be at least 1") }
         if let size, size <= 0 { throw ValidationError("--size must be positive") }
+        if fast && size == nil { throw ValidationError("--fast needs --size") }
         guard diskLimit >= 0 else { throw ValidationError("--disk-limit cannot be negative") }
         guard memoryLimit > 0 else { throw ValidationError("--memory-limit must be positive") }
         if let decodeMemory, decodeMemory < 0 { throw ValidationError("--decode-memory cannot be negative") }
@@ -100,7 +106,10 @@ struct PipelineFlags: ParsableArguments {
 
     func options() throws -> ImageOptions {
         try ImageOptions.make { make in
-            if let size { make.size.lessThanOrEqualTo(size) }
+            if let size {
+                let constraint = make.size.lessThanOrEqualTo(size)
+                if fast { constraint.fast() }
+            }
             if forceRefresh { make.forceRefresh() }
             if revalidate { make.cache.revalidatingAlways() }
             if serveStale { make.cache.servingStale(onError: true) }

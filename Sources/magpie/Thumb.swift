@@ -22,6 +22,9 @@ struct Thumb: ParsableCommand {
     @Option(name: .long, help: "JPEG and WebP quality 1–100.")
     var quality = 85
 
+    @Flag(name: .long, help: "Faster, slightly softer: shrink-on-load down to the size itself, not twice it.")
+    var fast = false
+
     func validate() throws {
         guard Self.parseSize(size) != nil else {
             throw ValidationError("--size must be N or WxH with positive numbers")
@@ -46,7 +49,8 @@ struct Thumb: ParsableCommand {
         do {
             if !out.lowercased().hasSuffix(".ppm") { _ = try CLI.encodingFormat(forPath: out, quality: quality) }
             let options = DecodingOptions(
-                resize: fill ? .fill(width: w, height: h) : .fit(width: w, height: h), frames: .single(0))
+                resize: fill ? .fill(width: w, height: h) : .fit(width: w, height: h), frames: .single(0),
+                quality: fast ? .fast : .standard)
             let image = try Image(contentsOfFile: input, options: options)
             try CLI.save(image, to: out, quality: quality)
         } catch {

@@ -127,6 +127,7 @@ extension DecodingOptions {
         var flags: UInt32 = 0
         if !appliesOrientation { flags |= UInt32(MAGPIE_DECODE_KEEP_ORIENTATION) }
         if allowsUpscaling { flags |= UInt32(MAGPIE_DECODE_ALLOW_UPSCALE) }
+        if quality == .fast { flags |= UInt32(MAGPIE_DECODE_FAST) }
         if case .single(let index) = frames {
             flags |= UInt32(MAGPIE_DECODE_ONE_FRAME)
             o.frame_index = UInt32(clamping: max(0, index))

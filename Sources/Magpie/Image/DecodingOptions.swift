@@ -22,6 +22,16 @@ public struct DecodingOptions: Sendable, Hashable {
         case bilinear
     }
 
+    /// Fidelity against throughput for downscaling decodes.
+    public enum Quality: Sendable, Hashable {
+        /// Shrink-on-load keeps at least twice the output size, so the final filter has real
+        /// detail to work with (Pillow's draft + thumbnail "reducing gap"): the default.
+        case standard
+        /// Shrink-on-load goes down to the output size itself (Pillow's `draft` alone): fewer
+        /// pixels decoded and filtered, some sharpness lost (see the README for figures).
+        case fast
+    }
+
     /// Which frames of an animation to decode.
     public enum Frames: Sendable, Hashable {
         /// Every frame.
@@ -55,11 +65,15 @@ public struct DecodingOptions: Sendable, Hashable {
     public var allowsUpscaling: Bool
     public var frames: Frames
     public var limits: Limits
+    /// `.standard` unless throughput matters more than the last dB (``Quality``).
+    public var quality: Quality
 
     public init(
         resize: Resize? = nil, filter: Filter = .lanczos3, appliesOrientation: Bool = true,
-        allowsUpscaling: Bool = false, frames: Frames = .all, limits: Limits = Limits()
+        allowsUpscaling: Bool = false, frames: Frames = .all, limits: Limits = Limits(),
+        quality: Quality = .standard
     ) {
+        self.quality = quality
         self.resize = resize
         self.filter = filter
         self.appliesOrientation = appliesOrientation

@@ -74,6 +74,13 @@ extension ImageOptionsMaker {
             maker.modify(index, "filter", SourceLine(fileID: fileID, line: line)) { $0.filter = filter }
             return self
         }
+        /// Throughput over the last dB: shrink-on-load down to the size itself rather than twice
+        /// it (``DecodingOptions/Quality/fast``). Once per size.
+        @discardableResult
+        public func fast(fileID: String = #fileID, line: Int = #line) -> SizeModifiers {
+            maker.modify(index, "fast", SourceLine(fileID: fileID, line: line)) { $0.quality = .fast }
+            return self
+        }
         public var with: SizeModifiers { self }
         public var and: SizeModifiers { self }
     }
@@ -117,7 +124,7 @@ extension ImageOptionsMaker {
             c = SizeConstraint(
                 axis: .size, relation: w.relation, width: w.width, height: h.height, crop: w.crop ?? h.crop,
                 upscale: w.upscale || h.upscale, filter: w.modifiers["filter"] != nil ? w.filter : h.filter,
-                line: w.line)
+                quality: w.modifiers["fast"] != nil ? w.quality : h.quality, line: w.line)
         }
         let unbounded = 1 << 30
         switch c.relation {
@@ -125,7 +132,7 @@ extension ImageOptionsMaker {
             if c.crop != nil { throw .invalid(".crop needs greaterThanOrEqualTo or equalTo", at: c.line) }
             return DownsamplingProcessor(
                 width: c.width ?? unbounded, height: c.height ?? unbounded, mode: .fit, allowsUpscaling: c.upscale,
-                filter: c.filter)
+                filter: c.filter, quality: c.quality)
         case .atLeast:
             if let anchor = c.crop {
                 guard c.width != nil && c.height != nil else {
@@ -133,29 +140,34 @@ extension ImageOptionsMaker {
                 }
                 if anchor == .center {
                     return DownsamplingProcessor(
-                        width: c.width!, height: c.height!, mode: .fill, allowsUpscaling: c.upscale, filter: c.filter)
+                        width: c.width!, height: c.height!, mode: .fill, allowsUpscaling: c.upscale, filter: c.filter,
+                        quality: c.quality)
                 }
                 return DownsamplingProcessor(
-                    width: c.width!, height: c.height!, mode: .cover, allowsUpscaling: c.upscale, filter: c.filter)
+                    width: c.width!, height: c.height!, mode: .cover, allowsUpscaling: c.upscale, filter: c.filter,
+                    quality: c.quality)
                     |> CroppingProcessor(width: c.width!, height: c.height!, anchor: anchor)
             }
             return DownsamplingProcessor(
-                width: c.width ?? 1, height: c.height ?? 1, mode: .cover, allowsUpscaling: c.upscale, filter: c.filter)
+                width: c.width ?? 1, height: c.height ?? 1, mode: .cover, allowsUpscaling: c.upscale, filter: c.filter,
+                quality: c.quality)
         case .equal:
             if c.width != nil && c.height != nil {
                 if let anchor = c.crop {
                     return DownsamplingProcessor(
-                        width: c.width!, height: c.height!, mode: .cover, allowsUpscaling: true, filter: c.filter)
+                        width: c.width!, height: c.height!, mode: .cover, allowsUpscaling: true, filter: c.filter,
+                        quality: c.quality)
                         |> CroppingProcessor(width: c.width!, height: c.height!, anchor: anchor)
                 }
                 return DownsamplingProcessor(
-                    width: c.width!, height: c.height!, mode: .exact, allowsUpscaling: true, filter: c.filter)
+                    width: c.width!, height: c.height!, mode: .exact, allowsUpscaling: true, filter: c.filter,
+                    quality: c.quality)
             }
             if c.crop != nil { throw .invalid(".crop needs both a width and a height", at: c.line) }
             // One side exact, the other following the aspect ratio.
             return DownsamplingProcessor(
                 width: c.width ?? unbounded, height: c.height ?? unbounded, mode: .fit, allowsUpscaling: true,
-                filter: c.filter)
+                filter: c.filter, quality: c.quality)
         }
     }
 }

@@ -59,8 +59,9 @@ public final class ImageOptionsMaker {
         var crop: CropAnchor?
         var upscale = false
         var filter: DecodingOptions.Filter = .lanczos3
+        var quality: DecodingOptions.Quality = .standard
         var line: SourceLine
-        /// Where each modifier (`crop`, `allowingUpscale`, `filter`) was given.
+        /// Where each modifier (`crop`, `allowingUpscale`, `filter`, `fast`) was given.
         var modifiers: [String: SourceLine] = [:]
     }
 

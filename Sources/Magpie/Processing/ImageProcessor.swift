@@ -103,22 +103,27 @@ public struct DownsamplingProcessor: ImageProcessor {
     public var mode: ContentMode
     public var allowsUpscaling: Bool
     public var filter: DecodingOptions.Filter
+    /// `.fast` shrinks on load down to the target itself (see ``DecodingOptions/Quality``).
+    public var quality: DecodingOptions.Quality
 
     public init(
         width: Int, height: Int, mode: ContentMode = .fit, allowsUpscaling: Bool = false,
-        filter: DecodingOptions.Filter = .lanczos3
+        filter: DecodingOptions.Filter = .lanczos3, quality: DecodingOptions.Quality = .standard
     ) {
         self.width = max(1, width)
         self.height = max(1, height)
         self.mode = mode
         self.allowsUpscaling = allowsUpscaling
         self.filter = filter
+        self.quality = quality
     }
 
-    /// Names every parameter that changes pixels (see ``ImageProcessor/identifier``).
+    /// Names every parameter that changes pixels (see ``ImageProcessor/identifier``); standard
+    /// quality adds nothing, so identifiers made before `quality` existed still match.
     public var identifier: String {
         let up = allowsUpscaling ? ",up" : ""
-        return "magpie.downsample(\(mode.rawValue),\(width)x\(height)\(up)\(filter.identifierSuffix))"
+        let fast = quality == .fast ? ",fast" : ""
+        return "magpie.downsample(\(mode.rawValue),\(width)x\(height)\(up)\(fast)\(filter.identifierSuffix))"
     }
 
     public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
@@ -136,7 +141,8 @@ public struct DownsamplingProcessor: ImageProcessor {
                 resize = .exact(width: sw, height: sh)
             }
             return try decode(
-                data, DecodingOptions(resize: resize, filter: filter, allowsUpscaling: allowsUpscaling),
+                data,
+                DecodingOptions(resize: resize, filter: filter, allowsUpscaling: allowsUpscaling, quality: quality),
                 firstFrameOnly: firstFrameOnly)
         case .image(let image):
             let source = firstFrameOnly ? image.firstFrame : image

@@ -131,20 +131,14 @@ extension HTTPCachePolicyTests {
         #expect(ImageOptions().respectsHTTPCacheHeaders, "on by default")
         let off = try ImageOptions.make { make in make.cache.respectingHTTPHeaders(false).and.waitForCache() }
         #expect(!off.respectsHTTPCacheHeaders && off.waitForCache)
-        let line = #line + 3
-        do {
-            _ = try ImageOptions.make { make in
-                make.cache.respectingHTTPHeaders(false)
-                make.cache.respectingHTTPHeaders()
-            }
-            Issue.record("a second respectingHTTPHeaders was accepted")
-        } catch {
-            #expect(
-                error
-                    == .redefined(
-                        "cache.respectingHTTPHeaders", first: SourceLine(fileID: #fileID, line: line),
-                        second: SourceLine(fileID: #fileID, line: line + 1)))
+        let line = #line + 2
+        let lineError = optionsError { make in
+            make.cache.respectingHTTPHeaders(false)
+            make.cache.respectingHTTPHeaders()
         }
+        #expect(
+            lineError == .redefined("cache.respectingHTTPHeaders", first: here(line), second: here(line + 1)),
+            "a second respectingHTTPHeaders was accepted")
     }
 }
 

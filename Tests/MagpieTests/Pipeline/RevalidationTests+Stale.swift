@@ -120,34 +120,23 @@ extension RevalidationTests {
         #expect(o.forceRevalidation && o.servesStaleWhileRevalidating && o.servesStaleOnError)
         let plain = try ImageOptions.make { make in make.cache.servingStale(onError: true) }
         #expect(!plain.forceRevalidation && !plain.servesStaleWhileRevalidating && plain.servesStaleOnError)
-        let line = #line + 3
-        do {
-            _ = try ImageOptions.make { make in
-                make.cache.servingStale(onError: true)
-                make.cache.servingStale(whileRevalidating: true)
-            }
-            Issue.record("a second servingStale was accepted")
-        } catch {
-            #expect(
-                error
-                    == .redefined(
-                        "cache.servingStale", first: SourceLine(fileID: #fileID, line: line),
-                        second: SourceLine(fileID: #fileID, line: line + 1)))
+        let line = #line + 2
+        let lineError = optionsError { make in
+            make.cache.servingStale(onError: true)
+            make.cache.servingStale(whileRevalidating: true)
         }
-        let first = #line + 3
-        do {
-            _ = try ImageOptions.make { make in
-                make.cache.revalidatingAlways()
-                make.onlyFromCache()
-            }
-            Issue.record("revalidatingAlways with onlyFromCache was accepted")
-        } catch {
-            #expect(
-                error
-                    == .contradictory(
-                        "revalidatingAlways and onlyFromCache", first: SourceLine(fileID: #fileID, line: first),
-                        second: SourceLine(fileID: #fileID, line: first + 1)))
+        #expect(
+            lineError == .redefined("cache.servingStale", first: here(line), second: here(line + 1)),
+            "a second servingStale was accepted")
+        let first = #line + 2
+        let firstError = optionsError { make in
+            make.cache.revalidatingAlways()
+            make.onlyFromCache()
         }
+        #expect(
+            firstError
+                == .contradictory("revalidatingAlways and onlyFromCache", first: here(first), second: here(first + 1)),
+            "revalidatingAlways with onlyFromCache was accepted")
     }
 }
 

@@ -16,3 +16,16 @@ enum Fixture {
         return p
     }
 }
+
+/// The error building options with `configure` throws; `nil` when they build.
+func optionsError(_ configure: (ImageOptionsMaker) -> Void) -> ImageOptionsError? {
+    do {
+        _ = try ImageOptions.make(configure)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// Where a test wrote something: `line` in the calling file.
+func here(_ line: Int, fileID: String = #fileID) -> SourceLine { SourceLine(fileID: fileID, line: line) }
