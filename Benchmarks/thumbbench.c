@@ -3,11 +3,12 @@
  * both from the same bytes in memory. Built with -DHAVE_VIPS and libvips's flags for the vips side.
  *   thumbbench magpie|vips FILE N [SIZE]   N thumbnails, nothing else (for callgrind: run n=1 and
  *                                          n=3 and subtract, so start-up cancels)
- *   thumbbench compare FILE [SIZE] [ROUNDS]  interleaved rounds of 5 thumbnails a side; prints the
- *                                          median thumbnails per second of each and their ratio
- *   thumbbench rate SIDE FILE N [SIZE]    N thumbnails timed inside the process: thumbnails/s
+ *   thumbbench rate SIDE FILE N [SIZE] [THREADS]   N thumbnails on each of THREADS threads (1),
+ *                                          timed inside the process: prints thumbnails/s; FILE
+ *                                          "@LIST" names a file of paths, each thumbnailed N times
  *   thumbbench write SIDE FILE OUT [SIZE] writes one thumbnail as PNG, before the JPEG step (for PSNR)
  * SIDE: magpie, magpie-fast (MAGPIE_DECODE_FAST) or vips. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,40 @@ static int run(thumb_fn f, const unsigned char *data, size_t size, int box, int 
     return 0;
 }
 
+struct worker {
+    thumb_fn f;
+    unsigned char *data[64];
+    size_t size[64];
+    int files, box, n;
+    volatile int failed;
+};
+
+static void *work(void *arg) {
+    struct worker *w = arg;
+    for (int i = 0; i < w->files; i++)
+        if (run(w->f, w->data[i], w->size[i], w->box, w->n)) w->failed = 1;
+    return NULL;
+}
+
+/* The inputs of `rate`: FILE, or with "@LIST" the paths LIST holds (one a line, at most 64). */
+static int load_inputs(const char *arg, struct worker *w) {
+    if (arg[0] != '@') {
+        w->data[0] = read_file(arg, &w->size[0]);
+        w->files = 1;
+        return w->data[0] != NULL;
+    }
+    FILE *list = fopen(arg + 1, "r");
+    char line[4096];
+    while (list && w->files < 64 && fgets(line, sizeof line, list)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!line[0]) continue;
+        if (!(w->data[w->files] = read_file(line, &w->size[w->files]))) break;
+        w->files++;
+    }
+    if (list) fclose(list);
+    return w->files > 0;
+}
+
 int main(int argc, char **argv) {
 #ifdef HAVE_VIPS
     if (VIPS_INIT(argv[0])) return 2;
@@ -109,17 +144,23 @@ int main(int argc, char **argv) {
     vips_cache_set_max(0);
 #endif
     if (argc < 3) {
-        fprintf(stderr, "usage: thumbbench magpie|vips FILE N [SIZE] | compare FILE [SIZE] [ROUNDS]\n");
+        fprintf(stderr, "usage: thumbbench SIDE FILE N [SIZE] | rate SIDE FILE N [SIZE] [THREADS] | write SIDE FILE OUT\n");
         return 2;
     }
     if (!strcmp(argv[1], "rate") && argc >= 5) {
-        thumb_fn f = side(argv[2]);
-        size_t size = 0;
-        unsigned char *data = read_file(argv[3], &size);
-        int n = atoi(argv[4]);
+        static struct worker w;
+        w.f = side(argv[2]);
+        w.box = argc > 5 ? atoi(argv[5]) : 256;
+        w.n = atoi(argv[4]);
+        int threads = argc > 6 ? atoi(argv[6]) : 1;
+        if (!w.f || !load_inputs(argv[3], &w) || w.n < 1 || threads < 1 || threads > 64) return 1;
+        pthread_t t[64];
         double t0 = now();
-        if (!f || !data || n < 1 || run(f, data, size, argc > 5 ? atoi(argv[5]) : 256, n)) return 1;
-        printf("%.2f\n", n / (now() - t0));
+        for (int i = 0; i < threads; i++)
+            if (pthread_create(&t[i], NULL, work, &w)) return 1;
+        for (int i = 0; i < threads; i++) pthread_join(t[i], NULL);
+        if (w.failed) return 1;
+        printf("%.2f\n", (double)w.n * w.files * threads / (now() - t0));
         return 0;
     }
     if (!strcmp(argv[1], "write") && argc >= 5) {
@@ -136,25 +177,6 @@ int main(int argc, char **argv) {
     size_t size = 0;
     unsigned char *data = read_file(argv[2], &size);
     if (!data) return 2;
-    if (!strcmp(argv[1], "compare")) {
-        int box = argc > 3 ? atoi(argv[3]) : 256, rounds = argc > 4 ? atoi(argv[4]) : 9;
-        thumb_fn sides[2] = {magpie_thumb, side("vips")};
-        if (!sides[1] || rounds < 1 || rounds > 99) return 2;
-        double rate[2][99];
-        for (int r = 0; r < rounds; r++) {
-            for (int s = 0; s < 2; s++) {
-                int k = r % 2 ? 1 - s : s; /* alternate which side goes first */
-                double t0 = now();
-                if (run(sides[k], data, size, box, 5)) return 1;
-                rate[k][r] = 5 / (now() - t0);
-            }
-        }
-        qsort(rate[0], rounds, sizeof(double), cmp);
-        qsort(rate[1], rounds, sizeof(double), cmp);
-        double m = rate[0][rounds / 2], v = rate[1][rounds / 2];
-        printf("%s: magpie %.1f/s, vips %.1f/s, ratio %.2f\n", argv[2], m, v, m / v);
-        return 0;
-    }
     thumb_fn f = side(argv[1]);
     if (!f || argc < 4) return 2;
     return run(f, data, size, argc > 4 ? atoi(argv[4]) : 256, atoi(argv[3]));

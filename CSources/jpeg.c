@@ -189,7 +189,7 @@ int magpie__decode_jpeg(magpie__job *job) {
     /* Shrink-on-load: the largest DCT reduction that keeps at least twice the output size, so the
      * final filter still has real detail to work with (Pillow's draft + thumbnail keeps the same
      * 2x "reducing gap"; DCT scaling straight down to the target loses about 1 dB of PSNR). With
-     * MAGPIE_DECODE_FAST, at least the output size itself (Pillow's draft alone). */
+     * MAGPIE_DECODE_FAST, more than the output size itself (Pillow's draft alone). */
     static const unsigned denoms[] = {8, 4, 2, 1};
     double gap = magpie__reducing_gap(job);
     for (size_t i = 0; i < sizeof denoms / sizeof *denoms; i++) {
@@ -198,7 +198,11 @@ int magpie__decode_jpeg(magpie__job *job) {
         jpeg_calc_output_dimensions(ci);
         double ww = job->win_w * ci->output_width / ci->image_width;
         double wh = job->win_h * ci->output_height / ci->image_height;
-        if (denoms[i] == 1 || (ww >= gap * job->st_w && wh >= gap * job->st_h)) break;
+        /* Fast mode keeps strictly more than the output, so a filter pass always follows: a DCT
+         * scale straight to the output size is as soft as a box filter (6 dB below Pillow's draft,
+         * which also keeps more, on a 1024x768 photo to 256). */
+        int enough = gap > 1.0 ? ww >= gap * job->st_w && wh >= gap * job->st_h : ww > job->st_w && wh > job->st_h;
+        if (denoms[i] == 1 || enough) break;
     }
     magpie__geometry g;
     magpie__job_geometry(job, ci->output_width, ci->output_height, &g);

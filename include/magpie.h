@@ -224,9 +224,10 @@ typedef enum magpie_filter {
 #define MAGPIE_DECODE_KEEP_ORIENTATION 0x1u /**< Do not apply EXIF orientation. */
 #define MAGPIE_DECODE_ONE_FRAME 0x2u        /**< Only frame `frame_index` (GIF: composited). */
 #define MAGPIE_DECODE_ALLOW_UPSCALE 0x4u    /**< Let FIT_* targets enlarge the image. */
-/** Throughput over fidelity: shrink-on-load (JPEG DCT scaling, WebP's scaled decode) may go down
- *  to the target size itself rather than keep twice it (Pillow's `draft` choice), so the final
- *  filter has less detail to work with (see the README for the cost in dB). */
+/** Throughput over fidelity: shrink-on-load (JPEG DCT scaling, WebP's scaled decode) keeps just
+ *  more than the target size (JPEG: the smallest DCT scale larger than it; WebP: the target) rather
+ *  than twice it, as Pillow's `draft` does, so the final filter has less detail to work with (see
+ *  the README for the cost in dB). */
 #define MAGPIE_DECODE_FAST 0x8u
 
 /** Options of a decode. Initialise with `magpie_decode_options_init`, then change fields. */
