@@ -1,0 +1,53 @@
+/* The streaming resampler's state, shared by its two files: resize.c (set-up, rows in, the box
+ * pre-shrink) and resize_pass.c (the filter passes). Private to the library. */
+#ifndef MAGPIE_SINK_H
+#define MAGPIE_SINK_H
+
+#include "internal.h"
+
+/* x86-64 always has SSE2: each RGBA pixel is one 4-float vector, accumulated tap by tap (the
+ * layout Pillow-SIMD and libvips use). Elsewhere the same loops in plain C. */
+/* MAGPIE_NO_SIMD forces the plain loops (the tests build it that way too). */
+#if defined(__SSE2__) && !defined(MAGPIE_NO_SIMD)
+#include <emmintrin.h>
+#define MAGPIE_SSE2 1
+#endif
+/* Where the compiler can target AVX2 and FMA per function (GCC, Clang on x86-64), the passes
+ * also have AVX2 versions, two pixels per vector, chosen at run time when the CPU has both
+ * (MAGPIE_NO_AVX2 leaves them out, so the SSE2 ones can be tested on such a CPU). */
+#if MAGPIE_SSE2 && !defined(MAGPIE_NO_AVX2) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define MAGPIE_AVX2 1
+#define MAGPIE_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#endif
+
+struct magpie__sink {
+    magpie__geometry g;
+    uint8_t *dst;
+    size_t dst_stride;
+    int copy;            /* rows map 1:1 to the output */
+    uint32_t box;        /* integer pre-shrink factor */
+    uint32_t bw, bh;     /* size after the box stage */
+    uint32_t in_row;     /* rows pushed so far */
+    uint32_t acc_rows;   /* rows in the current box row */
+    uint32_t box_row;    /* box rows completed */
+    uint32_t *acc;       /* bw * 4 sums: premultiplied R, G, B (x255) and A */
+    float *brow;         /* bw * 4 premultiplied floats */
+    int32_t *hx, *vy;    /* first input index per output column / row */
+    uint16_t *hn, *vn;   /* taps used */
+    float *hw, *vw;      /* weights, htaps / vtaps per output */
+    float *hw4;          /* with SSE2: hw with each weight repeated 4 times (one vector a tap) */
+    int avx2;            /* the CPU has AVX2 and FMA */
+    uint32_t hlo;        /* the first input column any output reads */
+    uint32_t *hneed;     /* per block of 16 outputs: input columns converted by its end (x4) */
+    uint32_t htaps, vtaps;
+    uint32_t mid_y0, mid_h; /* box rows kept for the vertical pass */
+    float *mid;          /* out_w * 4 * mid_h, horizontally filtered rows */
+    uint8_t *orow;       /* out_w * 4 */
+};
+
+/* Filters one input row (RGBA8, no pre-shrink) or, with `row` NULL, the current box row into the
+ * kept rows (see resize_pass.c). */
+MAGPIE_HIDDEN void magpie__hpass(magpie__sink *s, uint32_t y, const uint8_t *row);
+
+#endif
