@@ -92,14 +92,16 @@ extension ImageManager {
     func cachePolicy(_ options: ImageOptions, key: String, loaded: LoadedSource, target: ImageCache) -> CachePolicy {
         var policy = options.cachePolicy
         guard options.respectsHTTPCacheHeaders, let (headers, receivedAt) = loaded.caching else { return policy }
-        if headers.noStore || headers.vary == ["*"] || (headers.isPrivate && !CacheKeys.hasCredentials(key)) {
+        // A response that varies on what the request sent is kept on disk with its variant, which
+        // every read checks; the memory cache, keyed by URL alone, does not keep it. A variant
+        // longer than 1 KiB (an origin naming hundreds of fields) is not kept at all, like `Vary: *`.
+        let varied = headers.vary.isEmpty ? nil : variant(varying: headers.vary, options: options)
+        if varied != nil { policy.memoryExpiration = .expired }
+        if headers.noStore || headers.vary == ["*"] || (headers.isPrivate && !CacheKeys.hasCredentials(key))
+            || (varied?.utf8.count ?? 0) > 1024
+        {
             policy.writesToDisk = false
             stats.withLock { $0.keptOffDisk += 1 }
-        }
-        // A response that varies on what the request sent is kept on disk with its variant, which
-        // every read checks; the memory cache, keyed by URL alone, does not keep it.
-        if !headers.vary.isEmpty, variant(varying: headers.vary, options: options) != nil {
-            policy.memoryExpiration = .expired
         }
         if let freshness = EntryFreshness(headers, receivedAt: receivedAt, now: target.diskStorage.clock.now()) {
             policy.freshness = freshness

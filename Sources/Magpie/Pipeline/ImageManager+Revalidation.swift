@@ -18,7 +18,8 @@ extension ImageManager {
         case servedStale
     }
 
-    /// What a disk entry needs before use: `nil` when it can be used as it is.
+    /// Whether a disk entry must be revalidated before use: it is stale, or revalidation is
+    /// forced and it is not a fresh `immutable` one.
     func revalidationNeeded(_ freshness: EntryFreshness, isStale: Bool, options: ImageOptions) -> Bool {
         if isStale { return true }
         return options.forceRevalidation && !freshness.immutable

@@ -47,4 +47,25 @@ extension CLINetworkTests {
             #expect(both.status != 0 && both.stderr.contains("--revalidate and --force-refresh"))
         }
     }
+
+    /// `prefetch --revalidate` asks about every cached URL instead of skipping it, and reports
+    /// the conditional requests, 304s and bytes received in its JSON.
+    @Test func prefetchRevalidateAsksInsteadOfSkipping() async throws {
+        let origin = RevalidatingOrigin()
+        for path in ["/a.jpg", "/b.jpg"] { origin.set(path) { $0.cacheControl = "max-age=3600" } }
+        try await withServer(origin.handler) { server in
+            let dir = try TemporaryDirectory()
+            try ["/a.jpg", "/b.jpg"].map { server.baseURL + $0 }.joined(separator: "\n")
+                .write(toFile: dir.path("urls.txt"), atomically: true, encoding: .utf8)
+            let base = ["prefetch", "-i", dir.path("urls.txt"), "-s", "32", "--cache-dir", dir.path("cache"), "--json"]
+            #expect(try await CLI.runAsync(base).status == 0)
+            let skipped = try await CLI.runAsync(base)
+            #expect(skipped.stdout.contains("\"skipped\": 2") && origin.requests("/a.jpg").count == 1)
+            let checked = try await CLI.runAsync(base + ["--revalidate"])
+            #expect(checked.status == 0, "\(checked.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [String: Any])
+            #expect(json["conditional_requests"] as? Int == 2 && json["not_modified"] as? Int == 2)
+            #expect(json["received"] as? Int == 0 && json["completed"] as? Int == 2 && json["renewed"] as? Int == 2)
+        }
+    }
 }

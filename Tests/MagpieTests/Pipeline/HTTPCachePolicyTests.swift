@@ -178,3 +178,23 @@ extension HTTPCachePolicyTests {
         }
     }
 }
+
+extension HTTPCachePolicyTests {
+    /// An origin naming hundreds of fields in `Vary` does not get a huge header written: like
+    /// `Vary: *`, the image stays in memory for that call only.
+    @Test func anOversizedVaryStaysOffTheDisk() async throws {
+        let names = (0..<300).map { "X-Field-\($0)" }.joined(separator: ", ")
+        let handler: LoopbackServer.Handler = { _ in
+            .respond(status: 200, headers: [("Content-Type", "image/jpeg"), ("Vary", names)], body: NetFixture.jpeg)
+        }
+        try await withServer(handler) { server in
+            let h = try PipelineHarness()
+            let url = NetFixture.url(server, "/wide.jpg")
+            let o = options()
+            #expect(try await h.manager.retrieveImage(with: .network(url), options: o).cacheType == .none)
+            #expect(!h.cache.isOnDisk(forKey: h.manager.cacheKey(for: .network(url), options: o)))
+            #expect(h.manager.statistics.keptOffDisk == 1 && h.cache.statistics.diskWriteFailures == 0)
+            try await h.finish()
+        }
+    }
+}
