@@ -46,6 +46,15 @@ struct PipelineFlags: ParsableArguments {
         help: "Serve a stale cached image when revalidating it fails (the origin is down, times out or answers 5xx).")
     var serveStale = false
 
+    @Flag(
+        name: .long,
+        help: """
+            Keep an image whose response states no lifetime (no max-age, no Expires) fresh for a tenth of \
+            the time since its Last-Modified, at most a week, as browsers do, instead of for the cache's own \
+            lifetime.
+            """)
+    var heuristicFreshness = false
+
     @Option(
         name: .long,
         help:
@@ -113,6 +122,7 @@ struct PipelineFlags: ParsableArguments {
             if forceRefresh { make.forceRefresh() }
             if revalidate { make.cache.revalidatingAlways() }
             if serveStale { make.cache.servingStale(onError: true) }
+            if heuristicFreshness { make.cache.heuristicFreshness() }
         }
     }
 }

@@ -32,6 +32,7 @@ public struct DiskEntryInfo: Sendable, Hashable {
 ///    56  Content-Type length (u16)  58  variant length (u16; reserved, zero, in version 1)
 ///    60  fresh until (f64, +inf = while kept)  68  origin lifetime (u32 s)
 ///    72  stale-while-revalidate (u32 s)  76  stale-if-error (u32 s)  80  flags (u32)  84  reserved (u32)
+///        (flags: 1 immutable, 2 has validators, 4 must-revalidate, 8 no-cache)
 ///    88  key, ETag, Last-Modified, Content-Type, variant
 ///
 /// Little-endian. Version 1 (still read) ends its fixed part at 60 and has no freshness fields.
@@ -48,6 +49,7 @@ enum DiskEntryFormat {
     static let immutableFlag: UInt32 = 1
     static let validatorsFlag: UInt32 = 2
     static let mustRevalidateFlag: UInt32 = 4
+    static let noCacheFlag: UInt32 = 8
 
     static func fixedPart(version: UInt16) -> Int? {
         switch version {
@@ -68,7 +70,7 @@ enum DiskEntryFormat {
         append(
             &out,
             (f.immutable ? immutableFlag : 0) | (hasValidators ? validatorsFlag : 0)
-                | (f.mustRevalidate ? mustRevalidateFlag : 0))
+                | (f.mustRevalidate ? mustRevalidateFlag : 0) | (f.noCache ? noCacheFlag : 0))
         append(&out, UInt32(0))
         return out
     }
@@ -81,7 +83,7 @@ enum DiskEntryFormat {
         let f = EntryFreshness(
             freshUntil: Double(bitPattern: read64(b, 60)), lifetime: read32(b, 68),
             staleWhileRevalidate: read32(b, 72), staleIfError: read32(b, 76), immutable: flags & immutableFlag != 0,
-            mustRevalidate: flags & mustRevalidateFlag != 0)
+            mustRevalidate: flags & mustRevalidateFlag != 0, noCache: flags & noCacheFlag != 0)
         return (f, flags & validatorsFlag != 0)
     }
     /// Headers are small; a larger declared one is corruption.

@@ -26,12 +26,20 @@ public struct EntryFreshness: Sendable, Hashable {
     public var immutable: Bool
     /// `must-revalidate`: once stale, served only after a successful revalidation.
     public var mustRevalidate: Bool
+    /// `no-cache`: stale at once, and served only after a successful revalidation, every time.
+    public var noCache: Bool
+
+    /// Whether a stale entry may never be served without a successful revalidation: not in the
+    /// background (`stale-while-revalidate`), not when the origin fails (`stale-if-error`), not
+    /// whatever the options allow. `must-revalidate` and `no-cache` say so.
+    public var forbidsStaleUse: Bool { mustRevalidate || noCache }
 
     public init(
         freshUntil: Double = .infinity, lifetime: UInt32 = 0, staleWhileRevalidate: UInt32 = 0,
-        staleIfError: UInt32 = 0, immutable: Bool = false, mustRevalidate: Bool = false
+        staleIfError: UInt32 = 0, immutable: Bool = false, mustRevalidate: Bool = false, noCache: Bool = false
     ) {
         self.mustRevalidate = mustRevalidate
+        self.noCache = noCache
         self.freshUntil = freshUntil
         self.lifetime = lifetime
         self.staleWhileRevalidate = staleWhileRevalidate
@@ -49,7 +57,7 @@ public struct EntryFreshness: Sendable, Hashable {
         let lifetime = headers.noCache ? 0 : headers.freshnessLifetime(receivedAt: receivedAt)
         guard
             lifetime != nil || headers.staleWhileRevalidate != nil || headers.staleIfError != nil
-                || headers.mustRevalidate
+                || headers.mustRevalidate || headers.noCache
         else {
             return nil
         }
@@ -58,7 +66,7 @@ public struct EntryFreshness: Sendable, Hashable {
             freshUntil: seconds.map { now.timeIntervalSinceReferenceDate + $0 } ?? .infinity,
             lifetime: UInt32(seconds ?? 0), staleWhileRevalidate: UInt32(headers.staleWhileRevalidate ?? 0),
             staleIfError: UInt32(headers.staleIfError ?? 0), immutable: headers.immutable,
-            mustRevalidate: headers.mustRevalidate)
+            mustRevalidate: headers.mustRevalidate, noCache: headers.noCache)
     }
 
     /// Whether the entry is fresh at `now` (seconds since the reference date).

@@ -10,20 +10,30 @@
 /// `Expires`, `Date`, `Age` and `Vary`.
 ///
 /// Conflicting or malformed values count as stale, as RFC 9111 §4.2.1 and §5.3 allow: two
-/// different `max-age` values, a `max-age` that is not a number, an `Expires` that is not a date.
+/// different `max-age` values, a `max-age` that is not a number, an `Expires` that is not an
+/// HTTP-date (see ``HTTPDate``), two different `Expires` lines. `Age` and `Date` take their first
+/// value (§5.1: a list such as `Age: 7200, 0` is the first member); an `Age` that is not a
+/// non-negative integer is ignored.
 public struct HTTPCacheHeaders: Sendable, Hashable {
+    /// The response's status code: without explicit freshness only the heuristically cacheable
+    /// ones may be stored (see ``isStorable``).
+    public var statusCode = 200
     /// `max-age`, seconds.
     public var maxAge: Int?
     /// `Expires` (a value that is not a date is the distant past: already expired).
     public var expires: Date?
     /// `Date`: when the origin made the response.
     public var date: Date?
+    /// `Last-Modified` (first line; `nil` when it is not an HTTP-date), for heuristic freshness.
+    public var lastModified: Date?
     /// `Age`: seconds the response spent in caches before this one.
     public var age: Int?
     public var noStore = false
     /// Store, but revalidate before every use.
     public var noCache = false
     public var isPrivate = false
+    /// `public`: storable whatever the status code.
+    public var isPublic = false
     /// Never revalidate while fresh.
     public var immutable = false
     /// `must-revalidate`: once stale, never served without a successful revalidation (no
@@ -41,9 +51,13 @@ public struct HTTPCacheHeaders: Sendable, Hashable {
 
     public init() {}
 
-    /// Reads the fields from response headers (every `Cache-Control` and `Vary` line counts).
-    public init(_ headers: [HTTPHeaderField]) {
+    /// Reads the fields from response headers (every `Cache-Control` and `Vary` line counts) and
+    /// the response's status code.
+    public init(_ headers: [HTTPHeaderField], statusCode: Int = 200) {
+        self.statusCode = statusCode
         var maxAges: Set<Int> = []
+        var expiresValues: Set<Double> = []
+        var sawAge = false
         for field in headers {
             switch field.name.lowercased() {
             case "cache-control":
@@ -54,6 +68,7 @@ public struct HTTPCacheHeaders: Sendable, Hashable {
                     case "no-store": noStore = true
                     case "no-cache": noCache = true
                     case "private": isPrivate = true
+                    case "public": isPublic = true
                     case "immutable": immutable = true
                     case "must-revalidate": mustRevalidate = true
                     case "stale-while-revalidate": staleWhileRevalidate = Self.seconds(value)
@@ -61,16 +76,48 @@ public struct HTTPCacheHeaders: Sendable, Hashable {
                     default: break
                     }
                 }
-            case "expires": expires = HTTPDate.parse(field.value) ?? .distantPast
-            case "date": date = HTTPDate.parse(field.value)
-            case "age": age = Self.seconds(field.value)
+            case "expires":
+                expiresValues.insert((HTTPDate.parse(field.value) ?? .distantPast).timeIntervalSinceReferenceDate)
+            case "date" where date == nil: date = HTTPDate.parse(field.value)
+            case "last-modified" where lastModified == nil: lastModified = HTTPDate.parse(field.value)
+            case "age" where !sawAge:
+                // The first line's first member, parameters aside; a malformed one is ignored.
+                sawAge = true
+                let first = field.value.split(separator: ",", omittingEmptySubsequences: false).first ?? ""
+                age = Self.seconds(String(Self.trimmed(first.split(separator: ";").first ?? "")))
             case "vary":
                 vary += field.value.split(separator: ",").map { Self.trimmed($0).lowercased() }.filter { !$0.isEmpty }
             default: break
             }
         }
         if !maxAges.isEmpty { maxAge = maxAges.count == 1 ? maxAges.first : 0 }
+        if !expiresValues.isEmpty {
+            expires =
+                expiresValues.count == 1 ? Date(timeIntervalSinceReferenceDate: expiresValues.first!) : .distantPast
+        }
         if vary.contains("*") { vary = ["*"] }
+    }
+
+    /// The status codes a cache may store without explicit freshness (RFC 9110 §15.1: defined
+    /// as heuristically cacheable).
+    public static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
+
+    /// Whether the response says how long it is fresh (`max-age` or `Expires`).
+    public var hasExplicitFreshness: Bool { maxAge != nil || expires != nil }
+
+    /// Whether a cache may store the response (RFC 9111 §3): not `no-store`, and explicit
+    /// freshness, `public`, or a heuristically cacheable status. A `201 Created` or
+    /// `202 Accepted` that says nothing of its freshness is not stored.
+    public var isStorable: Bool {
+        !noStore && (hasExplicitFreshness || isPublic || Self.heuristicallyCacheable.contains(statusCode))
+    }
+
+    /// The freshness browsers give a response that states none (RFC 9111 §4.2.2, as Chromium and
+    /// Firefox compute it): a tenth of the time between its `Last-Modified` and its `Date` (else
+    /// its arrival), at most a week; `nil` with explicit freshness or without `Last-Modified`.
+    public func heuristicLifetime(receivedAt: Date) -> TimeInterval? {
+        guard !hasExplicitFreshness, let lastModified else { return nil }
+        return min(max(0, (date ?? receivedAt).timeIntervalSince(lastModified)) / 10, 7 * 86_400)
     }
 
     /// How long the response stays fresh from `receivedAt`, the moment it arrived: `max-age`,

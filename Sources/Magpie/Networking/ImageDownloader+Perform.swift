@@ -133,7 +133,8 @@ extension ImageDownloader {
                     contentType: response.headers.value(for: "Content-Type"))
                 return DownloadOutcome(
                     body: [], finalURL: request.url, statusCode: 304, format: .unknown, validators: validators,
-                    cacheHeaders: HTTPCacheHeaders(response.headers), receivedAt: clock.now())
+                    cacheHeaders: HTTPCacheHeaders(response.headers, statusCode: response.statusCode),
+                    receivedAt: clock.now())
             }
             guard config.acceptableStatusCodes.contains(response.statusCode) else {
                 let retryAfter = response.headers.value(for: "Retry-After").flatMap {
@@ -151,7 +152,9 @@ extension ImageDownloader {
                 contentType: contentType)
             return DownloadOutcome(
                 body: response.body, finalURL: request.url, statusCode: response.statusCode, format: format,
-                validators: validators, cacheHeaders: HTTPCacheHeaders(response.headers), receivedAt: clock.now())
+                validators: validators,
+                cacheHeaders: HTTPCacheHeaders(response.headers, statusCode: response.statusCode),
+                receivedAt: clock.now())
         }
     }
 }

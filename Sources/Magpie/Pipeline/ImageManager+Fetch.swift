@@ -87,21 +87,27 @@ extension ImageManager {
 
     /// The options' cache policy, narrowed by what the response said about caching it (when the
     /// options respect it): its freshness (see ``EntryFreshness``) bounds the memory copy and
-    /// decides when the disk entry needs a revalidation; `no-store`, `Vary: *`, and `private`
+    /// decides when the disk entry needs a revalidation; `no-store`, a status that is not
+    /// heuristically cacheable without explicit freshness (a `201`), `Vary: *`, and `private`
     /// under a key without credentials keep it off the disk.
     func cachePolicy(_ options: ImageOptions, key: String, loaded: LoadedSource, target: ImageCache) -> CachePolicy {
         var policy = options.cachePolicy
-        guard options.respectsHTTPCacheHeaders, let (headers, receivedAt) = loaded.caching else { return policy }
+        guard options.respectsHTTPCacheHeaders, let (stated, receivedAt) = loaded.caching else { return policy }
+        var headers = stated
         // A response that varies on what the request sent is kept on disk with its variant, which
         // every read checks; the memory cache, keyed by URL alone, does not keep it. A variant
         // longer than 1 KiB (an origin naming hundreds of fields) is not kept at all, like `Vary: *`.
         let varied = headers.vary.isEmpty ? nil : variant(varying: headers.vary, options: options)
         if varied != nil { policy.memoryExpiration = .expired }
-        if headers.noStore || headers.vary == ["*"] || (headers.isPrivate && !CacheKeys.hasCredentials(key))
+        if !headers.isStorable || headers.vary == ["*"] || (headers.isPrivate && !CacheKeys.hasCredentials(key))
             || (varied?.utf8.count ?? 0) > 1024
         {
             policy.writesToDisk = false
             stats.withLock { $0.keptOffDisk += 1 }
+        }
+        if options.usesHeuristicFreshness && !headers.hasExplicitFreshness {
+            // As browsers do: a tenth of the time since Last-Modified; without it, stale at once.
+            headers.maxAge = Int(headers.heuristicLifetime(receivedAt: receivedAt) ?? 0)
         }
         if let freshness = EntryFreshness(headers, receivedAt: receivedAt, now: target.diskStorage.clock.now()) {
             policy.freshness = freshness

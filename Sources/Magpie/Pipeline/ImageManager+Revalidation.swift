@@ -36,8 +36,8 @@ extension ImageManager {
         guard case .network = source, validators.canRevalidate else { return nil }
         if options.onlyFromCache { return isStale ? nil : .confirmed(freshness) }
         let staleFor = target.diskStorage.clock.now().timeIntervalSinceReferenceDate - freshness.freshUntil
-        // must-revalidate: a stale entry is served only after the origin confirmed it.
-        let mayServeStale = !(isStale && freshness.mustRevalidate)
+        // must-revalidate and no-cache: a stale entry is served only after the origin confirmed it.
+        let mayServeStale = !(isStale && freshness.forbidsStaleUse)
         if isStale, mayServeStale, !options.forceRevalidation,
             options.servesStaleWhileRevalidating || staleFor < Double(freshness.staleWhileRevalidate)
         {

@@ -104,6 +104,12 @@ public struct ImageOptions: Sendable, Hashable {
     /// When revalidating a stale entry fails (the origin is down, times out or answers 5xx),
     /// serve the stale image instead of failing, as `stale-if-error` allows for its window.
     public var servesStaleOnError = false
+    /// A response that states no lifetime (no `max-age`, no `Expires`) is fresh for as long as
+    /// the caches keep it, as Kingfisher, SDWebImage and Nuke keep such images. With this on it
+    /// gets the heuristic freshness browsers give it instead (RFC 9111 §4.2.2): a tenth of the
+    /// time since its `Last-Modified`, at most a week, and none without one (stored when it has
+    /// an ETag, and revalidated before every use; not kept when it has no validator either).
+    public var usesHeuristicFreshness = false
 
     public init() {}
 
@@ -132,6 +138,7 @@ public struct ImageOptions: Sendable, Hashable {
                 forceRefresh, onlyFromCache, fromMemoryCacheOrRefresh, cacheMemoryOnly, waitForCache,
                 cacheOriginalImage, onlyLoadFirstFrame, keepsOriginalData, ignoresFailedURLMemory,
                 respectsHTTPCacheHeaders, forceRevalidation, servesStaleWhileRevalidating, servesStaleOnError,
+                usesHeuristicFreshness,
             ],
             objects: [
                 targetCache.map { ObjectIdentifier($0) }, originalCache.map { ObjectIdentifier($0) },

@@ -69,6 +69,16 @@ extension ImageOptionsMaker {
             }
             return self
         }
+        /// Give responses that state no lifetime the freshness browsers give them, a tenth of the
+        /// time since `Last-Modified` (``ImageOptions/usesHeuristicFreshness``), instead of the
+        /// cache's own lifetime.
+        @discardableResult
+        public func heuristicFreshness(fileID: String = #fileID, line: Int = #line) -> CacheMaker {
+            maker.record(.heuristicFreshness, SourceLine(fileID: fileID, line: line)) {
+                $0.usesHeuristicFreshness = true
+            }
+            return self
+        }
         /// Also keep the downloaded bytes (under the plain key), in `cache` or the target cache.
         @discardableResult
         public func original(in cache: ImageCache? = nil, fileID: String = #fileID, line: Int = #line) -> CacheMaker {

@@ -9,6 +9,7 @@ enum OptionSlot: Hashable, Sendable, CustomStringConvertible {
     case forceRefresh, onlyFromCache, fromMemoryCacheOrRefresh, onlyLoadFirstFrame, keepsOriginalData
     case processor, alternativeSources
     case waitForCache, original, target, serializer, memoryOnly, httpHeaders, revalidatingAlways, servingStale
+    case heuristicFreshness
     case expires(CacheLayer), extendsOnAccess(CacheLayer)
     case keyIgnoringQuery, keyEqualTo
     case timeout, header(String), modifier, redirects, priority, downloader, ignoringFailedURLMemory
@@ -31,6 +32,7 @@ enum OptionSlot: Hashable, Sendable, CustomStringConvertible {
         case .httpHeaders: return "cache.respectingHTTPHeaders"
         case .revalidatingAlways: return "cache.revalidatingAlways"
         case .servingStale: return "cache.servingStale"
+        case .heuristicFreshness: return "cache.heuristicFreshness"
         case .expires(let layer): return "cache.\(layer.rawValue).expires"
         case .extendsOnAccess(let layer): return "cache.\(layer.rawValue).extendsOnAccess"
         case .keyIgnoringQuery: return "cache.key.ignoringQuery"

@@ -14,6 +14,8 @@ final class RevalidatingOrigin: Sendable {
         var sendsETag = true
         /// Conditional requests get this status instead of an answer (a failing origin).
         var conditionalStatus: Int?
+        /// Conditional requests get their connection closed without an answer (a dying origin).
+        var closesConditional = false
     }
 
     struct Seen: Sendable {
@@ -46,6 +48,7 @@ final class RevalidatingOrigin: Sendable {
             if let inm {
                 if let gate = conditionalGate.withLock({ $0 }) { await gate.wait() }
                 if let status = r.conditionalStatus { return .respond(status: status) }
+                if r.closesConditional { return .close }
                 if inm == etag { return .respond(status: 304, headers: headers) }
             }
             return .respond(status: 200, headers: headers + [("Content-Type", "image/jpeg")], body: r.body)
