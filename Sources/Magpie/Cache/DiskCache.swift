@@ -105,23 +105,12 @@ public final class DiskCache: Sendable {
     }
 
     /// Whether an unexpired entry for `key` that is fresh (see ``EntryFreshness``; a stale one
-    /// kept for a revalidation does not count) is indexed. Reads no file, so it answers for what
-    /// this process knows: a file another process or a person removed since still counts until a
-    /// read finds it gone. Ask ``isCached(forKey:verifyingFile:)`` when that matters.
+    /// kept for a revalidation does not count) is on disk: the index says so and the file is
+    /// still there (one `fstatat`, no read). A file another process or a person removed, or a
+    /// folder deleted whole, is no longer claimed, and is dropped from the index.
+    /// ``isCachedFromIndex(forKey:)`` skips the file system.
     public func isCached(forKey key: String) -> Bool {
-        let id = EntryID(key: key)
-        let now = clock.now().timeIntervalSinceReferenceDate
-        return state.withLock { s in
-            guard let e = s.index[id] else { return false }
-            return e.expiresAt > now && e.freshUntil > now
-        }
-    }
-
-    /// Like ``isCached(forKey:)``, and with `verifyingFile` also checks (one `fstatat`, no read)
-    /// that the entry's file is still there; a missing one is dropped from the index.
-    public func isCached(forKey key: String, verifyingFile: Bool) -> Bool {
-        guard isCached(forKey: key) else { return false }
-        guard verifyingFile, let id = try? checkedID(key) else { return true }
+        guard isCachedFromIndex(forKey: key), let id = try? checkedID(key) else { return false }
         let unhashedKey = config.usesHashedFileName ? nil : key
         var st = stat()
         if withPath(id, key: unhashedKey, { fstatat(AT_FDCWD, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0,
@@ -131,6 +120,18 @@ public final class DiskCache: Sendable {
         }
         discard(id, key: unhashedKey, seen: state.withLock { $0.index[id]?.generation }, unlinking: false)
         return false
+    }
+
+    /// The fast answer of ``isCached(forKey:)``: what this process's index says, without a
+    /// system call. A file removed behind the cache's back still counts until a read (or
+    /// ``isCached(forKey:)``) finds it gone.
+    public func isCachedFromIndex(forKey key: String) -> Bool {
+        let id = EntryID(key: key)
+        let now = clock.now().timeIntervalSinceReferenceDate
+        return state.withLock { s in
+            guard let e = s.index[id] else { return false }
+            return e.expiresAt > now && e.freshUntil > now
+        }
     }
 
     /// Makes the folder again after it vanished (mode 0700, marker) and forgets the index, whose

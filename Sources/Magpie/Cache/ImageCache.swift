@@ -173,19 +173,27 @@ public final class ImageCache: Sendable {
 
     /// Whether `key`'s entry is on disk, checked against the file (one `fstatat`).
     func isOnDisk(forKey key: String, processorIdentifier: String? = nil) -> Bool {
-        diskStorage.isCached(forKey: Self.cacheKey(key, processorIdentifier: processorIdentifier), verifyingFile: true)
+        diskStorage.isCached(forKey: Self.cacheKey(key, processorIdentifier: processorIdentifier))
     }
 
-    /// Where `key` is cached, without reading anything.
-    /// With `verifyingDisk`, a disk answer is checked against the file (one `fstatat`): an entry
-    /// another process or a person removed is no longer claimed.
-    public func imageCachedType(
-        forKey key: String, processorIdentifier: String? = nil, verifyingDisk: Bool = false
-    ) -> CacheType {
+    /// Where `key` is cached, without reading anything: in memory, else on disk when the index
+    /// has a fresh entry and its file is still there (one `fstatat`, as Kingfisher, SDWebImage
+    /// and Nuke ask the file system): an entry another process or a person removed, or a cache
+    /// folder deleted whole, is no longer claimed. ``imageCachedTypeFromIndex(forKey:processorIdentifier:)``
+    /// answers from the index alone.
+    public func imageCachedType(forKey key: String, processorIdentifier: String? = nil) -> CacheType {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
         if memoryStorage.isCached(forKey: cacheKey) { return .memory }
-        if diskStorage.isCached(forKey: cacheKey, verifyingFile: verifyingDisk) { return .disk }
-        return .none
+        return diskStorage.isCached(forKey: cacheKey) ? .disk : .none
+    }
+
+    /// The fast answer of ``imageCachedType(forKey:processorIdentifier:)``: no system call, the
+    /// disk answer from this process's index (a file removed behind its back still counts as
+    /// `.disk` until a read finds it gone).
+    public func imageCachedTypeFromIndex(forKey key: String, processorIdentifier: String? = nil) -> CacheType {
+        let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
+        if memoryStorage.isCached(forKey: cacheKey) { return .memory }
+        return diskStorage.isCachedFromIndex(forKey: cacheKey) ? .disk : .none
     }
 
     public var statistics: Statistics {

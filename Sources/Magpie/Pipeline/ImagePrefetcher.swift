@@ -143,8 +143,7 @@ public struct ImagePrefetcher: Sendable {
                 return .completed(loaded.data.count)
             }
             if !options.forceRefresh && !options.forceRevalidation
-                && target.imageCachedType(
-                    forKey: key, processorIdentifier: options.processorIdentifier, verifyingDisk: true) != .none
+                && target.imageCachedType(forKey: key, processorIdentifier: options.processorIdentifier) != .none
             {
                 return .skipped
             }

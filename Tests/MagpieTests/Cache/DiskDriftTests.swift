@@ -28,7 +28,7 @@ import Testing
         #expect(cache.shared?.total() == cache.totalSize())
     }
 
-    /// `isCached` answers from the index; the checking variant and the prefetcher look at the file.
+    /// `isCached` and the prefetcher look at the file; `isCachedFromIndex` answers from the index.
     @Test func entriesRemovedBehindTheIndexAreFetchedAgain() async throws {
         try await withServer(imageServer()) { server in
             let h = try PipelineHarness()
@@ -37,15 +37,16 @@ import Testing
             #expect(first.completed.count == 1)
             let key = h.manager.cacheKey(for: .network(url))
             try FileManager.default.removeItem(atPath: h.cache.diskStorage.path(forKey: key))
-            #expect(h.cache.diskStorage.isCached(forKey: key))  // what this process's index says
+            #expect(h.cache.diskStorage.isCachedFromIndex(forKey: key))  // what this process's index says
             let again = await ImagePrefetcher(urls: [url], manager: h.manager, diskOnly: true).start()
             #expect(again.completed.count == 1 && again.skipped.isEmpty)
             #expect(server.requestCount("/img/drift.jpg") == 2)
-            #expect(h.cache.diskStorage.isCached(forKey: key, verifyingFile: true))
+            #expect(h.cache.diskStorage.isCached(forKey: key))
             try FileManager.default.removeItem(atPath: h.cache.diskStorage.path(forKey: key))
-            #expect(!h.cache.diskStorage.isCached(forKey: key, verifyingFile: true))
-            #expect(!h.cache.diskStorage.isCached(forKey: key))  // dropped from the index too
-            #expect(h.cache.imageCachedType(forKey: key, verifyingDisk: true) == .none)
+            #expect(h.cache.imageCachedTypeFromIndex(forKey: key) == .disk)  // the index alone
+            #expect(!h.cache.diskStorage.isCached(forKey: key))
+            #expect(!h.cache.diskStorage.isCachedFromIndex(forKey: key))  // dropped from the index too
+            #expect(h.cache.imageCachedType(forKey: key) == .none)
             try await h.finish()
         }
     }
@@ -83,7 +84,7 @@ import Testing
             await #expect(throws: ImageRetrieveError.notCached(key: key)) {
                 try await h.manager.retrieveImage(with: .network(url), options: cached)
             }
-            #expect(!h.cache.diskStorage.isCached(forKey: key, verifyingFile: true))
+            #expect(!h.cache.diskStorage.isCached(forKey: key))
             try await h.finish()
         }
     }
