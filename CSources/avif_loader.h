@@ -28,6 +28,11 @@ MAGPIE_HIDDEN extern magpie__avif_api magpie__avif;
 
 /* NULL when libavif is ready to call; else why not (it could not be loaded). Thread-safe. */
 MAGPIE_HIDDEN const char *magpie__avif_ready(void);
+
+/* Whether libavif is there to load, without loading it: once a load was tried, whether it
+ * succeeded; before, whether it is already loaded or dlopen would find a file by its soname.
+ * Thread-safe; the look-up runs once per process. */
+MAGPIE_HIDDEN int magpie__avif_available(void);
 #endif
 
 #endif

@@ -1,5 +1,6 @@
 /* What this build decodes and encodes: the optional codecs are compiled in when CMake (or
- * SwiftPM) defines MAGPIE_HAVE_WEBP / MAGPIE_HAVE_AVIF; a libavif loaded on first use must load. */
+ * SwiftPM) defines MAGPIE_HAVE_WEBP / MAGPIE_HAVE_AVIF; a libavif loaded on first use must be
+ * there to load (answered without loading it). */
 #include "avif_loader.h"
 
 int magpie_format_decodable(magpie_format format) {
@@ -11,7 +12,9 @@ int magpie_format_decodable(magpie_format format) {
     case MAGPIE_FORMAT_WEBP: return 1;
 #endif
 #ifdef MAGPIE_HAVE_AVIF
-    case MAGPIE_FORMAT_AVIF: return magpie__avif_ready() == NULL; /* loads it when loaded lazily */
+    /* Compiled in and there to load; loading waits for the first AVIF decode, whose failure to
+     * load is that decode's MAGPIE_EUNSUPPORTED with the loader's reason. */
+    case MAGPIE_FORMAT_AVIF: return magpie__avif_available();
 #endif
     default: return 0;
     }

@@ -120,6 +120,9 @@ MAGPIE_API const char *magpie_format_name(magpie_format format);
  * Whether this build decodes `format`: 1 for JPEG, PNG and GIF always, for WebP and AVIF when the
  * library was built with libwebp / libavif (CMake `MAGPIE_WITH_WEBP` / `MAGPIE_WITH_AVIF`, on when
  * pkg-config finds them); 0 for formats it only recognises (their decode is MAGPIE_EUNSUPPORTED).
+ * A build that loads libavif on the first AVIF decode (`MAGPIE_AVIF_DLOPEN`) answers for AVIF
+ * without loading it: 1 when the library is loaded or there to load (dlopen's search path holds
+ * its soname); should it then fail to load, that decode is MAGPIE_EUNSUPPORTED with the reason.
  */
 MAGPIE_API int magpie_format_decodable(magpie_format format);
 
