@@ -52,6 +52,13 @@ if [ -n "$outside" ]; then
   exit 1
 fi
 
+step "file sizes: no Swift file over 300 lines (a type grows with Type+Concern.swift)"
+long=$(find Sources Tests Examples Benchmarks -name '*.swift' -not -path '*/.build*' -exec wc -l {} + | awk '$2 != "total" && $1 > 300')
+if [ -n "$long" ]; then
+  printf 'Swift files over 300 lines (split them by concern):\n%s\n' "$long" >&2
+  exit 1
+fi
+
 step "Swift: build, tests, format"
 rm -f .build/*/debug/description.json  # a stale one makes SwiftPM fail with "unknown build description"
 swift_build "Magpie and its tests in debug mode" "4 to 12" --build-tests

@@ -57,17 +57,6 @@ public enum ExpirationExtending: Sendable, Hashable {
     }
 }
 
-/// Where caches read the time: the system clock, or a clock a test moves by hand.
-public protocol CacheClock: Sendable {
-    func now() -> Date
-}
-
-/// The wall clock.
-public struct SystemCacheClock: CacheClock {
-    public init() {}
-    public func now() -> Date { Date() }
-}
-
 /// Values a cache can charge for: `cacheCost` is roughly the bytes the value keeps alive.
 public protocol CacheCostCalculable {
     var cacheCost: Int { get }
