@@ -18,46 +18,51 @@ extension ImageManager {
         case servedStale
     }
 
-    /// Whether a disk entry must be revalidated before use: it is stale, or revalidation is
-    /// forced and it is not a fresh `immutable` one.
+    /// Whether a disk entry is used without asking the origin (``StoredEntryRule``): fresh, and
+    /// revalidation not forced (or the entry `immutable`).
     func revalidationNeeded(_ freshness: EntryFreshness, isStale: Bool, options: ImageOptions) -> Bool {
-        if isStale { return true }
-        return options.forceRevalidation && !freshness.immutable
+        let entry = StoredEntryRule.Entry(freshness, isStale: isStale, staleFor: 0, canRevalidate: true)
+        return StoredEntryRule.decide(entry, options: options) != .use
     }
 
-    /// Settles an entry that needs revalidation (see ``revalidationNeeded(_:isStale:options:)``);
-    /// `nil` when it cannot be revalidated (no validators, not a network source, only the cache
-    /// allowed): then it is a miss.
+    /// Settles an entry that needs revalidation (see ``revalidationNeeded(_:isStale:options:)``)
+    /// as ``StoredEntryRule`` decides; `nil` when it is a miss (no validators, not a network
+    /// source, only the cache allowed).
     /// - Parameter renewing: the processor identifiers whose entries under `key` a `304` renews.
     func revalidate(
         _ source: Source, key: String, options: ImageOptions, target: ImageCache, validators: ResponseValidators,
         freshness: EntryFreshness, isStale: Bool, renewing: [String], report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> Revalidation? {
-        guard case .network = source, validators.canRevalidate else { return nil }
-        if options.onlyFromCache { return isStale ? nil : .confirmed(freshness) }
-        let staleFor = target.diskStorage.clock.now().timeIntervalSinceReferenceDate - freshness.freshUntil
-        // must-revalidate and no-cache: a stale entry is served only after the origin confirmed it.
-        let mayServeStale = !(isStale && freshness.forbidsStaleUse)
-        if isStale, mayServeStale, !options.forceRevalidation,
-            options.servesStaleWhileRevalidating || staleFor < Double(freshness.staleWhileRevalidate)
-        {
+        var isNetwork = false
+        if case .network = source { isNetwork = true }
+        let entry = StoredEntryRule.Entry(
+            freshness, isStale: isStale,
+            staleFor: target.diskStorage.clock.now().timeIntervalSinceReferenceDate - freshness.freshUntil,
+            canRevalidate: isNetwork && validators.canRevalidate)
+        switch StoredEntryRule.decide(entry, options: options) {
+        case .miss:
+            return nil
+        case .use:
+            return .confirmed(freshness)
+        case .serveStaleWhileRevalidating:
             stats.withLock { $0.staleServed += 1 }
             revalidateInBackground(
                 source, key: key, options: options, target: target, validators: validators, freshness: freshness,
                 renewing: renewing)
             return .servedStale
-        }
-        do {
-            return try await revalidateNow(
-                source, key: key, options: options, target: target, validators: validators, freshness: freshness,
-                renewing: renewing, report: report)
-        } catch let error as ImageDownloadError
-            where error.allowsServingStale && mayServeStale
-            && (options.servesStaleOnError || (isStale && staleFor < Double(freshness.staleIfError)))
-        {
-            logger.notice("origin failed: serving the stale image", metadata: ["key": "\(key)", "error": "\(error)"])
-            stats.withLock { $0.staleServed += 1 }
-            return .servedStale
+        case .revalidate:
+            do {
+                return try await revalidateNow(
+                    source, key: key, options: options, target: target, validators: validators, freshness: freshness,
+                    renewing: renewing, report: report)
+            } catch let error as ImageDownloadError
+                where StoredEntryRule.servesStale(after: error, entry, options: options)
+            {
+                logger.notice(
+                    "origin failed: serving the stale image", metadata: ["key": "\(key)", "error": "\(error)"])
+                stats.withLock { $0.staleServed += 1 }
+                return .servedStale
+            }
         }
     }
 

@@ -116,11 +116,18 @@ public struct ImagePrefetcher: Sendable {
                 // A stale entry (or any, when revalidation is forced) with validators is asked
                 // about conditionally: a 304 renews it and downloads nothing.
                 let kept = options.forceRefresh ? nil : await target.diskEntryInfo(forKey: key)
-                let revalidating = kept.flatMap { $0.metadata.canRevalidate ? $0.metadata : nil }
-                if let kept, options.forceRevalidation, revalidating == nil || kept.freshness.immutable,
-                    kept.freshness.isFresh(at: target.diskStorage.clock.now().timeIntervalSinceReferenceDate)
-                {
-                    return .skipped
+                var revalidating: ResponseValidators?
+                if let kept {
+                    let now = target.diskStorage.clock.now().timeIntervalSinceReferenceDate
+                    let entry = StoredEntryRule.Entry(
+                        kept.freshness, isStale: !kept.freshness.isFresh(at: now),
+                        staleFor: now - kept.freshness.freshUntil, canRevalidate: kept.metadata.canRevalidate)
+                    switch StoredEntryRule.decide(entry, options: options) {
+                    case .use: return .skipped
+                    case .miss: break
+                    // Nobody waits on a prefetch: a stale entry it may serve is asked about now.
+                    case .revalidate, .serveStaleWhileRevalidating: revalidating = kept.metadata
+                    }
                 }
                 if revalidating != nil { manager.stats.withLock { $0.revalidations += 1 } }
                 let loaded = try await downloads.withPermit {
