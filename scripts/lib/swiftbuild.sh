@@ -9,11 +9,14 @@ elapsed() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 
 # Reads SwiftPM's output; writes the progress to standard error.
 _swift_progress() {
-    local line tty=0 last=-1 tenth
+    local line tty=0 last=-1 tenth previous=0 previous_total=0
     [ -t 2 ] && tty=1
     while IFS= read -r line; do
         if [[ $line =~ ^\[([0-9]+)/([0-9]+)\]\ (.*)$ ]]; then
             local step=${BASH_REMATCH[1]} total=${BASH_REMATCH[2]} what=${BASH_REMATCH[3]}
+            # A new phase (plugins first, then the build) counts its steps from 1 again.
+            if [ "$step" -le "$previous" ] && [ "$total" -ne "$previous_total" ]; then last=-1; fi
+            previous=$step previous_total=$total
             if [ "$tty" = 1 ]; then
                 printf '\r\033[K  [%s/%s] %.70s' "$step" "$total" "$what" >&2
             else
