@@ -6,6 +6,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Magpie", targets: ["Magpie"]),
+        // Decode, thumbnail, process and encode, without the caches and the network: the C core
+        // and the Core, Image and Processing layers, with no swift-nio, AsyncHTTPClient or
+        // swift-log. `Magpie` re-exports it.
+        .library(name: "MagpieImage", targets: ["MagpieImage"]),
         .executable(name: "magpie", targets: ["magpie"]),
         // A scripted HTTP server on 127.0.0.1 for tests (yours too): answers, truncations, slow
         // bodies, resets and raw bytes per request, with request counts.
@@ -39,10 +43,12 @@ let package = Package(
                 .linkedLibrary("z"), .linkedLibrary("m"),
             ]
         ),
+        // System, Core (the only Swift that imports CMagpie), Image and Processing.
+        .target(name: "MagpieImage", dependencies: ["CMagpie"], path: "Sources/MagpieImage"),
         .target(
             name: "Magpie",
             dependencies: [
-                "CMagpie", .product(name: "Logging", package: "swift-log"),
+                "MagpieImage", .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -42,11 +42,21 @@ public final class ImageCache: Sendable {
 
     /// Creates a cache named `name`: memory limits from `memory`, the disk cache under
     /// `$XDG_CACHE_HOME/magpie/<name>` unless `disk` says otherwise.
-    public init(
+    public convenience init(
         name: String = "default", memory: MemoryCache<String, Image>.Config = .init(), disk: DiskCache.Config? = nil,
         serializer: any CacheSerializer = DefaultCacheSerializer(), clock: any CacheClock = SystemCacheClock(),
-        io: BlockingExecutor = .io, decoder: BlockingExecutor = .decoding,
         logger: Logger = Logger(label: "magpie.image-cache")
+    ) throws(DiskCacheError) {
+        try self.init(
+            name: name, memory: memory, disk: disk, serializer: serializer, clock: clock, io: .io,
+            decoder: .decoding, logger: logger)
+    }
+
+    /// As above, with the executors its disk I/O and disk-hit decodes run on.
+    package init(
+        name: String = "default", memory: MemoryCache<String, Image>.Config = .init(), disk: DiskCache.Config? = nil,
+        serializer: any CacheSerializer = DefaultCacheSerializer(), clock: any CacheClock = SystemCacheClock(),
+        io: BlockingExecutor, decoder: BlockingExecutor, logger: Logger = Logger(label: "magpie.image-cache")
     ) throws(DiskCacheError) {
         self.io = io
         self.decoder = decoder

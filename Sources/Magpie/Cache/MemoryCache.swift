@@ -26,12 +26,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable & Cache
         /// How often expired entries are swept; `nil` for no background sweeping. Default 120 s.
         public var cleanInterval: Duration?
 
+        /// - Parameter totalCostLimit: `nil` for the default, a quarter of the memory this process
+        ///   may use (the cgroup v2 `memory.max` where set, else physical memory), at least 1 MiB.
         public init(
-            totalCostLimit: Int = MemoryCacheDefaults.totalCostLimit, countLimit: Int = .max,
-            maxEntryCostFraction: Double = 0.1, expiration: StorageExpiration = .seconds(300),
-            cleanInterval: Duration? = .seconds(120)
+            totalCostLimit: Int? = nil, countLimit: Int = .max, maxEntryCostFraction: Double = 0.1,
+            expiration: StorageExpiration = .seconds(300), cleanInterval: Duration? = .seconds(120)
         ) {
-            self.totalCostLimit = totalCostLimit
+            self.totalCostLimit = totalCostLimit ?? MemoryCacheDefaults.totalCostLimit
             self.countLimit = countLimit
             self.maxEntryCostFraction = maxEntryCostFraction
             self.expiration = expiration
@@ -260,7 +261,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable & Cache
 }
 
 /// Defaults shared by every `MemoryCache` specialisation.
-public enum MemoryCacheDefaults {
+package enum MemoryCacheDefaults {
     /// A quarter of the memory this process may use.
-    public static var totalCostLimit: Int { max(1 << 20, SystemMemory.availableToProcess / 4) }
+    package static var totalCostLimit: Int { max(1 << 20, SystemMemory.availableToProcess / 4) }
 }

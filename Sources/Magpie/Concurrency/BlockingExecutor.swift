@@ -7,20 +7,20 @@ import Dispatch
 /// Runs blocking work (file I/O, decoding in the C core) on dispatch threads, never on Swift's
 /// cooperative pool, at most `width` pieces at once; callers beyond that wait suspended, first come
 /// first served. The widths of the process's executors are declared here, in one place.
-public final class BlockingExecutor: Sendable {
+package final class BlockingExecutor: Sendable {
     /// Decoding and processing: one per core (the work is CPU-bound). Shared by every
     /// ``ImageManager`` that does not set its own width and by every ``ImageCache``'s disk-hit
     /// decodes, so the two never add up to more decodes than cores.
-    public static let decoding = BlockingExecutor(label: "magpie.decode", width: coreCount)
+    package static let decoding = BlockingExecutor(label: "magpie.decode", width: coreCount)
     /// Disk reads and writes of the caches: more than the cores, as they mostly wait.
-    public static let io = BlockingExecutor(label: "magpie.io", width: max(8, 2 * coreCount))
+    package static let io = BlockingExecutor(label: "magpie.io", width: max(8, 2 * coreCount))
 
     /// Pieces of work that may run at once.
-    public let width: Int
+    package let width: Int
     private let permits: AsyncSemaphore
     private let queue: DispatchQueue
 
-    public init(label: String, width: Int) {
+    package init(label: String, width: Int) {
         self.width = max(1, width)
         permits = AsyncSemaphore(limit: self.width)
         queue = DispatchQueue(label: label, qos: .utility, attributes: .concurrent)
@@ -29,7 +29,7 @@ public final class BlockingExecutor: Sendable {
     /// Runs `work` on a dispatch thread once a permit is free.
     /// - Throws: what `work` throws, or `CancellationError` when the caller is cancelled while
     ///   waiting for a permit.
-    public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await permits.withPermit {
             try await withCheckedThrowingContinuation { continuation in
                 queue.async { continuation.resume(with: Result { try work() }) }

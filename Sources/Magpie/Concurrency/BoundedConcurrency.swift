@@ -1,10 +1,10 @@
 /// Work over many items with at most `limit` running at once: the one bounded task-group loop
 /// (the prefetcher, the CLI and the benchmarks use it).
-public enum BoundedConcurrency {
+package enum BoundedConcurrency {
     /// Runs `body` for each index in `0..<count`, at most `limit` at once, starting them in order.
     /// `each` receives every result on the calling task as it finishes. Once the calling task is
     /// cancelled nothing more starts, and `notStarted` receives each index left.
-    public static func forEach<R: Sendable>(
+    package static func forEach<R: Sendable>(
         count: Int, limit: Int, _ body: @escaping @Sendable (Int) async -> R, each: (Int, R) -> Void,
         notStarted: (Int) -> Void = { _ in }
     ) async {
@@ -33,7 +33,7 @@ public enum BoundedConcurrency {
 
     /// Runs `body` for each index in `0..<count`, at most `limit` at once; the first error
     /// cancels the rest and is thrown.
-    public static func forEach(count: Int, limit: Int, _ body: @escaping @Sendable (Int) async throws -> Void)
+    package static func forEach(count: Int, limit: Int, _ body: @escaping @Sendable (Int) async throws -> Void)
         async throws
     {
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import Magpie
+@testable import MagpieImage
 
 /// Records whether its cache's lock was held when it was released.
 final class Tracked: CacheCostCalculable, Sendable {

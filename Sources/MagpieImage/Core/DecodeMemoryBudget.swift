@@ -55,7 +55,7 @@ public enum DecodeMemoryBudget {
     static func ensureConfigured() { _ = configured }
 
     /// Counts decodes that finished; read it before a decode that may need to wait.
-    static var epoch: UInt64 { waiters.withLock { $0.epoch } }
+    package static var epoch: UInt64 { waiters.withLock { $0.epoch } }
 
     /// Called after every decode with its status: one that held memory wakes the tasks waiting
     /// for it. One turned away by the budget does not (it only held its charges for a moment):
@@ -77,7 +77,7 @@ public enum DecodeMemoryBudget {
     /// Suspends until a decode finished after `epoch` was read (at once if one already has, or
     /// if nothing holds any of the budget now: then the refusal came from another decode's
     /// passing charges, and trying again is right).
-    static func waitForRelease(after epoch: UInt64) async {
+    package static func waitForRelease(after epoch: UInt64) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = waiters.withLock { w -> Bool in
                 if w.epoch != epoch || magpie_memory_in_use() == 0 { return true }
@@ -89,7 +89,7 @@ public enum DecodeMemoryBudget {
     }
 
     /// Whether `error` means "the budget is in use now", worth a wait and another try.
-    static func isBudgetInUse(_ error: any Error) -> Bool {
+    package static func isBudgetInUse(_ error: any Error) -> Bool {
         (error as? MagpieError)?.coreFailure?.code == .budgetInUse
     }
 }

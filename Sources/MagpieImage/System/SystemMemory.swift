@@ -6,15 +6,15 @@
 
 /// How much memory this process may use: the cgroup v2 limit of its cgroup where one is set
 /// (containers, systemd services), otherwise the machine's physical memory.
-public enum SystemMemory {
+package enum SystemMemory {
     /// Bytes available to the process (cgroup v2 `memory.max`, else physical memory).
-    public static var availableToProcess: Int {
+    package static var availableToProcess: Int {
         if let limit = cgroupLimit() { return min(limit, physicalMemory) }
         return physicalMemory
     }
 
     /// Physical memory of the machine in bytes.
-    public static var physicalMemory: Int {
+    package static var physicalMemory: Int {
         let pages = sysconf(Int32(_SC_PHYS_PAGES))
         let size = sysconf(Int32(_SC_PAGESIZE))
         return pages > 0 && size > 0 ? pages * size : 1 << 30
@@ -36,14 +36,14 @@ public enum SystemMemory {
 
     /// This process's cgroup v2 path (`/` for the root), from the single `0::/path` line of
     /// `/proc/self/cgroup`; `nil` when not on cgroup v2.
-    static func cgroupPath(procSelfCgroup: String = "/proc/self/cgroup") -> String? {
+    package static func cgroupPath(procSelfCgroup: String = "/proc/self/cgroup") -> String? {
         guard let membership = readSmallFile(procSelfCgroup),
             let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") })
         else { return nil }
         return String(line.dropFirst(3))
     }
 
-    static func readSmallFile(_ path: String) -> String? {
+    package static func readSmallFile(_ path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -6,10 +6,10 @@
 
 /// Positional reads that finish what they start: the one loop over `pread` that retries on
 /// `EINTR` and stops at the end of the file or an error.
-enum FileIO {
+package enum FileIO {
     /// Reads up to `buffer.count` bytes at `offset`; returns how many came and the `errno` of a
     /// failed read (0 when the file simply ended).
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> (
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> (
         count: Int, error: Int32
     ) {
         var done = 0

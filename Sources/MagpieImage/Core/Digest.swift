@@ -1,9 +1,9 @@
 internal import CMagpie
 
 /// Digests and checksums from the C core: the one place Swift calls them.
-enum Digest {
+package enum Digest {
     /// MD5 (RFC 1321) of `key`'s UTF-8 bytes, as two words (first byte most significant).
-    static func md5Words(_ key: String) -> (UInt64, UInt64) {
+    package static func md5Words(_ key: String) -> (UInt64, UInt64) {
         var key = key
         var digest = (UInt64(0), UInt64(0))
         key.withUTF8 { k in
@@ -13,7 +13,7 @@ enum Digest {
     }
 
     /// MD5 of `bytes`, 16 bytes.
-    static func md5(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func md5(_ bytes: some Collection<UInt8>) -> [UInt8] {
         let array = Array(bytes)
         var digest = [UInt8](repeating: 0, count: 16)
         array.withUnsafeBufferPointer { p in
@@ -23,7 +23,7 @@ enum Digest {
     }
 
     /// MD5 of `key`'s UTF-8 bytes as 32 lowercase hex digits.
-    static func md5Hex(_ key: String) -> String {
+    package static func md5Hex(_ key: String) -> String {
         var key = key
         return key.withUTF8 { utf8 in
             String(unsafeUninitializedCapacity: 33) { buffer in
@@ -36,15 +36,15 @@ enum Digest {
     }
 
     /// CRC-32C (Castagnoli) of `bytes`: the disk cache's entry checksum.
-    static func crc32c(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package static func crc32c(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         UInt32(magpie_crc32c(0, bytes.baseAddress, bytes.count))
     }
 
     /// CRC-32C of `bytes`.
-    static func crc32c(_ bytes: [UInt8]) -> UInt32 { bytes.withUnsafeBytes { crc32c($0) } }
+    package static func crc32c(_ bytes: [UInt8]) -> UInt32 { bytes.withUnsafeBytes { crc32c($0) } }
 
     /// HMAC-SHA-256 (RFC 2104) of `message` under `key`.
-    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+    package static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
         var mac = [UInt8](repeating: 0, count: 32)
         key.withUnsafeBufferPointer { k in
             message.withUnsafeBufferPointer { m in
@@ -57,7 +57,7 @@ enum Digest {
     }
 
     /// Lowercase hex of `bytes`.
-    static func hex(_ bytes: some Collection<UInt8>) -> String {
+    package static func hex(_ bytes: some Collection<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)

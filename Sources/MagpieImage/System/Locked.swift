@@ -10,11 +10,11 @@
 /// so every access under it is reported as a race; a pthread mutex keeps TSan runs meaningful and
 /// costs the same when uncontended.
 @usableFromInline
-final class Locked<State>: @unchecked Sendable {
+package final class Locked<State>: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline @exclusivity(unchecked) var state: State
 
-    @inlinable init(_ state: State) {
+    @inlinable package init(_ state: State) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -28,14 +28,14 @@ final class Locked<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with the lock held.
-    @inlinable func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    @inlinable package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)
     }
 
     /// Runs `body` if the lock is free right now; `nil` when another thread holds it.
-    @inlinable func withLockIfAvailable<R>(_ body: (inout State) throws -> R) rethrows -> R? {
+    @inlinable package func withLockIfAvailable<R>(_ body: (inout State) throws -> R) rethrows -> R? {
         guard pthread_mutex_trylock(mutex) == 0 else { return nil }
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)
