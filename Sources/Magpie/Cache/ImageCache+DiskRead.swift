@@ -31,11 +31,10 @@ extension ImageCache {
             counters.withLock { $0.diskMisses += 1 }
             return nil
         }
-        // Decoded under the same limit as the pipeline's decodes.
-        var read = try await decoder.run { self.decode(found.payload, cacheKey, serializer, options) }
-        while case .busy(let data, let epoch) = read {
-            await DecodeMemoryBudget.waitForRelease(after: epoch)
-            read = try await decoder.run { self.decode(data, cacheKey, serializer, options) }
+        // Decoded under the same limit as the pipeline's decodes, waiting as they do for the budget.
+        let payload = found.payload
+        let read = try await DecodeMemoryBudget.retrying {
+            try await decoder.run { try self.decode(payload, cacheKey, serializer, options) }
         }
         guard case .image(let image, let data) = read else {
             counters.withLock { $0.diskMisses += 1 }
@@ -107,20 +106,18 @@ extension ImageCache {
     enum DiskRead: Sendable {
         case miss
         case image(Image, [UInt8])
-        /// The decode found the process's decode memory budget in use: wait, decode again.
-        case busy([UInt8], epoch: UInt64)
     }
 
     /// Decodes a disk entry; one that does not decode is removed (a miss). A decode that found
-    /// the decode memory budget in use is not the entry's fault: it is tried again.
+    /// the decode memory budget in use is not the entry's fault: that error is thrown, for
+    /// ``DecodeMemoryBudget/retrying(waiting:_:)`` to try again.
     func decode(
         _ data: [UInt8], _ cacheKey: String, _ serializer: any CacheSerializer, _ options: DecodingOptions
-    ) -> DiskRead {
-        let epoch = DecodeMemoryBudget.epoch
+    ) throws -> DiskRead {
         do {
             return .image(try serializer.image(from: data, options: options), data)
         } catch  where DecodeMemoryBudget.isBudgetInUse(error) {
-            return .busy(data, epoch: epoch)
+            throw error
         } catch {
             discardUndecodable(cacheKey, error)
             return .miss

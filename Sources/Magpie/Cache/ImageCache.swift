@@ -99,8 +99,11 @@ public final class ImageCache: Sendable {
         let serializer = policy.serializer ?? self.serializer
         let expiration = diskExpiration(policy)
         let freshness = policy.freshness
-        try await diskWrite(cacheKey, waits: policy.waitsForDisk) { [diskStorage] in
-            let data = try serializer.data(for: image, original: original, isProcessed: isProcessed)
+        // Encoding is CPU work: on the decoding executor, under the same width as decodes.
+        try await diskWrite(
+            cacheKey, waits: policy.waitsForDisk,
+            encode: { try serializer.data(for: image, original: original, isProcessed: isProcessed) }
+        ) { [diskStorage] data in
             try diskStorage.store(
                 data, forKey: cacheKey, expiration: expiration, metadata: metadata, freshness: freshness)
             return data.count
@@ -115,7 +118,7 @@ public final class ImageCache: Sendable {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
         let expiration = diskExpiration(policy)
         let freshness = policy.freshness
-        try await diskWrite(cacheKey, waits: policy.waitsForDisk) { [diskStorage] in
+        try await diskWrite(cacheKey, waits: policy.waitsForDisk, encode: nil) { [diskStorage] _ in
             try diskStorage.store(
                 data, forKey: cacheKey, expiration: expiration, metadata: metadata, freshness: freshness)
             return data.count
@@ -136,16 +139,20 @@ public final class ImageCache: Sendable {
         return policy.capped(policy.diskExpiration ?? diskStorage.config.expiration, now: diskStorage.clock.now())
     }
 
-    /// Runs a disk write now (waiting) or in the background, and counts its bytes.
-    private func diskWrite(_ cacheKey: String, waits: Bool, _ write: @escaping @Sendable () throws -> Int)
-        async throws
-    {
-        let work: @Sendable () throws -> Void = { [counters] in
-            let bytes = try write()
+    /// Runs a disk write now (waiting) or in the background, and counts its bytes: `encode` (when
+    /// given) on the decoding executor, then `write` with its bytes on the I/O executor.
+    private func diskWrite(
+        _ cacheKey: String, waits: Bool, encode: (@Sendable () throws -> [UInt8])?,
+        _ write: @escaping @Sendable ([UInt8]) throws -> Int
+    ) async throws {
+        let work: @Sendable () async throws -> Void = { [counters, decoder, io] in
+            let data: [UInt8]
+            if let encode { data = try await decoder.run(encode) } else { data = [] }
+            let bytes = try await io.run { try write(data) }
             counters.withLock { $0.bytesStoredToDisk += bytes }
         }
         if waits {
-            try await runOnIO(work)
+            try await work()
         } else {
             background(work, key: cacheKey)
         }
@@ -233,11 +240,11 @@ public final class ImageCache: Sendable {
         try await io.run(work)
     }
 
-    private func background(_ work: @escaping @Sendable () throws -> Void, key: String) {
+    private func background(_ work: @escaping @Sendable () async throws -> Void, key: String) {
         pending.withLock { $0.count += 1 }
-        io.detached { [pending, counters, logger] in
+        Task.detached(priority: .utility) { [pending, counters, logger] in
             do {
-                try work()
+                try await work()
             } catch DiskCacheError.readOnly {
                 // Said once, when the cache opened.
                 counters.withLock { $0.diskWriteFailures += 1 }

@@ -24,7 +24,13 @@ package final class BlockingExecutor: Sendable {
         self.width = max(1, width)
         permits = AsyncSemaphore(limit: self.width)
         queue = DispatchQueue(label: label, qos: .utility, attributes: .concurrent)
+        queue.setSpecific(key: Self.labelKey, value: label)
     }
+
+    private static let labelKey = DispatchSpecificKey<String>()
+
+    /// The label of the executor the calling code runs on; `nil` off every executor.
+    package static var currentLabel: String? { DispatchQueue.getSpecific(key: labelKey) }
 
     /// Runs `work` on a dispatch thread once a permit is free.
     /// - Throws: what `work` throws, or `CancellationError` when the caller is cancelled while
@@ -35,11 +41,6 @@ package final class BlockingExecutor: Sendable {
                 queue.async { continuation.resume(with: Result { try work() }) }
             }
         }
-    }
-
-    /// Runs `work` without waiting for it, under the same width (background disk writes).
-    func detached(_ work: @escaping @Sendable () -> Void) {
-        Task.detached(priority: .utility) { [self] in _ = try? await self.run(work) }
     }
 
     static var coreCount: Int {

@@ -1,5 +1,5 @@
-/// Runs `work` on an object every `interval`, from a detached task at utility priority, for as
-/// long as both the object and this value live (the task holds the object weakly). Dropping the
+/// Runs `work` on an object every `interval` (on the I/O executor: a sweep may touch the disk),
+/// from a detached task at utility priority, for as long as both the object and this value live (the task holds the object weakly). Dropping the
 /// value cancels the task: an owner keeps it in a stored property and so stops it in its deinit.
 final class PeriodicSweep: Sendable {
     private let task: Task<Void, Never>
@@ -11,7 +11,7 @@ final class PeriodicSweep: Sendable {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 guard let owner else { return }
-                work(owner)
+                _ = try? await BlockingExecutor.io.run { work(owner) }
             }
         }
     }

@@ -12,11 +12,9 @@ import Dispatch
     import Foundation
 #endif
 
-/// The `file://` transport: reads a local file on a dispatch queue (never on Swift's cooperative
+/// The `file://` transport: reads a local file on the I/O executor (never on Swift's cooperative
 /// pool), with the request's body limit. A missing file answers 404 so it fails like a web miss.
 public struct FileDataLoader: DataLoading {
-    private static let queue = DispatchQueue(label: "magpie.file-loader", qos: .utility, attributes: .concurrent)
-
     public init() {}
 
     public func load(_ request: DataRequest, progress: @escaping @Sendable (Int, Int?) -> Void) async throws
@@ -24,9 +22,7 @@ public struct FileDataLoader: DataLoading {
     {
         let path = request.url.path(percentEncoded: false)
         let limit = request.maxBodySize
-        let result: Result<[UInt8], ImageDownloadError> = await withCheckedContinuation { continuation in
-            Self.queue.async { continuation.resume(returning: Self.read(path, limit: limit)) }
-        }
+        let result = try await BlockingExecutor.io.run { Self.read(path, limit: limit) }
         switch result {
         case .success(let body):
             progress(body.count, body.count)

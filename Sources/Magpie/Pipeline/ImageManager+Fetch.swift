@@ -134,18 +134,11 @@ extension ImageManager {
     func process(_ data: [UInt8], _ options: ImageOptions) async throws -> Image {
         let processor = options.processor
         let firstFrame = options.onlyLoadFirstFrame
-        while true {
-            let epoch = DecodeMemoryBudget.epoch
-            do {
-                try Task.checkCancellation()
-                let image = try await processing.run { try processor.process(.data(data), firstFrameOnly: firstFrame) }
-                stats.withLock { $0.processed += 1 }
-                return image
-            } catch  where DecodeMemoryBudget.isBudgetInUse(error) {
-                stats.withLock { $0.budgetWaits += 1 }
-                await DecodeMemoryBudget.waitForRelease(after: epoch)
-                try Task.checkCancellation()
-            }
+        return try await DecodeMemoryBudget.retrying(waiting: { stats.withLock { $0.budgetWaits += 1 } }) {
+            try Task.checkCancellation()
+            let image = try await processing.run { try processor.process(.data(data), firstFrameOnly: firstFrame) }
+            stats.withLock { $0.processed += 1 }
+            return image
         }
     }
 

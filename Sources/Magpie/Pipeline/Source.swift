@@ -38,12 +38,7 @@ public struct LocalFileImageDataProvider: ImageDataProvider {
     }
     public func data() async throws -> [UInt8] {
         let (path, limit) = (path, maxSize)
-        let result = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async {
-                continuation.resume(returning: FileDataLoader.read(path, limit: limit))
-            }
-        }
-        return try result.get()
+        return try await BlockingExecutor.io.run { try FileDataLoader.read(path, limit: limit).get() }
     }
 }
 

@@ -88,6 +88,25 @@ public enum DecodeMemoryBudget {
         }
     }
 
+    /// Runs `decode` until the budget does not turn it away: each time it finds the budget in
+    /// use, waits (holding nothing) for another decode to finish and tries again. The one retry
+    /// loop of every decode that shares the budget: the pipeline's and the disk hits'.
+    /// - Parameter waiting: called before each wait (statistics).
+    /// - Throws: what `decode` throws other than the budget's refusal, or `CancellationError`
+    ///   when the caller is cancelled while waiting.
+    package static func retrying<T>(waiting: () -> Void = {}, _ decode: () async throws -> T) async throws -> T {
+        while true {
+            let epoch = self.epoch
+            do {
+                return try await decode()
+            } catch  where isBudgetInUse(error) {
+                waiting()
+                await waitForRelease(after: epoch)
+                try Task.checkCancellation()
+            }
+        }
+    }
+
     /// Whether `error` means "the budget is in use now", worth a wait and another try.
     package static func isBudgetInUse(_ error: any Error) -> Bool {
         (error as? MagpieError)?.coreFailure?.code == .budgetInUse
