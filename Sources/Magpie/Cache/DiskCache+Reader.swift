@@ -32,8 +32,10 @@ extension DiskCache {
         var freshness: EntryFreshness
         /// Whether the origin's freshness had passed at the read (only with `allowingStale`).
         var isStale: Bool
+        /// The validators, content type and variant kept with it (no second read needed).
+        var metadata: DiskEntryMetadata
         /// The response's variant (see ``ResponseValidators/variant``), when it had `Vary`.
-        var variant: String?
+        var variant: String? { metadata.variant }
     }
 
     /// As ``value(forKey:extendingExpiration:)``, with the entry's expiry and freshness. A stale
@@ -71,7 +73,7 @@ extension DiskCache {
             return nil
         case .stale:
             return nil
-        case .hit(let payload, var entry, let freshness, let variant):
+        case .hit(let payload, var entry, let freshness, let metadata):
             state.withLock { s in
                 // Unless a write or a removal came in meanwhile: theirs is the newer state.
                 guard s.index[id]?.generation == seen else { return }
@@ -81,7 +83,7 @@ extension DiskCache {
             }
             return Hit(
                 payload: payload, expiresAt: entry.expiresAt, freshness: freshness,
-                isStale: !freshness.isFresh(at: nowSeconds), variant: variant)
+                isStale: !freshness.isFresh(at: nowSeconds), metadata: metadata)
         }
     }
 
@@ -92,7 +94,7 @@ extension DiskCache {
         case expired
         /// Past the origin's freshness, and the read did not allow stale entries.
         case stale
-        case hit([UInt8], Entry, EntryFreshness, variant: String?)
+        case hit([UInt8], Entry, EntryFreshness, metadata: DiskEntryMetadata)
     }
 
     /// Reads and validates the entry file at `path`; updates its header's expiry and last access
@@ -146,7 +148,7 @@ extension DiskCache {
                 headerSize: header.headerSize, payloadSize: header.info.size, crc: header.crc,
                 expiresAt: header.info.expiresAt, lastAccess: header.info.lastAccess,
                 freshness: header.info.freshness, hasValidators: header.info.metadata.canRevalidate,
-                variant: header.info.metadata.variant)
+                metadata: header.info.metadata)
         }
         guard let parsed = facts else { return .invalid }
         if parsed.expiresAt <= nowSeconds { return .expired }
@@ -182,7 +184,7 @@ extension DiskCache {
         let entry = Entry(
             size: parsed.headerSize + parsed.payloadSize, expiresAt: expires, lastAccess: nowSeconds,
             freshUntil: parsed.freshness.freshUntil, headerSize: parsed.headerSize, verified: current)
-        return .hit(payload, entry, parsed.freshness, variant: parsed.variant)
+        return .hit(payload, entry, parsed.freshness, metadata: parsed.metadata)
     }
 
     // MARK: - file helpers

@@ -179,7 +179,7 @@ enum DiskEntryFormat {
         }
     }
 
-    /// The header facts a read needs, without the key and validators.
+    /// The header facts a read needs, without the key.
     struct Facts {
         var headerSize: Int
         var payloadSize: Int
@@ -188,8 +188,9 @@ enum DiskEntryFormat {
         var lastAccess: Double
         var freshness: EntryFreshness
         var hasValidators: Bool
-        /// The entry's variant (``ResponseValidators/variant``), read only when it has one.
-        var variant: String?
+        /// The validators, content type and variant kept with the entry (strings built only for
+        /// the fields it has), so a hit needs no second read to revalidate.
+        var metadata: DiskEntryMetadata
     }
 
     /// The facts a read needs, checked without building strings: `nil` unless the header is
@@ -202,15 +203,18 @@ enum DiskEntryFormat {
         }
         guard same else { return nil }
         let (freshness, hasValidators) = Self.freshness(b)
-        var variant: String?
-        if l.fieldLengths.3 > 0 {
-            let at = l.headerSize - l.fieldLengths.3
-            variant = String(decoding: b[at..<l.headerSize], as: UTF8.self)
+        var at = l.fixedSize + l.keyLength
+        func take(_ n: Int) -> String? {
+            defer { at += n }
+            return n == 0 ? nil : String(decoding: b[at..<at + n], as: UTF8.self)
         }
+        let metadata = DiskEntryMetadata(
+            etag: take(l.fieldLengths.0), lastModified: take(l.fieldLengths.1), contentType: take(l.fieldLengths.2),
+            variant: take(l.fieldLengths.3))
         return Facts(
             headerSize: l.headerSize, payloadSize: l.payloadSize, crc: read32(b, 16),
             expiresAt: Double(bitPattern: read64(b, 32)), lastAccess: Double(bitPattern: read64(b, 40)),
-            freshness: freshness, hasValidators: hasValidators, variant: variant)
+            freshness: freshness, hasValidators: hasValidators, metadata: metadata)
     }
 
     private static func parsed(_ b: UnsafeRawBufferPointer, _ l: Layout, key: String, metadata: DiskEntryMetadata)

@@ -9,9 +9,11 @@ extension ImageCache {
         var freshness: EntryFreshness
         /// Past the origin's freshness: to be revalidated before use (not promoted to memory).
         var isStale: Bool
+        /// The validators (a revalidation sends them), content type and variant kept with it.
+        var metadata: DiskEntryMetadata
         /// The response's variant, when it had `Vary` (not promoted to memory: the caller checks
         /// that it matches the request).
-        var variant: String?
+        var variant: String? { metadata.variant }
     }
 
     /// The disk entry for `key` decoded (and promoted to memory unless stale), with the bytes it
@@ -46,7 +48,7 @@ extension ImageCache {
             promote(image, forKey: cacheKey, until: min(found.expiresAt, found.freshness.freshUntil), policy: policy)
         }
         return DiskHit(
-            image: image, data: data, freshness: found.freshness, isStale: found.isStale, variant: found.variant)
+            image: image, data: data, freshness: found.freshness, isStale: found.isStale, metadata: found.metadata)
     }
 
     /// Stores a disk hit in memory for no longer than `until` (seconds since the reference date).

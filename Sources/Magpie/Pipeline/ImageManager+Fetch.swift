@@ -19,7 +19,7 @@ extension ImageManager {
                 forKey: key, policy: options.cachePolicy, allowingStale: allowingStale)
         else { return nil }
         let data = entry.payload
-        let validators = await originals.diskEntryInfo(forKey: key)?.metadata ?? DiskEntryMetadata()
+        let validators = entry.metadata
         guard variantMatches(entry.variant, options: options) else {
             stats.withLock { $0.variantMisses += 1 }
             return nil

@@ -255,9 +255,8 @@ public final class ImageManager: Sendable {
             stats.withLock { $0.diskHits += 1 }
             return Fetched(image: hit.image, data: hit.data, cacheType: .disk)
         }
-        let validators = await target.diskEntryInfo(forKey: key, processorIdentifier: pid)?.metadata ?? .init()
         let outcome = try await revalidate(
-            source, key: key, options: options, target: target, validators: validators, freshness: hit.freshness,
+            source, key: key, options: options, target: target, validators: hit.metadata, freshness: hit.freshness,
             isStale: hit.isStale, renewing: [pid], report: report)
         switch outcome {
         case nil:
