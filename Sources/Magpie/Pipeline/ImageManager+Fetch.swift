@@ -109,7 +109,7 @@ extension ImageManager {
             // As browsers do: a tenth of the time since Last-Modified; without it, stale at once.
             headers.maxAge = Int(headers.heuristicLifetime(receivedAt: receivedAt) ?? 0)
         }
-        if let freshness = EntryFreshness(headers, receivedAt: receivedAt, now: target.diskStorage.clock.now()) {
+        if let freshness = EntryFreshness(headers, receivedAt: receivedAt, now: clock.now()) {
             policy.freshness = freshness
             // Zero (no-cache, max-age=0, an Expires in the past): no memory copy, so every use
             // goes to the disk entry and revalidates it.

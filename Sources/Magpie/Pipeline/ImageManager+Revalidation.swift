@@ -37,7 +37,7 @@ extension ImageManager {
         if case .network = source { isNetwork = true }
         let entry = StoredEntryRule.Entry(
             freshness, isStale: isStale,
-            staleFor: target.diskStorage.clock.now().timeIntervalSinceReferenceDate - freshness.freshUntil,
+            staleFor: clock.now().timeIntervalSinceReferenceDate - freshness.freshUntil,
             canRevalidate: isNetwork && validators.canRevalidate)
         switch StoredEntryRule.decide(entry, options: options) {
         case .miss:
@@ -90,7 +90,7 @@ extension ImageManager {
         freshness: EntryFreshness, renewing: [String]
     ) async throws -> Revalidation {
         stats.withLock { $0.notModified += 1 }
-        let now = target.diskStorage.clock.now()
+        let now = clock.now()
         var renewed = freshness
         if options.respectsHTTPCacheHeaders, let (headers, receivedAt) = loaded.caching {
             renewed = freshness.renewed(by: headers, receivedAt: receivedAt, now: now)
@@ -148,7 +148,7 @@ extension ImageManager {
         policy.freshness = freshness
         if variant != nil { policy.memoryExpiration = .expired }
         if freshness.freshUntil.isFinite {
-            policy.freshnessLimit = freshness.freshUntil - target.diskStorage.clock.now().timeIntervalSinceReferenceDate
+            policy.freshnessLimit = freshness.freshUntil - clock.now().timeIntervalSinceReferenceDate
         }
         return policy
     }

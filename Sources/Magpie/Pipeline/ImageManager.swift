@@ -58,10 +58,20 @@ public final class ImageManager: Sendable {
     let backgroundRevalidations = Locked<[String: Task<Void, Never>]>([:])
     let stats = Locked(Statistics())
     let logger: Logger
+    /// The time the pipeline's caching decisions read (freshness, stale windows, renewals): the
+    /// clock given, else the manager's cache's, so one clock answers for the cache and the manager.
+    let clock: any CacheClock
 
+    /// What a shared retrieval is keyed by: the cache key and every option that changes its
+    /// result (``ImageOptions/sharingKey``), not the transport's (priority, timeout, retries).
     private struct FlightKey: Hashable, Sendable {
         var key: String
         var options: ImageOptions
+
+        init(key: String, options: ImageOptions) {
+            self.key = key
+            self.options = options.sharingKey
+        }
     }
 
     struct Fetched: Sendable {
@@ -73,8 +83,9 @@ public final class ImageManager: Sendable {
     public init(
         cache: ImageCache, downloader: ImageDownloader = ImageDownloader(), cacheKeyFilter: CacheKeyFilter = .none,
         defaultOptions: ImageOptions = ImageOptions(), processingConcurrency: Int? = nil,
-        logger: Logger = Logger(label: "magpie.manager")
+        clock: (any CacheClock)? = nil, logger: Logger = Logger(label: "magpie.manager")
     ) {
+        self.clock = clock ?? cache.diskStorage.clock
         self.cache = cache
         self.downloader = downloader
         self.cacheKeyFilter = cacheKeyFilter

@@ -128,6 +128,21 @@ public struct ImageOptions: Sendable, Hashable {
             ignoresFailedURLMemory: ignoresFailedURLMemory)
     }
 
+    /// These options less what does not change a retrieval's result, so that two calls that
+    /// differ only there share one flight: priority, timeout, retry strategy, the failed-URL
+    /// memory, alternative sources (tried outside the flight) and whether the original bytes are
+    /// returned (read outside it). The first caller's transport options apply to the shared work.
+    var sharingKey: ImageOptions {
+        var o = self
+        o.priority = nil
+        o.timeout = nil
+        o.retryStrategy = nil
+        o.ignoresFailedURLMemory = false
+        o.alternativeSources = []
+        o.keepsOriginalData = false
+        return o
+    }
+
     public static func == (a: ImageOptions, b: ImageOptions) -> Bool { a.fingerprint == b.fingerprint }
     public func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
 

@@ -118,7 +118,7 @@ public struct ImagePrefetcher: Sendable {
                 let kept = options.forceRefresh ? nil : await target.diskEntryInfo(forKey: key)
                 var revalidating: ResponseValidators?
                 if let kept {
-                    let now = target.diskStorage.clock.now().timeIntervalSinceReferenceDate
+                    let now = manager.clock.now().timeIntervalSinceReferenceDate
                     let entry = StoredEntryRule.Entry(
                         kept.freshness, isStale: !kept.freshness.isFresh(at: now),
                         staleFor: now - kept.freshness.freshUntil, canRevalidate: kept.metadata.canRevalidate)

@@ -75,3 +75,45 @@ extension PipelineTests {
         }
     }
 }
+
+extension PipelineTests {
+    /// Flights are keyed by what changes the result: calls that differ only in priority, timeout,
+    /// retries or whether they want the original bytes share one download and one decode; a
+    /// different processor or read policy does not.
+    @Test func retrievalsThatDifferOnlyInTransportShareOneDecode() async throws {
+        let gate = Gate()
+        try await withServer(imageServer(gate)) { server in
+            let h = try PipelineHarness()
+            let url = NetFixture.url(server, "/img/transport.jpg")
+            var base = ImageOptions()
+            base.processor = DownsamplingProcessor(width: 24, height: 24)
+            var variants: [ImageOptions] = []
+            for i in 0..<4 {
+                var o = base
+                o.priority = [.high, .low, .medium, nil][i]
+                o.timeout = [.seconds(5), .seconds(30), nil, .seconds(1)][i]
+                o.retryStrategy = i % 2 == 0 ? .times(0) : nil
+                o.keepsOriginalData = i == 3
+                variants.append(o)
+            }
+            var refreshing = base
+            refreshing.forceRefresh = true
+            let manager = h.manager
+            let results = try await withThrowingTaskGroup(of: RetrieveImageResult.self) { group in
+                for o in variants + [refreshing] {
+                    group.addTask { try await manager.retrieveImage(with: .network(url), options: o) }
+                }
+                await eventually("five callers on two flights") {
+                    manager.callersWaiting == 5 && manager.retrievalsInFlight == 2
+                }
+                gate.open()
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.count == 5 && results.allSatisfy { $0.image.width == 24 })
+            let stats = h.manager.statistics
+            #expect(stats.coalesced == 3 && stats.fetches == 2 && stats.processed == 2)
+            #expect(results.contains { $0.data != nil }, "the one that asked for the bytes got them")
+            try await h.finish()
+        }
+    }
+}
