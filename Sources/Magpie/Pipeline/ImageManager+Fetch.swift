@@ -58,6 +58,7 @@ extension ImageManager {
         _ source: Source, key: String, options: ImageOptions, target: ImageCache,
         report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> Fetched {
+        if case .network = source, let failure = undecodableFailure(forKey: key, options: options) { throw failure }
         let loaded = try await load(source, options: options, report: report)
         return try await processAndStore(loaded, source: source, key: key, options: options, target: target)
     }
@@ -73,9 +74,8 @@ extension ImageManager {
             image = try await process(data, options)
         } catch let error as MagpieError {
             // Bodies that do not decode are remembered like 404s: asking again will not help.
-            if case .network(let url, _) = source, case .decodingFailed = error {
-                (options.downloader ?? downloader).rememberFailure(
-                    of: url, headers: options.headers, error: .undecodable(String(describing: error)))
+            if case .network = source, case .decodingFailed = error {
+                rememberUndecodable(forKey: key, why: String(describing: error), options: options)
             }
             throw error
         }

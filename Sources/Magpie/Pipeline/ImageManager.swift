@@ -57,6 +57,8 @@ public final class ImageManager: Sendable {
     /// Background revalidations running, by cache key (with processor).
     let backgroundRevalidations = Locked<[String: Task<Void, Never>]>([:])
     let stats = Locked(Statistics())
+    /// Network sources whose bytes did not decode, by cache key (see ``undecodableFailure(forKey:options:)``).
+    let undecodable = Locked<[String: (until: Double, why: String)]>([:])
     let logger: Logger
     /// The time the pipeline's caching decisions read (freshness, stale windows, renewals): the
     /// clock given, else the manager's cache's, so one clock answers for the cache and the manager.

@@ -71,6 +71,9 @@ extension PipelineTests {
                 if case .undecodable = reason {} else { Issue.record("reason \(reason)") }
             }
             #expect(server.requestCount("/corrupt.jpg") == 1)
+            // The memory is the pipeline's, which decoded the bytes: the downloader still moves them.
+            #expect(try await h.manager.downloader.download(corrupt).data.count > 0)
+            #expect(server.requestCount("/corrupt.jpg") == 2)
             try await h.finish()
         }
     }
