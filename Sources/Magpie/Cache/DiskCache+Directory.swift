@@ -55,9 +55,11 @@ extension DiskCache {
         var marker = stat()
         if lstat(path + "/" + markerName, &marker) == 0 && (marker.st_mode & S_IFMT) == S_IFREG { return writable }
         // No marker: an empty folder, or one written by a version without markers that holds
-        // nothing but entries, becomes a cache; anything else is somebody's folder.
-        let names = entryNames(path)
-        if !names.isEmpty && !names.allSatisfy({ isOwnFile(path, $0) }) { throw .notACacheDirectory(path: path) }
+        // nothing but entries, becomes a cache; anything else is somebody's folder. Another
+        // process may be setting the same folder up right now: its marker, secret and size
+        // record, and files that vanish while we look (its temporary marker, renamed), are not
+        // somebody else's.
+        if entryNames(path).contains(where: { isForeign(path, $0) }) { throw .notACacheDirectory(path: path) }
         if writable { writeMarker(path) }
         return writable
     }
@@ -72,6 +74,15 @@ extension DiskCache {
             }
         }
         writeMarker(path)
+    }
+
+    /// Whether `name` in `dir` shows the folder is not a cache: it still exists, and it is neither
+    /// one of a cache's own files nor its marker, secret or size record.
+    static func isForeign(_ dir: String, _ name: String) -> Bool {
+        if name == markerName || name == secretName || name == SharedSizeRecord.name { return false }
+        var st = stat()
+        if lstat(dir + "/" + name, &st) != 0 && errno == ENOENT { return false }
+        return !isOwnFile(dir, name)
     }
 
     /// Writes the marker through a temporary file and a rename (0600).

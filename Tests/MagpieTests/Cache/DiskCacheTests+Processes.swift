@@ -33,9 +33,15 @@ extension DiskCacheTests {
         let b = try ChildProcess(Helper.writer, ["loop", dir.path("cache")])
         var seenA = -1
         var seenB = -1
-        while seenA < 25 || seenB < 25 {
-            if seenA < 25, let l = a.readLine(), let n = Int(l) { seenA = n }
-            if seenB < 25, let l = b.readLine(), let n = Int(l) { seenB = n }
+        // A writer that stops early (its output ends) fails the test rather than spinning it.
+        reading: while seenA < 25 || seenB < 25 {
+            for (child, name) in [(a, "a"), (b, "b")] where (name == "a" ? seenA : seenB) < 25 {
+                guard let line = child.readLine() else {
+                    Issue.record("writer \(name) stopped after \(name == "a" ? seenA : seenB)")
+                    break reading
+                }
+                if let n = Int(line) { if name == "a" { seenA = n } else { seenB = n } }
+            }
         }
         a.killHard()
         b.killHard()
@@ -43,6 +49,43 @@ extension DiskCacheTests {
         #expect(cache.openingReport.invalidRemoved == 0)
         for n in 0...min(seenA, seenB) {
             #expect(try cache.value(forKey: "key-\(n)") == CrashPayload.bytes(for: n))
+        }
+    }
+}
+
+extension DiskCacheTests {
+    /// Two processes opening one new folder at once: the second may look while the first has
+    /// made its secret, its size record and its temporary marker but not yet renamed the marker
+    /// into place. That folder is a cache being set up, not somebody's folder (the writers of
+    /// `twoProcessesSharingADirectoryDoNotCorruptIt` met this and one of them quit).
+    @Test func aFolderAnotherProcessIsSettingUpOpensAsACache() throws {
+        let dir = try TemporaryDirectory()
+        let folder = dir.path("cache")
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700])
+        for name in [".magpie-key", ".magpie-size", ".magpie-cache"] {
+            #expect(
+                FileManager.default.createFile(
+                    atPath: folder + "/" + name, contents: Data(count: 32), attributes: [.posixPermissions: 0o600]))
+        }
+        // The marker the other process renamed into place between our two looks: the first
+        // look saw no marker, the listing sees it. (Here it is a directory, so the first look,
+        // which wants a regular file, misses it as it would have.)
+        try FileManager.default.removeItem(atPath: folder + "/.magpie-cache")
+        try FileManager.default.createDirectory(atPath: folder + "/.magpie-cache", withIntermediateDirectories: false)
+        let cache = try DiskCache(config: .init(directory: folder, sizeLimit: 0, sweepInterval: nil))
+        try cache.store([1, 2, 3], forKey: "k")
+        #expect(try cache.value(forKey: "k") == [1, 2, 3])
+        // Somebody's file beside them still makes it somebody's folder.
+        let other = dir.path("other")
+        try FileManager.default.createDirectory(
+            atPath: other, withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700])
+        #expect(FileManager.default.createFile(atPath: other + "/.magpie-key", contents: Data(count: 32)))
+        #expect(FileManager.default.createFile(atPath: other + "/notes.txt", contents: Data("mine".utf8)))
+        #expect(throws: DiskCacheError.notACacheDirectory(path: other)) {
+            try DiskCache(config: .init(directory: other, sweepInterval: nil))
         }
     }
 }
