@@ -86,7 +86,7 @@ let package = Package(
             dependencies: ["Magpie", .product(name: "AsyncHTTPClient", package: "async-http-client")],
             path: "Benchmarks/NetBench"),
         // Test support: payloads shared by the tests and the helper process they run.
-        .target(name: "MagpieTestSupport", dependencies: ["Magpie"], path: "Tests/Support"),
+        .target(name: "MagpieTestSupport", dependencies: ["Magpie", "MagpieLoopback"], path: "Tests/Support"),
         .executableTarget(
             name: "magpie-cache-writer", dependencies: ["Magpie", "MagpieTestSupport"],
             path: "Tests/Helpers/CacheWriter"

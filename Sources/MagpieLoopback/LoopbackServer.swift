@@ -11,6 +11,12 @@ public struct LoopbackRequest: Sendable {
     public var uri: String
     public var headers: [(name: String, value: String)]
 
+    public init(method: String = "GET", uri: String, headers: [(name: String, value: String)] = []) {
+        self.method = method
+        self.uri = uri
+        self.headers = headers
+    }
+
     /// The path without the query.
     public var path: String { String(uri.split(separator: "?", maxSplits: 1).first ?? "") }
 

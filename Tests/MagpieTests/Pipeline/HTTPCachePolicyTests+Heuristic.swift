@@ -23,10 +23,11 @@ extension HTTPCachePolicyTests {
     }
 
     @Test func unstatedFreshnessIsTheCachesLifetimeOrTheBrowsersHeuristic() async throws {
-        try await withServer(heuristicOrigin()) { server in
-            let h = try PipelineHarness()
-            let dated = NetFixture.url(server, "/dated.jpg")
-            let undated = NetFixture.url(server, "/undated.jpg")
+        let loader = ScriptedDataLoader(heuristicOrigin())
+        do {
+            let h = try PipelineHarness(transports: ["http": loader])
+            let dated = loader.url("/dated.jpg")
+            let undated = loader.url("/undated.jpg")
             let plain = options { $0.diskCacheAccessExtendingExpiration = .none }
             let browser = try ImageOptions.make { make in
                 make.cache.heuristicFreshness().and.waitForCache()
@@ -40,16 +41,16 @@ extension HTTPCachePolicyTests {
             for url in [dated, undated] {
                 #expect(try await h.manager.retrieveImage(with: .network(url), options: plain).cacheType == .disk)
             }
-            #expect(server.requestCount("/dated.jpg") == 1 && server.requestCount("/undated.jpg") == 1)
+            #expect(loader.requestCount("/dated.jpg") == 1 && loader.requestCount("/undated.jpg") == 1)
             // Heuristic: a day for the dated one; the undated one is stale at once and revalidated.
-            let other = try PipelineHarness()
+            let other = try PipelineHarness(transports: ["http": loader])
             for url in [dated, undated] {
                 _ = try await other.manager.retrieveImage(with: .network(url), options: browser)
             }
             other.cache.clearMemoryCache()
             other.clock.advance(by: 86_000)
             #expect(try await other.manager.retrieveImage(with: .network(dated), options: browser).cacheType == .disk)
-            #expect(server.requestCount("/dated.jpg") == 2, "fresh within a tenth of its age: no request")
+            #expect(loader.requestCount("/dated.jpg") == 2, "fresh within a tenth of its age: no request")
             #expect(try await other.manager.retrieveImage(with: .network(undated), options: browser).cacheType == .disk)
             #expect(other.manager.statistics.notModified == 1, "no Last-Modified: revalidated before use")
             other.clock.advance(by: 500)

@@ -19,11 +19,12 @@ extension HTTPCachePolicyTests {
             if request.path.contains("public") { headers.append(("Cache-Control", "public")) }
             return .respond(status: status, headers: headers, body: NetFixture.jpeg)
         }
-        try await withServer(handler) { server in
-            let h = try PipelineHarness()
+        let loader = ScriptedDataLoader(handler)
+        do {
+            let h = try PipelineHarness(transports: ["http": loader])
             let o = options()
             func onDisk(_ path: String) async throws -> Bool {
-                let url = NetFixture.url(server, path)
+                let url = loader.url(path)
                 #expect(try await h.manager.retrieveImage(with: .network(url), options: o).image.width == 96)
                 return h.cache.isOnDisk(forKey: h.manager.cacheKey(for: .network(url), options: o))
             }
@@ -38,10 +39,10 @@ extension HTTPCachePolicyTests {
             }
             #expect(h.manager.statistics.keptOffDisk == 2)
             // A new process (a new manager on the same folder) asks the origin again.
-            let url = NetFixture.url(server, "/201.jpg")
-            let next = try PipelineHarness(dir: h.dir, clock: h.clock)
+            let url = loader.url("/201.jpg")
+            let next = try PipelineHarness(dir: h.dir, clock: h.clock, transports: ["http": loader])
             #expect(try await next.manager.retrieveImage(with: .network(url), options: o).cacheType == .none)
-            #expect(server.requestCount("/201.jpg") == 2)
+            #expect(loader.requestCount("/201.jpg") == 2)
             try await next.finish()
             try await h.finish()
         }

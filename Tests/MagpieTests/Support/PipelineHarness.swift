@@ -26,7 +26,7 @@ struct PipelineHarness {
 
     init(
         dir: TemporaryDirectory? = nil, clock: ManualClock = ManualClock(), filter: CacheKeyFilter = .none,
-        downloaderConfig: ImageDownloader.Config = .init()
+        downloaderConfig: ImageDownloader.Config = .init(), transports: [String: any DataLoading] = [:]
     ) throws {
         self.dir = try dir ?? TemporaryDirectory()
         self.clock = clock
@@ -34,7 +34,9 @@ struct PipelineHarness {
             memory: .init(totalCostLimit: 100_000_000, cleanInterval: nil),
             disk: .init(directory: self.dir.path("cache"), sweepInterval: nil), clock: clock)
         manager = ImageManager(
-            cache: cache, downloader: ImageDownloader(config: downloaderConfig, clock: clock, sleep: { _ in }),
+            cache: cache,
+            downloader: ImageDownloader(
+                config: downloaderConfig, transports: transports, clock: clock, sleep: { _ in }),
             cacheKeyFilter: filter)
     }
 
