@@ -10,28 +10,6 @@ import Logging
     import Foundation
 #endif
 
-/// What a retrieval produced.
-public struct RetrieveImageResult: Sendable {
-    public var image: Image
-    /// Where the image came from: `.memory`, `.disk` (processed entry, or the original on disk
-    /// processed again), or `.none` (downloaded or provided now).
-    public var cacheType: CacheType
-    /// The source that answered (an alternative one when the first failed).
-    public var source: Source
-    /// The source asked for.
-    public var originalSource: Source
-    /// With ``ImageOptions/keepsOriginalData``, the bytes behind the image:
-    /// - downloaded or provided now, or an original on disk processed again: those bytes;
-    /// - a disk hit: the entry's bytes, as read (the original for an unprocessed image under the
-    ///   default serializer, the serialized processed image otherwise; Kingfisher's choice);
-    /// - a memory hit: read from disk: the original under the plain key (in the original cache
-    ///   when one is set), else the entry's own bytes; `nil` when neither is on disk (a
-    ///   memory-only entry, or one evicted from disk).
-    public var data: [UInt8]?
-    /// Whether this caller shared the download, decode and processing another caller started.
-    public var coalesced: Bool
-}
-
 /// The pipeline (Kingfisher's `KingfisherManager`): memory cache → disk cache (processed key) →
 /// disk original (processed again) → download → decode and process in the C core → store →
 /// return.
@@ -51,6 +29,8 @@ public final class ImageManager: Sendable {
     /// given its own width).
     let processing: BlockingExecutor
     private let flights = Coalescer<FlightKey, Fetched>()
+    /// Retrievals of bytes (``retrieveData(with:options:progress:)``) running now.
+    let dataFlights = Coalescer<FlightKey, FetchedData>()
     /// The processor identifiers this manager stored images under lately (at most 32, newest
     /// last): a `304` renews the entries of each for the URL, not only the one asked for.
     let recentProcessors = Locked<[String]>([])
@@ -66,7 +46,7 @@ public final class ImageManager: Sendable {
 
     /// What a shared retrieval is keyed by: the cache key and every option that changes its
     /// result (``ImageOptions/sharingKey``), not the transport's (priority, timeout, retries).
-    private struct FlightKey: Hashable, Sendable {
+    struct FlightKey: Hashable, Sendable {
         var key: String
         var options: ImageOptions
 

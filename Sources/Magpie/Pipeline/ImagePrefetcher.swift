@@ -113,41 +113,19 @@ public struct ImagePrefetcher: Sendable {
                 if !options.forceRefresh && !options.forceRevalidation && target.isOnDisk(forKey: key) {
                     return .skipped
                 }
-                // A stale entry (or any, when revalidation is forced) with validators is asked
-                // about conditionally: a 304 renews it and downloads nothing.
-                let kept = options.forceRefresh ? nil : await target.diskEntryInfo(forKey: key)
-                var revalidating: ResponseValidators?
-                if let kept {
-                    let now = manager.clock.now().timeIntervalSinceReferenceDate
-                    let entry = StoredEntryRule.Entry(
-                        kept.freshness, isStale: !kept.freshness.isFresh(at: now),
-                        staleFor: now - kept.freshness.freshUntil, canRevalidate: kept.metadata.canRevalidate)
-                    switch StoredEntryRule.decide(entry, options: options) {
-                    case .use: return .skipped
-                    case .miss: break
-                    // Nobody waits on a prefetch: a stale entry it may serve is asked about now.
-                    case .revalidate, .serveStaleWhileRevalidating: revalidating = kept.metadata
-                    }
+                // The original's bytes through the manager's one pipeline for bytes: a stale entry
+                // (or any, when revalidation is forced) with validators is asked about now, and a
+                // 304 renews it without a download; a download is stored as it came, not decoded,
+                // under the policy its caching headers allow.
+                var original = options
+                original.processor = DefaultImageProcessor()
+                original.onlyLoadFirstFrame = false
+                let result = try await downloads.withPermit {
+                    try await manager.retrieveData(
+                        with: source, options: original, progress: nil, servesStaleWhileRevalidating: false)
                 }
-                if revalidating != nil { manager.stats.withLock { $0.revalidations += 1 } }
-                let loaded = try await downloads.withPermit {
-                    try await manager.load(source, options: options, revalidating: revalidating)
-                }
-                if loaded.notModified, let kept, let revalidating {
-                    _ = try await manager.revalidated(
-                        loaded, key: key, options: options, target: target, validators: revalidating,
-                        freshness: kept.freshness, renewing: [""])
-                    return .completed(0)
-                }
-                // The origin's caching headers hold here too: `no-store` and the like are not
-                // written (the prefetch still counts as done), and the freshness caps the expiry.
-                var policy = manager.cachePolicy(options, key: key, loaded: loaded, target: target)
-                policy.waitsForDisk = true
-                if policy.writesToDisk {
-                    try await target.storeToDisk(
-                        loaded.data, forKey: key, metadata: manager.metadata(loaded, options: options), policy: policy)
-                }
-                return .completed(loaded.data.count)
+                if result.cacheType == .disk { return result.revalidated ? .completed(0) : .skipped }
+                return .completed(result.data.count)
             }
             if !options.forceRefresh && !options.forceRevalidation
                 && target.imageCachedType(forKey: key, processorIdentifier: options.processorIdentifier) != .none

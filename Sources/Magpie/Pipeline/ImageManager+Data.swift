@@ -1,0 +1,212 @@
+/// Retrieving encoded bytes (Nuke's data tasks): the original's, or a processed variant's as the
+/// cache keeps it, served from disk without a decode when they are there and fresh (or renewed by
+/// a `304`). The disk-only prefetcher and an image service use it.
+extension ImageManager {
+    struct FetchedData: Sendable {
+        var data: [UInt8]
+        var cacheType: CacheType
+        var revalidated: Bool
+    }
+
+    /// The bytes for `source`:
+    /// - no processor: the original's bytes: the disk entry under the plain key as the origin's
+    ///   caching headers allow (``StoredEntryRule``: used, revalidated, or served stale), else
+    ///   downloaded and stored as they came, never decoded;
+    /// - a processor: the processed entry's bytes on disk, as above, else the image retrieved
+    ///   through ``retrieveImage(with:options:progress:)`` (sharing its flights) and its stored
+    ///   bytes, or, when the cache keeps none (memory only, `no-store`), the image encoded by the
+    ///   cache's serializer.
+    ///
+    /// Concurrent calls that would give the same bytes share one retrieval. Alternative sources
+    /// are not tried.
+    /// - Throws: ``ImageRetrieveError`` (`notCached` when only the cache may answer and it holds
+    ///   nothing usable), or `CancellationError`.
+    public func retrieveData(
+        with source: Source, options: ImageOptions? = nil,
+        progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)? = nil
+    ) async throws -> RetrieveDataResult {
+        try await retrieveData(with: source, options: options, progress: progress, servesStaleWhileRevalidating: true)
+    }
+
+    /// As the public one; with `servesStaleWhileRevalidating` false a stale entry that could be
+    /// served while revalidating in the background is revalidated now instead (a prefetcher,
+    /// which nobody waits on, wants the entry renewed when it reports it done).
+    func retrieveData(
+        with source: Source, options: ImageOptions?, progress: (@Sendable (Int, Int?) -> Void)?,
+        servesStaleWhileRevalidating: Bool
+    ) async throws -> RetrieveDataResult {
+        var options = options ?? defaultOptions
+        options.waitForCache = true  // the bytes are read back from the entry that was stored
+        let key = cacheKey(for: source, options: options)
+        let target = options.targetCache ?? cache
+        do {
+            let flight = FlightKey(key: servesStaleWhileRevalidating ? key : key + "\u{0}now", options: options)
+            let (found, joined) = try await dataFlights.value(
+                for: flight, priority: options.priority, progress: progress
+            ) { [options] context in
+                try await self.lookUpOrLoadData(
+                    source, key: key, options: options, target: target, servesStale: servesStaleWhileRevalidating,
+                    report: context.report)
+            }
+            if joined { stats.withLock { $0.coalesced += 1 } }
+            let format = found.data.withUnsafeBytes { ImageFormat(sniffing: $0) }
+            return RetrieveDataResult(
+                data: found.data, format: format, cacheType: found.cacheType, revalidated: found.revalidated,
+                source: source, coalesced: joined)
+        } catch {
+            guard let failure = ImageRetrieveError.wrapping(error, processor: options.processorIdentifier) else {
+                throw CancellationError()
+            }
+            stats.withLock { $0.failures += 1 }
+            throw failure
+        }
+    }
+
+    private func lookUpOrLoadData(
+        _ source: Source, key: String, options: ImageOptions, target: ImageCache, servesStale: Bool,
+        report: @escaping @Sendable (Int, Int?) -> Void
+    ) async throws -> FetchedData {
+        let pid = options.processorIdentifier
+        if !options.forceRefresh,
+            let stored = try await storedData(
+                source, key: key, options: options, target: target, servesStale: servesStale, report: report)
+        {
+            return stored
+        }
+        if options.onlyFromCache { throw ImageRetrieveError.notCached(key: key) }
+        guard !pid.isEmpty else {
+            return try await downloadData(source, key: key, options: options, target: target, report: report)
+        }
+        let image = try await retrieveImage(with: source, options: options, progress: report).image
+        if let data = try? await target.diskData(forKey: key, processorIdentifier: pid, policy: options.cachePolicy) {
+            return FetchedData(data: data, cacheType: .none, revalidated: false)
+        }
+        let serializer = options.cacheSerializer ?? target.serializer
+        let encoded = try await processing.run { try serializer.data(for: image, original: nil, isProcessed: true) }
+        return FetchedData(data: encoded, cacheType: .none, revalidated: false)
+    }
+
+    /// The entry's bytes under `key` (and the options' processor) as ``StoredEntryRule`` lets
+    /// them be used; `nil` when there is none to use.
+    private func storedData(
+        _ source: Source, key: String, options: ImageOptions, target: ImageCache, servesStale: Bool,
+        report: @escaping @Sendable (Int, Int?) -> Void
+    ) async throws -> FetchedData? {
+        let pid = options.processorIdentifier
+        let allowingStale = options.respectsHTTPCacheHeaders || options.forceRevalidation
+        guard
+            let entry = try await target.diskEntry(
+                forKey: key, processorIdentifier: pid.isEmpty ? nil : pid, policy: options.cachePolicy,
+                allowingStale: allowingStale)
+        else { return nil }
+        guard variantMatches(entry.variant, options: options) else {
+            stats.withLock { $0.variantMisses += 1 }
+            return nil
+        }
+        var isNetwork = false
+        if case .network = source { isNetwork = true }
+        let now = clock.now().timeIntervalSinceReferenceDate
+        let rule = StoredEntryRule.Entry(
+            entry.freshness, isStale: entry.isStale, staleFor: now - entry.freshness.freshUntil,
+            canRevalidate: isNetwork && entry.metadata.canRevalidate)
+        let stored = FetchedData(data: entry.payload, cacheType: .disk, revalidated: false)
+        var decision = StoredEntryRule.decide(rule, options: options)
+        if decision == .serveStaleWhileRevalidating && !servesStale { decision = .revalidate }
+        switch decision {
+        case .miss:
+            return nil
+        case .use:
+            stats.withLock { $0.diskHits += 1 }
+            return stored
+        case .serveStaleWhileRevalidating where pid.isEmpty:
+            stats.withLock { $0.staleServed += 1 }
+            revalidateDataInBackground(source, key: key, options: options, target: target, entry: entry)
+            return stored
+        case .serveStaleWhileRevalidating:
+            // A processed entry is renewed with the original, as retrievals of images renew it.
+            stats.withLock { $0.staleServed += 1 }
+            revalidateInBackground(
+                source, key: key, options: options, target: target, validators: entry.metadata,
+                freshness: entry.freshness, renewing: [pid])
+            return stored
+        case .revalidate:
+            do {
+                if pid.isEmpty {
+                    return try await revalidateData(
+                        source, key: key, options: options, target: target, entry: entry, report: report)
+                }
+                let outcome = try await revalidateNow(
+                    source, key: key, options: options, target: target, validators: entry.metadata,
+                    freshness: entry.freshness, renewing: [pid], report: report)
+                guard case .confirmed = outcome else { return nil }  // replaced: read what was stored
+                return FetchedData(data: entry.payload, cacheType: .disk, revalidated: true)
+            } catch let error as ImageDownloadError
+                where StoredEntryRule.servesStale(after: error, rule, options: options)
+            {
+                logger.notice(
+                    "origin failed: serving the stale bytes", metadata: ["key": "\(key)", "error": "\(error)"])
+                stats.withLock { $0.staleServed += 1 }
+                return stored
+            }
+        }
+    }
+
+    /// One conditional request for an original's entry: a `304` renews it (and the sizes made of
+    /// it); a `200` is stored as it came and returned, not decoded.
+    private func revalidateData(
+        _ source: Source, key: String, options: ImageOptions, target: ImageCache, entry: DiskCache.Hit,
+        report: @escaping @Sendable (Int, Int?) -> Void
+    ) async throws -> FetchedData {
+        stats.withLock { $0.revalidations += 1 }
+        let loaded = try await load(source, options: options, revalidating: entry.metadata, report: report)
+        guard loaded.notModified else { return try await storeData(loaded, key: key, options: options, target: target) }
+        _ = try await revalidated(
+            loaded, key: key, options: options, target: target, validators: entry.metadata,
+            freshness: entry.freshness, renewing: [""])
+        return FetchedData(data: entry.payload, cacheType: .disk, revalidated: true)
+    }
+
+    /// Starts one background revalidation of an original's entry unless one is running for it
+    /// (``waitForBackgroundRevalidations()`` waits for it too).
+    private func revalidateDataInBackground(
+        _ source: Source, key: String, options: ImageOptions, target: ImageCache, entry: DiskCache.Hit
+    ) {
+        let started = backgroundRevalidations.withLock { running -> Bool in
+            guard running[key] == nil else { return false }
+            running[key] = Task(priority: .utility) { [self] in
+                do {
+                    _ = try await revalidateData(
+                        source, key: key, options: options, target: target, entry: entry, report: { _, _ in })
+                } catch {
+                    logger.notice("background revalidation failed", metadata: ["key": "\(key)", "error": "\(error)"])
+                }
+                _ = backgroundRevalidations.withLock { $0.removeValue(forKey: key) }
+            }
+            return true
+        }
+        if started { stats.withLock { $0.backgroundRevalidations += 1 } }
+    }
+
+    /// Downloads the original and stores it as it came.
+    private func downloadData(
+        _ source: Source, key: String, options: ImageOptions, target: ImageCache,
+        report: @escaping @Sendable (Int, Int?) -> Void
+    ) async throws -> FetchedData {
+        stats.withLock { $0.fetches += 1 }
+        let loaded = try await load(source, options: options, report: report)
+        return try await storeData(loaded, key: key, options: options, target: target)
+    }
+
+    /// Stores downloaded bytes under the policy their response allows (`no-store` and the like
+    /// are not written) and returns them.
+    private func storeData(_ loaded: LoadedSource, key: String, options: ImageOptions, target: ImageCache)
+        async throws -> FetchedData
+    {
+        let policy = cachePolicy(options, key: key, loaded: loaded, target: target)
+        if policy.writesToDisk {
+            try await target.storeToDisk(
+                loaded.data, forKey: key, metadata: metadata(loaded, options: options), policy: policy)
+        }
+        return FetchedData(data: loaded.data, cacheType: .none, revalidated: false)
+    }
+}
