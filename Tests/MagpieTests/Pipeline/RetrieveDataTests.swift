@@ -78,7 +78,8 @@ import Testing
         let h = try PipelineHarness(transports: ["http": loader])
         let url = loader.url("/shared.jpg")
         let manager = h.manager
-        let o = options()
+        // The gate holds the download: a loaded machine must not time it out first.
+        let o = options { $0.timeout = .seconds(300) }
         let results = try await withThrowingTaskGroup(of: RetrieveDataResult.self) { group in
             for _ in 0..<6 { group.addTask { try await manager.retrieveData(with: .network(url), options: o) } }
             await eventually("six callers on one flight") {
