@@ -94,11 +94,13 @@ extension PipelineTests {
             for i in 0..<4 {
                 var o = base
                 o.priority = [.high, .low, .medium, nil][i]
-                o.timeout = [.seconds(5), .seconds(30), nil, .seconds(1)][i]
+                // Long ones: the gate holds the download, and a loaded machine must not time it out.
+                o.timeout = [.seconds(300), .seconds(400), .seconds(500), .seconds(600)][i]
                 o.retryStrategy = i % 2 == 0 ? .times(0) : nil
                 o.keepsOriginalData = i == 3
                 variants.append(o)
             }
+            base.timeout = .seconds(700)
             var refreshing = base
             refreshing.forceRefresh = true
             let manager = h.manager
