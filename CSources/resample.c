@@ -71,14 +71,3 @@ int magpie_resample(const magpie_pixels *source, const magpie_pixels *target, co
     magpie__sink_destroy(s);
     return rc;
 }
-
-int magpie_resize(const uint8_t *src, uint32_t src_w, uint32_t src_h, size_t src_stride,
-                  const magpie_rect *window, uint32_t out_w, uint32_t out_h, magpie_filter filter,
-                  uint8_t *dst, size_t dst_stride) {
-    magpie_pixels from = {(uint8_t *)src, src_w, src_h, src_stride}, to = {dst, out_w, out_h, dst_stride};
-    magpie_resize_options o;
-    magpie_resize_options_init(&o);
-    o.window = window;
-    o.filter = filter;
-    return magpie_resample(&from, &to, &o);
-}

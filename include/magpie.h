@@ -1,8 +1,9 @@
 /*
  * magpie.h — the public, stable C API of Magpie's image core.
  *
- * Sniff, probe, decode (JPEG, PNG, GIF), downscale with shrink-on-load, apply EXIF orientation,
- * encode (PNG, JPEG) and hash (MD5) images held in memory.
+ * Sniff, probe, decode, downscale with shrink-on-load, apply EXIF orientation, encode and hash
+ * (MD5) images held in memory. Which formats decode and encode in this build:
+ * `magpie_format_decodable` and `magpie_format_encodable`.
  *
  * Conventions
  *  - Every function that can fail returns an `int` status: 0 (MAGPIE_OK) on success, a positive
@@ -10,9 +11,11 @@
  *  - Pixels are 8-bit RGBA in memory order R, G, B, A, with *straight* (not premultiplied) alpha.
  *    Opaque sources get A = 255. Rows are `stride` bytes apart, stride >= width * 4.
  *  - Input bytes are borrowed for the duration of the call only; the library never keeps them.
- *  - Thread-safety: the library has no global mutable state. Any function may be called from any
- *    thread at any time; distinct calls never share data. A `magpie_image` must not be freed while
- *    another thread reads it.
+ *  - Thread-safety: any function may be called from any thread at any time, and distinct calls
+ *    share no data but this process-wide state, all of it thread-safe: the decode memory budget
+ *    (`magpie_set_memory_budget`, atomic counters every decode charges), libavif when it is loaded
+ *    on first use (once, under `pthread_once`), and tables built once on first use (CRC-32C's).
+ *    A `magpie_image` must not be freed while another thread reads it.
  *  - Public structs start with `struct_size`: set it with the matching `*_init` function (or to
  *    sizeof(the struct)) so the library can grow the struct without breaking callers.
  *  - Hostile input is normal input: truncated, corrupt, unsupported or over-limit data returns an
@@ -81,7 +84,7 @@ MAGPIE_API const char *magpie_version_string(void);
 /* ------------------------------------------------------------------------------------------ */
 /* Formats and sniffing                                                                       */
 
-/** Image formats. Only JPEG, PNG and GIF decode; the others are recognised only. */
+/** Image formats: all are recognised; which decode is `magpie_format_decodable`'s to say. */
 typedef enum magpie_format {
     MAGPIE_FORMAT_UNKNOWN = 0,
     MAGPIE_FORMAT_JPEG = 1,
@@ -360,14 +363,6 @@ MAGPIE_API void magpie_resize_options_init(magpie_resize_options *options);
  */
 MAGPIE_API int magpie_resample(const magpie_pixels *src, const magpie_pixels *dst,
                                const magpie_resize_options *options);
-
-/**
- * The same as `magpie_resample` with positional arguments and the default pixel limit (kept for
- * callers of version 0.1).
- */
-MAGPIE_API int magpie_resize(const uint8_t *src, uint32_t src_w, uint32_t src_h, size_t src_stride,
-                             const magpie_rect *window, uint32_t out_w, uint32_t out_h,
-                             magpie_filter filter, uint8_t *dst, size_t dst_stride);
 
 /* Encoding                                                                                   */
 

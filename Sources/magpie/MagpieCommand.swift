@@ -44,8 +44,8 @@ enum CLI {
         return ReportedFailure()
     }
 
-    /// Writes the first frame to `path` in the format of its extension: PNG, JPEG, or binary PPM
-    /// (P6, RGB, for comparisons with djpeg).
+    /// Writes the first frame to `path` in the format of its extension (any encodable format, see
+    /// `encodingFormat(forPath:quality:)`), or binary PPM (P6, RGB, for comparisons with djpeg).
     static func save(_ image: Image, to path: String, quality: Int) throws {
         if path.lowercased().hasSuffix(".ppm") {
             try OutputFile.write(to: path) { try $0.writePPM(image) }

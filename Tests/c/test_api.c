@@ -595,7 +595,7 @@ static void test_resize(void) {
     /* A window the size of the output is an exact crop. */
     magpie_rect r = {10, 20, 30, 15};
     uint8_t crop[30 * 15 * 4];
-    CHECK(magpie_resize(px, w, h, (size_t)w * 4, &r, 30, 15, MAGPIE_FILTER_LANCZOS3, crop, 30 * 4) == MAGPIE_OK,
+    CHECK(tu_resize(px, w, h, (size_t)w * 4, &r, 30, 15, MAGPIE_FILTER_LANCZOS3, crop, 30 * 4) == MAGPIE_OK,
           "crop");
     int same = 1;
     for (uint32_t y = 0; y < 15; y++)
@@ -603,7 +603,7 @@ static void test_resize(void) {
     CHECK(same, "crop copies the window exactly");
     /* Halving keeps the gradient's ends and its monotone rise. */
     uint8_t *half = malloc((size_t)60 * 40 * 4);
-    CHECK(magpie_resize(px, w, h, (size_t)w * 4, NULL, 60, 40, MAGPIE_FILTER_MITCHELL, half, 60 * 4) == MAGPIE_OK,
+    CHECK(tu_resize(px, w, h, (size_t)w * 4, NULL, 60, 40, MAGPIE_FILTER_MITCHELL, half, 60 * 4) == MAGPIE_OK,
           "halve");
     int rising = 1;
     for (uint32_t x = 1; x < 60; x++) rising &= half[(20 * 60 + x) * 4] >= half[(20 * 60 + x - 1) * 4];
@@ -611,22 +611,22 @@ static void test_resize(void) {
     /* A window resized: the right half of the image, scaled to 20 x 20, starts mid-gradient. */
     magpie_rect right = {60, 0, 60, 80};
     uint8_t small[20 * 20 * 4];
-    CHECK(magpie_resize(px, w, h, (size_t)w * 4, &right, 20, 20, MAGPIE_FILTER_LANCZOS3, small, 20 * 4) == MAGPIE_OK,
+    CHECK(tu_resize(px, w, h, (size_t)w * 4, &right, 20, 20, MAGPIE_FILTER_LANCZOS3, small, 20 * 4) == MAGPIE_OK,
           "window resize");
     CHECK(small[(10 * 20) * 4] > 110 && small[(10 * 20) * 4] < 150, "window starts mid-gradient (%d)",
           small[(10 * 20) * 4]);
     /* Bad arguments. */
     magpie_rect outside = {100, 0, 30, 10};
-    CHECK(magpie_resize(px, w, h, (size_t)w * 4, &outside, 10, 10, MAGPIE_FILTER_LANCZOS3, small, 20 * 4) ==
+    CHECK(tu_resize(px, w, h, (size_t)w * 4, &outside, 10, 10, MAGPIE_FILTER_LANCZOS3, small, 20 * 4) ==
               MAGPIE_EINVAL,
           "window outside the image");
-    CHECK(magpie_resize(px, w, h, 4, NULL, 10, 10, MAGPIE_FILTER_LANCZOS3, small, 40) == MAGPIE_EINVAL,
+    CHECK(tu_resize(px, w, h, 4, NULL, 10, 10, MAGPIE_FILTER_LANCZOS3, small, 40) == MAGPIE_EINVAL,
           "short stride");
-    CHECK(magpie_resize(px, w, h, (size_t)w * 4, NULL, 0, 10, MAGPIE_FILTER_LANCZOS3, small, 40) == MAGPIE_EINVAL,
+    CHECK(tu_resize(px, w, h, (size_t)w * 4, NULL, 0, 10, MAGPIE_FILTER_LANCZOS3, small, 40) == MAGPIE_EINVAL,
           "zero output");
-    CHECK(magpie_resize(px, w, h, (size_t)w * 4, NULL, 10, 10, (magpie_filter)7, small, 40) == MAGPIE_EINVAL,
+    CHECK(tu_resize(px, w, h, (size_t)w * 4, NULL, 10, 10, (magpie_filter)7, small, 40) == MAGPIE_EINVAL,
           "unknown filter");
-    CHECK(magpie_resize(px, w, h, (size_t)w * 4, NULL, 100000, 100000, MAGPIE_FILTER_BILINEAR, small, 400000) ==
+    CHECK(tu_resize(px, w, h, (size_t)w * 4, NULL, 100000, 100000, MAGPIE_FILTER_BILINEAR, small, 400000) ==
               MAGPIE_ELIMIT_PIXELS,
           "output over the pixel limit");
     free(half);

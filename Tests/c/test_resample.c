@@ -74,7 +74,7 @@ static void accuracy(uint32_t W, uint32_t H, uint32_t OW, uint32_t OH, double fl
             p[2] = (uint8_t)((x * 3 + y * 5) & 255);
             p[3] = (uint8_t)(x < W / 2 ? 255 : 255 - (x - W / 2) * 150 / W);
         }
-    CHECK(magpie_resize(src, W, H, W * 4, NULL, OW, OH, MAGPIE_FILTER_LANCZOS3, out, OW * 4) == MAGPIE_OK, "resize");
+    CHECK(tu_resize(src, W, H, W * 4, NULL, OW, OH, MAGPIE_FILTER_LANCZOS3, out, OW * 4) == MAGPIE_OK, "resize");
     reference(src, W, H, ref, OW, OH);
     double db = psnr(out, ref, (size_t)OW * OH * 4);
     CHECK(db > floor_db, "%ux%u to %ux%u: %.1f dB from exact Lanczos3", W, H, OW, OH, db);
@@ -90,7 +90,7 @@ static void accuracy(uint32_t W, uint32_t H, uint32_t OW, uint32_t OH, double fl
             p[2] = 0;
             p[3] = left ? 255 : 0;
         }
-    CHECK(magpie_resize(src, W, H, W * 4, NULL, OW, OH, MAGPIE_FILTER_LANCZOS3, out, OW * 4) == MAGPIE_OK, "edge");
+    CHECK(tu_resize(src, W, H, W * 4, NULL, OW, OH, MAGPIE_FILTER_LANCZOS3, out, OW * 4) == MAGPIE_OK, "edge");
     int clean = 1;
     for (size_t i = 0; i < (size_t)OW * OH; i++)
         if (out[i * 4 + 3] > 0 && out[i * 4 + 1] > 0) clean = 0;
@@ -123,7 +123,7 @@ static void fast_mode(void) {
     magpie_image *full = NULL, *normal = NULL, *fast = NULL;
     CHECK(magpie_decode(jpeg, size, NULL, &full) == MAGPIE_OK, "full decode");
     uint8_t *exact = malloc((size_t)OW * OH * 4);
-    CHECK(magpie_resize(full->pixels, W, H, full->stride, NULL, OW, OH, MAGPIE_FILTER_LANCZOS3, exact, OW * 4) ==
+    CHECK(tu_resize(full->pixels, W, H, full->stride, NULL, OW, OH, MAGPIE_FILTER_LANCZOS3, exact, OW * 4) ==
               MAGPIE_OK,
           "exact");
     magpie_decode_options o;
@@ -158,7 +158,7 @@ int main(void) {
 
     /* Defaults (NULL options) give what the positional form gives. */
     CHECK(magpie_resample(&from, &to, NULL) == MAGPIE_OK, "defaults");
-    CHECK(magpie_resize(src, W, H, W * 4, NULL, 20, 15, MAGPIE_FILTER_LANCZOS3, old, 20 * 4) == MAGPIE_OK, "old");
+    CHECK(tu_resize(src, W, H, W * 4, NULL, 20, 15, MAGPIE_FILTER_LANCZOS3, old, 20 * 4) == MAGPIE_OK, "old");
     CHECK(memcmp(out, old, sizeof out) == 0, "the positional form is the same resample");
 
     /* A window the size of the output is an exact crop. */

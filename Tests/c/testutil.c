@@ -1,5 +1,7 @@
 #include "testutil.h"
 
+#include "magpie.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -91,4 +93,14 @@ uint8_t *tu_gradient(uint32_t w, uint32_t h) {
             q[3] = 255;
         }
     return p;
+}
+
+int tu_resize(const uint8_t *src, uint32_t src_w, uint32_t src_h, size_t src_stride, const void *window,
+              uint32_t out_w, uint32_t out_h, int filter, uint8_t *dst, size_t dst_stride) {
+    magpie_pixels from = {(uint8_t *)src, src_w, src_h, src_stride}, to = {dst, out_w, out_h, dst_stride};
+    magpie_resize_options o;
+    magpie_resize_options_init(&o);
+    o.window = (const magpie_rect *)window;
+    o.filter = (magpie_filter)filter;
+    return magpie_resample(&from, &to, &o);
 }

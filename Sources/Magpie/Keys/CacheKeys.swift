@@ -84,7 +84,3 @@ public enum CacheKeys {
         return base + "." + pathExtension
     }
 }
-
-/// The former name of ``CacheKeys``.
-@available(*, deprecated, renamed: "CacheKeys")
-public typealias CacheKey = CacheKeys

@@ -31,11 +31,6 @@ extension ImageOptionsMaker {
             maker.record(.waitForCache, SourceLine(fileID: fileID, line: line)) { $0.waitForCache = true }
             return self
         }
-        @available(*, deprecated, renamed: "waitForCache")
-        @discardableResult
-        public func waitsForDisk(fileID: String = #fileID, line: Int = #line) -> CacheMaker {
-            waitForCache(fileID: fileID, line: line)
-        }
         /// Whether the origin's caching headers decide freshness and revalidation, and keep
         /// `no-store`, `Vary: *` and uncredentialed `private` responses off the disk
         /// (``ImageOptions/respectsHTTPCacheHeaders``; on unless turned off here).

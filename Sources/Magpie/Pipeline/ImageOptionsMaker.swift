@@ -137,10 +137,6 @@ public final class ImageOptionsMaker {
     public func onlyLoadFirstFrame(fileID: String = #fileID, line: Int = #line) {
         record(.onlyLoadFirstFrame, SourceLine(fileID: fileID, line: line)) { $0.onlyLoadFirstFrame = true }
     }
-    @available(*, deprecated, renamed: "onlyLoadFirstFrame")
-    public func firstFrameOnly(fileID: String = #fileID, line: Int = #line) {
-        onlyLoadFirstFrame(fileID: fileID, line: line)
-    }
     /// Return the bytes the image was made from.
     public func keepsOriginalData(fileID: String = #fileID, line: Int = #line) {
         record(.keepsOriginalData, SourceLine(fileID: fileID, line: line)) { $0.keepsOriginalData = true }

@@ -49,7 +49,7 @@ public struct Image: Sendable, Hashable {
         self.sourceOrientation = 1
     }
 
-    /// Decodes JPEG, PNG or GIF bytes.
+    /// Decodes encoded bytes, in any format this build decodes (``ImageFormat/decodable``).
     ///
     /// With a `resize`, JPEGs decode at a reduced DCT scale first (shrink-on-load) and PNG rows
     /// stream through the resampler, so a thumbnail of a huge image needs little memory.

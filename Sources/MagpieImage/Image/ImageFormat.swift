@@ -25,11 +25,11 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let pdf = ImageFormat(rawValue: "pdf")
     public static let unknown = ImageFormat(rawValue: "unknown")
 
-    /// Whether this build decodes the format: JPEG, PNG, GIF, WebP and AVIF (the C core says; a C
-    /// build without libwebp or libavif leaves those out). Others are recognised only.
+    /// Whether this build decodes the format, as the C core says (`magpie_format_decodable`: a
+    /// build without an optional codec leaves its formats out). Others are recognised only.
     public var isDecodable: Bool { CoreBridge.decodes(self) }
 
-    /// Whether ``Image/encoded(as:)`` writes the format: PNG, JPEG and WebP.
+    /// Whether ``Image/encoded(as:)`` writes the format, as the C core says (`magpie_format_encodable`).
     public var isEncodable: Bool { CoreBridge.encodes(self) }
 
     /// Every format this build decodes, in the order of preference an `Accept` header gives them
