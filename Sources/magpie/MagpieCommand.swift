@@ -30,7 +30,7 @@ struct ReportedFailure: Error {}
 
 enum CLI {
     static func describe(_ error: any Error) -> String {
-        if let e = error as? MagpieError {
+        if let e = error as? ImageCodecError {
             if let failure = e.coreFailure { return failure.description }
             return e.description
         }

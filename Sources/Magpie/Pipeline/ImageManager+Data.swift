@@ -20,11 +20,11 @@ extension ImageManager {
     /// Concurrent calls that would give the same bytes share one retrieval. Alternative sources
     /// are not tried.
     /// - Throws: ``ImageRetrieveError`` (`notCached` when only the cache may answer and it holds
-    ///   nothing usable), or `CancellationError`.
+    ///   nothing usable; ``ImageRetrieveError/cancelled`` when the calling task is cancelled).
     public func retrieveData(
         with source: Source, options: ImageOptions? = nil,
         progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)? = nil
-    ) async throws -> RetrieveDataResult {
+    ) async throws(ImageRetrieveError) -> RetrieveDataResult {
         try await retrieveData(with: source, options: options, progress: progress, servesStaleWhileRevalidating: true)
     }
 
@@ -34,7 +34,7 @@ extension ImageManager {
     func retrieveData(
         with source: Source, options: ImageOptions?, progress: (@Sendable (Int, Int?) -> Void)?,
         servesStaleWhileRevalidating: Bool
-    ) async throws -> RetrieveDataResult {
+    ) async throws(ImageRetrieveError) -> RetrieveDataResult {
         var options = options ?? defaultOptions
         options.waitForCache = true  // the bytes are read back from the entry that was stored
         let key = cacheKey(for: source, options: options)
@@ -55,7 +55,7 @@ extension ImageManager {
                 source: source, coalesced: joined)
         } catch {
             guard let failure = ImageRetrieveError.wrapping(error, processor: options.processorIdentifier) else {
-                throw CancellationError()
+                throw .cancelled
             }
             stats.withLock { $0.failures += 1 }
             throw failure

@@ -40,7 +40,7 @@ extension ImageManager {
         let image: Image
         do {
             image = try await process(data, options)
-        } catch let error as MagpieError where error.meansDamagedInput {
+        } catch let error as ImageCodecError where error.meansDamagedInput {
             stats.withLock { $0.originalsDiscarded += 1 }
             await originals.discardUndecodableData(forKey: key, error: error)
             return nil
@@ -72,7 +72,7 @@ extension ImageManager {
         let image: Image
         do {
             image = try await process(data, options)
-        } catch let error as MagpieError {
+        } catch let error as ImageCodecError {
             // Bodies that do not decode are remembered like 404s: asking again will not help.
             if case .network = source, case .decodingFailed = error {
                 rememberUndecodable(forKey: key, why: String(describing: error), options: options)

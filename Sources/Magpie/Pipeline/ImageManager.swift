@@ -102,18 +102,18 @@ public final class ImageManager: Sendable {
     ///   an `AsyncStream` for anything slower.
     /// - Throws: ``ImageRetrieveError``, naming the stage that failed (loading, decoding,
     ///   processing, the cache, a provider; every source's error when alternatives were tried), or
-    ///   `CancellationError` when the calling task is cancelled.
+    ///   ``ImageRetrieveError/cancelled`` when the calling task is cancelled.
     public func retrieveImage(
         with source: Source, options: ImageOptions? = nil,
         progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)? = nil
-    ) async throws -> RetrieveImageResult {
+    ) async throws(ImageRetrieveError) -> RetrieveImageResult {
         let options = options ?? defaultOptions
         stats.withLock { $0.retrievals += 1 }
         let pid = options.processorIdentifier
         do {
             return try await retrieve(source, options, progress)
         } catch {
-            guard let first = ImageRetrieveError.wrapping(error, processor: pid) else { throw CancellationError() }
+            guard let first = ImageRetrieveError.wrapping(error, processor: pid) else { throw .cancelled }
             var failures = [ImageRetrieveError.SourceFailure(source: source.description, error: first)]
             for alternative in options.alternativeSources {
                 do {
@@ -121,7 +121,7 @@ public final class ImageManager: Sendable {
                     result.originalSource = source
                     return result
                 } catch {
-                    guard let e = ImageRetrieveError.wrapping(error, processor: pid) else { throw CancellationError() }
+                    guard let e = ImageRetrieveError.wrapping(error, processor: pid) else { throw .cancelled }
                     failures.append(.init(source: alternative.description, error: e))
                 }
             }

@@ -17,7 +17,7 @@ struct LoadedSource: Sendable {
 extension ImageManager {
     /// Turns a source into bytes: a download through the options' downloader (else the
     /// manager's), or the provider's bytes. The one loader the pipeline and the prefetcher share.
-    /// - Throws: ``ImageDownloadError``, ``ImageRetrieveError/providerFailed(key:reason:)``, or
+    /// - Throws: ``ImageDownloadError``, ``ImageRetrieveError/providerFailed(key:underlying:)``, or
     ///   `CancellationError`.
     /// With `revalidating`, a network source is asked conditionally (see
     /// ``DownloadOptions/revalidating``).
@@ -43,7 +43,7 @@ extension ImageManager {
             } catch let error as ImageDownloadError {
                 throw error
             } catch {
-                throw ImageRetrieveError.providerFailed(key: provider.cacheKey, reason: String(describing: error))
+                throw ImageRetrieveError.providerFailed(key: provider.cacheKey, underlying: error)
             }
             report(data.count, data.count)
             return LoadedSource(data: data, validators: ResponseValidators())

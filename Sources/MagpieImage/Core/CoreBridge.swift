@@ -9,11 +9,11 @@ enum CoreBridge {
             code: CoreFailure.Code(rawValue: status), rawCode: status, message: message, detail: trimmed)
     }
 
-    static func checkDecoding(_ status: Int32, detail: String? = nil) throws(MagpieError) {
+    static func checkDecoding(_ status: Int32, detail: String? = nil) throws(ImageCodecError) {
         if status != 0 { throw .decodingFailed(failure(status, detail: detail)) }
     }
 
-    static func checkEncoding(_ status: Int32) throws(MagpieError) {
+    static func checkEncoding(_ status: Int32) throws(ImageCodecError) {
         if status != 0 { throw .encodingFailed(failure(status)) }
     }
 

@@ -4,13 +4,13 @@ internal import CMagpie
 /// or reads C images.
 enum CoreDecoder {
     /// Probes the bytes or the file.
-    static func probe(_ input: CoreInput) throws(MagpieError) -> ImageInfo { ImageInfo(try input.probe()) }
+    static func probe(_ input: CoreInput) throws(ImageCodecError) -> ImageInfo { ImageInfo(try input.probe()) }
 
     /// Decodes still images straight into the array the image keeps (no copy); animations (GIF,
     /// WebP, AVIF sequences) go through the library's frame list. A GIF is told apart by its
     /// signature: its probe would walk the whole file, where the decode reads only as far as the
     /// frames it delivers. (An APNG decodes its default image alone.)
-    static func decode(_ options: DecodingOptions, _ input: CoreInput) throws(MagpieError) -> Image {
+    static func decode(_ options: DecodingOptions, _ input: CoreInput) throws(ImageCodecError) -> Image {
         var detail = [CChar](repeating: 0, count: 256)
         var o = options.cOptions
         if try input.sniff() != MAGPIE_FORMAT_GIF, case let info = try input.probe(),
@@ -59,7 +59,7 @@ enum CoreDecoder {
     }
 
     /// The size a decode with `options` would produce, from the header alone.
-    static func outputSize(_ input: CoreInput, _ options: DecodingOptions) throws(MagpieError) -> (
+    static func outputSize(_ input: CoreInput, _ options: DecodingOptions) throws(ImageCodecError) -> (
         width: Int, height: Int
     ) {
         var w: UInt32 = 0

@@ -15,7 +15,7 @@ struct CoreInput {
         self.path = path
     }
 
-    func probe() throws(MagpieError) -> magpie_info {
+    func probe() throws(ImageCodecError) -> magpie_info {
         var info = magpie_info()
         let status: Int32
         if let path {
@@ -28,7 +28,7 @@ struct CoreInput {
     }
 
     /// The format from the first bytes alone (a GIF's probe walks the whole file).
-    func sniff() throws(MagpieError) -> magpie_format {
+    func sniff() throws(ImageCodecError) -> magpie_format {
         guard let path else { return magpie_sniff(memory?.baseAddress, memory?.count ?? 0) }
         var format = MAGPIE_FORMAT_UNKNOWN
         let status = magpie_sniff_file(path, &format)

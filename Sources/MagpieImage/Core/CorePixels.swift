@@ -3,7 +3,7 @@ internal import CMagpie
 /// Encoding, resampling and sniffing through the C core.
 enum CorePixels {
     /// Encodes `pixels` (RGBA8, `width × height`).
-    static func encode(_ pixels: [UInt8], width: Int, height: Int, as format: EncodingFormat) throws(MagpieError)
+    static func encode(_ pixels: [UInt8], width: Int, height: Int, as format: EncodingFormat) throws(ImageCodecError)
         -> [UInt8]
     {
         var o = magpie_encode_options()
@@ -40,9 +40,9 @@ enum CorePixels {
     static let maxOutputPixels = Int(MAGPIE_DEFAULT_MAX_PIXELS)
 
     /// The failure for bad resampling geometry.
-    static var invalidGeometry: MagpieError { .processingFailed(CoreBridge.failure(Int32(MAGPIE_EINVAL.rawValue))) }
+    static var invalidGeometry: ImageCodecError { .processingFailed(CoreBridge.failure(Int32(MAGPIE_EINVAL.rawValue))) }
     /// The failure for an output over ``maxOutputPixels``.
-    static var tooManyPixels: MagpieError {
+    static var tooManyPixels: ImageCodecError {
         .processingFailed(CoreBridge.failure(Int32(MAGPIE_ELIMIT_PIXELS.rawValue)))
     }
 
@@ -51,7 +51,7 @@ enum CorePixels {
     static func resample(
         _ pixels: [UInt8], sourceWidth: Int, sourceHeight: Int, window: PixelRect, width: Int, height: Int,
         filter: DecodingOptions.Filter
-    ) throws(MagpieError) -> [UInt8] {
+    ) throws(ImageCodecError) -> [UInt8] {
         var c = magpie_rect(
             x: UInt32(window.x), y: UInt32(window.y), width: UInt32(window.width), height: UInt32(window.height))
         var o = magpie_resize_options()

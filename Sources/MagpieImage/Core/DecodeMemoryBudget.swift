@@ -40,8 +40,8 @@ public enum DecodeMemoryBudget {
     public static var waiting: Int { waiters.withLock { $0.list.count } }
 
     /// Charges `bytes` of your own work to the budget (buffers allocated beside decodes).
-    /// - Throws: ``MagpieError/decodingFailed(_:)`` with `budgetInUse` or `memoryLimitExceeded`.
-    public static func reserve(_ bytes: Int) throws(MagpieError) {
+    /// - Throws: ``ImageCodecError/decodingFailed(_:)`` with `budgetInUse` or `memoryLimitExceeded`.
+    public static func reserve(_ bytes: Int) throws(ImageCodecError) {
         _ = configured
         try CoreBridge.checkDecoding(magpie_memory_charge(UInt64(max(0, bytes))))
     }
@@ -109,6 +109,6 @@ public enum DecodeMemoryBudget {
 
     /// Whether `error` means "the budget is in use now", worth a wait and another try.
     package static func isBudgetInUse(_ error: any Error) -> Bool {
-        (error as? MagpieError)?.coreFailure?.code == .budgetInUse
+        (error as? ImageCodecError)?.coreFailure?.code == .budgetInUse
     }
 }

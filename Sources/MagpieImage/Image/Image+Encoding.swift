@@ -28,9 +28,9 @@ public enum EncodingFormat: Sendable, Hashable {
 
 extension Image {
     /// Encodes the first frame. Output is deterministic: the same pixels give the same bytes.
-    /// - Throws: ``MagpieError/encodingFailed(_:)`` (quality out of range, say; `unsupported` for
+    /// - Throws: ``ImageCodecError/encodingFailed(_:)`` (quality out of range, say; `unsupported` for
     ///   WebP in a build without libwebp, see ``ImageFormat/isEncodable``).
-    public func encoded(as format: EncodingFormat) throws(MagpieError) -> [UInt8] {
+    public func encoded(as format: EncodingFormat) throws(ImageCodecError) -> [UInt8] {
         try CorePixels.encode(pixels, width: width, height: height, as: format)
     }
 }

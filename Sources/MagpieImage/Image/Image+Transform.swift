@@ -15,11 +15,11 @@ public struct PixelRect: Sendable, Hashable {
 extension Image {
     /// The `window` of every frame resampled to `width × height` with `filter` (premultiplied
     /// alpha, as decoding does); a window the size of the output is an exact crop.
-    /// - Throws: ``MagpieError/processingFailed(_:)`` with ``CoreFailure/Code/invalidArgument`` for
+    /// - Throws: ``ImageCodecError/processingFailed(_:)`` with ``CoreFailure/Code/invalidArgument`` for
     ///   empty sizes or a window outside the image, ``CoreFailure/Code/pixelLimitExceeded`` past 300 Mpx.
     public func resampled(
         window: PixelRect? = nil, width: Int, height: Int, filter: DecodingOptions.Filter = .lanczos3
-    ) throws(MagpieError) -> Image {
+    ) throws(ImageCodecError) -> Image {
         let rect = window ?? PixelRect(x: 0, y: 0, width: self.width, height: self.height)
         guard width > 0, height > 0, width <= Int(UInt32.max), height <= Int(UInt32.max), rect.x >= 0, rect.y >= 0,
             rect.width > 0, rect.height > 0, rect.x <= self.width - rect.width, rect.y <= self.height - rect.height
@@ -40,7 +40,7 @@ extension Image {
     }
 
     /// The rectangle `rect` of the image, exactly.
-    public func cropped(to rect: PixelRect) throws(MagpieError) -> Image {
+    public func cropped(to rect: PixelRect) throws(ImageCodecError) -> Image {
         try resampled(window: rect, width: rect.width, height: rect.height)
     }
 

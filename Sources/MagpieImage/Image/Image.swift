@@ -36,8 +36,8 @@ public struct Image: Sendable, Hashable {
     }
 
     /// An image from RGBA pixels made in memory.
-    /// - Throws: ``MagpieError/invalidPixelBuffer(expectedBytes:actualBytes:)`` when sizes disagree.
-    public init(width: Int, height: Int, rgba pixels: [UInt8]) throws(MagpieError) {
+    /// - Throws: ``ImageCodecError/invalidPixelBuffer(expectedBytes:actualBytes:)`` when sizes disagree.
+    public init(width: Int, height: Int, rgba pixels: [UInt8]) throws(ImageCodecError) {
         guard width > 0, height > 0, pixels.count == width * height * 4 else {
             throw .invalidPixelBuffer(expectedBytes: max(0, width * height * 4), actualBytes: pixels.count)
         }
@@ -53,13 +53,13 @@ public struct Image: Sendable, Hashable {
     ///
     /// With a `resize`, JPEGs decode at a reduced DCT scale first (shrink-on-load) and PNG rows
     /// stream through the resampler, so a thumbnail of a huge image needs little memory.
-    /// - Throws: ``MagpieError/decodingFailed(_:)``: unknown or unsupported formats, truncated or
+    /// - Throws: ``ImageCodecError/decodingFailed(_:)``: unknown or unsupported formats, truncated or
     ///   corrupt data, and anything over the limits. Never crashes on hostile input.
     public init<Bytes: ContiguousBytes>(decoding bytes: Bytes, options: DecodingOptions = .default)
-        throws(MagpieError)
+        throws(ImageCodecError)
     {
         let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(MagpieError) -> Image in
+            Result { () throws(ImageCodecError) -> Image in
                 try CoreDecoder.decode(options, CoreInput(memory: raw))
             }
         }
@@ -68,9 +68,9 @@ public struct Image: Sendable, Hashable {
 
     /// Decodes the image file at `path`, reading it through a small window instead of loading it:
     /// a thumbnail of a large JPEG or non-interlaced PNG holds only a few of its rows.
-    /// - Throws: ``MagpieError/decodingFailed(_:)``; a missing or unreadable file has the code
+    /// - Throws: ``ImageCodecError/decodingFailed(_:)``; a missing or unreadable file has the code
     ///   ``CoreFailure/Code/fileUnreadable`` with the system's reason as detail.
-    public init(contentsOfFile path: String, options: DecodingOptions = .default) throws(MagpieError) {
+    public init(contentsOfFile path: String, options: DecodingOptions = .default) throws(ImageCodecError) {
         self = try CoreDecoder.decode(options, CoreInput(path: path))
     }
 
@@ -88,10 +88,10 @@ public struct Image: Sendable, Hashable {
 
     /// The size decoding `bytes` with `options` would produce, read from the header alone.
     public static func outputSize<Bytes: ContiguousBytes>(of bytes: Bytes, options: DecodingOptions = .default)
-        throws(MagpieError) -> (width: Int, height: Int)
+        throws(ImageCodecError) -> (width: Int, height: Int)
     {
         let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(MagpieError) -> (width: Int, height: Int) in
+            Result { () throws(ImageCodecError) -> (width: Int, height: Int) in
                 try CoreDecoder.outputSize(CoreInput(memory: raw), options)
             }
         }
@@ -100,7 +100,7 @@ public struct Image: Sendable, Hashable {
 
     /// The size decoding the file at `path` with `options` would produce, read from its header.
     public static func outputSize(ofFile path: String, options: DecodingOptions = .default)
-        throws(MagpieError) -> (width: Int, height: Int)
+        throws(ImageCodecError) -> (width: Int, height: Int)
     {
         try CoreDecoder.outputSize(CoreInput(path: path), options)
     }

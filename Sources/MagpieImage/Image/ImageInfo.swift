@@ -33,18 +33,18 @@ public struct ImageInfo: Sendable, Hashable {
     }
 
     /// Probes `bytes`.
-    /// - Throws: ``MagpieError/decodingFailed(_:)`` for unknown, truncated or malformed headers.
-    public init<Bytes: ContiguousBytes>(probing bytes: Bytes) throws(MagpieError) {
+    /// - Throws: ``ImageCodecError/decodingFailed(_:)`` for unknown, truncated or malformed headers.
+    public init<Bytes: ContiguousBytes>(probing bytes: Bytes) throws(ImageCodecError) {
         let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(MagpieError) -> ImageInfo in try CoreDecoder.probe(CoreInput(memory: raw)) }
+            Result { () throws(ImageCodecError) -> ImageInfo in try CoreDecoder.probe(CoreInput(memory: raw)) }
         }
         self = try result.get()
     }
 
     /// Probes the file at `path`, reading only what the header walk needs.
-    /// - Throws: ``MagpieError/decodingFailed(_:)``, with ``CoreFailure/Code/fileUnreadable`` when
+    /// - Throws: ``ImageCodecError/decodingFailed(_:)``, with ``CoreFailure/Code/fileUnreadable`` when
     ///   the file cannot be opened or read.
-    public init(contentsOfFile path: String) throws(MagpieError) {
+    public init(contentsOfFile path: String) throws(ImageCodecError) {
         self = try CoreDecoder.probe(CoreInput(path: path))
     }
 

@@ -191,7 +191,7 @@ public struct ResizingProcessor: ImageProcessor {
         }
     }
 
-    func resize(_ image: Image) throws(MagpieError) -> Image {
+    func resize(_ image: Image) throws(ImageCodecError) -> Image {
         let (sw, sh) = Geometry.scaled(
             image.width, image.height, to: width, height, mode: mode, upscale: allowsUpscaling || mode == .exact)
         guard mode == .fill else {

@@ -24,7 +24,7 @@ struct CorpusTests {
             case "ok":
                 #expect(info?.width == row.width && info?.height == row.height, "\(row.path)")
                 guard let info, info.format.isDecodable else {
-                    #expect(throws: MagpieError.self, "\(row.path) is recognised only") {
+                    #expect(throws: ImageCodecError.self, "\(row.path) is recognised only") {
                         try Image(decoding: bytes)
                     }
                     continue
@@ -42,7 +42,7 @@ struct CorpusTests {
                     #expect(full.frames.allSatisfy { $0.pixels.count == full.width * full.height * 4 })
                 }
             case "error":
-                #expect(throws: MagpieError.self, "\(row.path) must not decode") { try Image(decoding: bytes) }
+                #expect(throws: ImageCodecError.self, "\(row.path) must not decode") { try Image(decoding: bytes) }
             default:
                 if let image = try? Image(decoding: bytes), let info {
                     #expect(image.width == info.uprightSize.width, "\(row.path)")

@@ -30,7 +30,7 @@ import Testing
                 #expect(error.coreFailure?.code == .fileUnreadable)
                 #expect(error.coreFailure?.detail?.isEmpty == false)
             }
-            #expect(throws: MagpieError.self) { try ImageInfo(contentsOfFile: path) }
+            #expect(throws: ImageCodecError.self) { try ImageInfo(contentsOfFile: path) }
         }
         let empty = dir.path("empty.png")
         #expect(FileManager.default.createFile(atPath: empty, contents: Data()))

@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func hostileInputThrowsTypedErrors() throws {
-        #expect(throws: MagpieError.self) { try Image(decoding: [UInt8]()) }
+        #expect(throws: ImageCodecError.self) { try Image(decoding: [UInt8]()) }
         do {
             _ = try Image(decoding: Array("not an image at all".utf8))
             Issue.record("decoded text")
@@ -93,8 +93,8 @@ import Testing
         } catch {
             #expect(error.coreFailure?.code == .memoryLimitExceeded)
         }
-        #expect(throws: MagpieError.self) { try Image(width: 2, height: 2, rgba: [1, 2, 3]) }
-        #expect(throws: MagpieError.self) {
+        #expect(throws: ImageCodecError.self) { try Image(width: 2, height: 2, rgba: [1, 2, 3]) }
+        #expect(throws: ImageCodecError.self) {
             try Image(width: 1, height: 1, rgba: [0, 0, 0, 255]).encoded(as: .jpeg(quality: 0))
         }
     }

@@ -32,8 +32,8 @@ import Testing
         let decoded = try Image(decoding: lossy)
         let worst = zip(decoded.pixels, pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
         #expect(worst <= 24, "lossy at 90: worst sample error \(worst)")
-        #expect(throws: MagpieError.self) { try image.encoded(as: .webp(quality: 0)) }
-        #expect(throws: MagpieError.self) { try image.encoded(as: .webp(method: 9)) }
+        #expect(throws: ImageCodecError.self) { try image.encoded(as: .webp(quality: 0)) }
+        #expect(throws: ImageCodecError.self) { try image.encoded(as: .webp(method: 9)) }
         let thumb = try Image(decoding: lossy, options: .thumbnail(30))
         #expect(thumb.width == 30 && thumb.height == 20 && thumb.sourceFormat == .webp)
     }

@@ -280,11 +280,11 @@ import Testing
     }
 
     @Test func badGeometryIsATypedError() {
-        #expect(throws: MagpieError.self) { try image.resampled(width: 0, height: 10) }
-        #expect(throws: MagpieError.self) { try image.cropped(to: PixelRect(x: 100, y: 0, width: 30, height: 10)) }
-        #expect(throws: MagpieError.self) { try image.resampled(width: 30_000, height: 30_000) }
-        #expect(throws: MagpieError.self) { try image.resampled(width: 4_000_000_000, height: 4_000_000_000) }
-        #expect(throws: MagpieError.self) { try image.resampled(width: Int.max, height: Int.max) }
+        #expect(throws: ImageCodecError.self) { try image.resampled(width: 0, height: 10) }
+        #expect(throws: ImageCodecError.self) { try image.cropped(to: PixelRect(x: 100, y: 0, width: 30, height: 10)) }
+        #expect(throws: ImageCodecError.self) { try image.resampled(width: 30_000, height: 30_000) }
+        #expect(throws: ImageCodecError.self) { try image.resampled(width: 4_000_000_000, height: 4_000_000_000) }
+        #expect(throws: ImageCodecError.self) { try image.resampled(width: Int.max, height: Int.max) }
     }
 }
 

@@ -50,10 +50,8 @@ import Testing
             do {
                 _ = try await h.manager.retrieveImage(with: .network(loader.url(path)), options: options())
                 return nil
-            } catch let error as ImageRetrieveError {
-                return error.downloadError
             } catch {
-                return nil
+                return error.downloadError  // typed: retrieveImage throws ImageRetrieveError only
             }
         }
         if case .connectionFailed = await failure("/closed") {} else { Issue.record("closed") }
@@ -66,5 +64,50 @@ import Testing
         #expect(await failure("/gone") == .badStatus(code: 404, retryAfter: nil))
         #expect(loader.requestCount("/gone") == 1)
         try await h.finish()
+    }
+}
+
+extension ScriptedLoaderTests {
+    struct Refused: Error, Hashable {
+        var code: Int
+    }
+
+    /// A provider's or a processor's own error is kept typed under the retrieval error, and a
+    /// cancelled retrieval is `.cancelled`: `retrieveImage` throws `ImageRetrieveError` only.
+    @Test func causesStayTypedAndCancellationIsACase() async throws {
+        struct FailingProvider: ImageDataProvider {
+            var cacheKey: String { "failing" }
+            func data() async throws -> [UInt8] { throw Refused(code: 7) }
+        }
+        let h = try PipelineHarness()
+        do {
+            _ = try await h.manager.retrieveImage(with: .provider(FailingProvider()))
+            Issue.record("a failing provider succeeded")
+        } catch {
+            guard case .providerFailed(let key, let underlying as Refused) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(key == "failing" && underlying.code == 7)
+            #expect(error == .providerFailed(key: "failing", underlying: Refused(code: 7)))
+            #expect(error != .providerFailed(key: "failing", underlying: Refused(code: 8)))
+        }
+        let gate = Gate()
+        let loader = ScriptedDataLoader { _ in
+            await gate.wait()
+            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
+        }
+        let g = try PipelineHarness(transports: ["http": loader])
+        let manager = g.manager
+        let task = Task { () async throws(ImageRetrieveError) -> RetrieveImageResult in
+            try await manager.retrieveImage(with: .network(loader.url("/held.jpg")))
+        }
+        await eventually("the download started") { loader.requestCount("/held.jpg") == 1 }
+        task.cancel()
+        let outcome = await task.result
+        #expect(throws: ImageRetrieveError.cancelled) { try outcome.get() }
+        gate.open()
+        try await h.finish()
+        try await g.finish()
     }
 }

@@ -1,8 +1,10 @@
-/// Errors thrown by Magpie.
+/// What the image codecs (the C core, through the Image layer) throw: decoding, encoding,
+/// resampling and pixel-buffer errors, never the pipeline's (`ImageRetrieveError`) or the
+/// network's (`ImageDownloadError`).
 ///
 /// Each case carries a reason; ``CoreFailure`` holds the C core's stable status code, its message
 /// and the codec's own detail where there is one.
-public enum MagpieError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum ImageCodecError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Decoding or probing the bytes failed.
     case decodingFailed(CoreFailure)
     /// Encoding pixels failed.
