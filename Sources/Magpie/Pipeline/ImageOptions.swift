@@ -30,13 +30,35 @@ final class IdentityToken: Sendable, Hashable {
 /// change the output pixels (processor, first frame only) feed the processor identifier and so
 /// the cache key; transport options (timeout, retry, headers, priority) do not.
 public struct ImageOptions: Sendable, Hashable {
+    /// Where a retrieval may look and what it may skip: one value, so no two contradictory
+    /// choices (refresh and cache only, say) can be written.
+    public enum ReadPolicy: Sendable, Hashable {
+        /// Memory, then disk (stale entries revalidated as their headers say), then the network.
+        case cacheThenNetwork
+        /// Skip the caches and download; the result is stored as usual (Kingfisher's
+        /// `forceRefresh`).
+        case refresh
+        /// Never download: a miss fails with ``ImageRetrieveError/notCached(key:)`` (Kingfisher's
+        /// `onlyFromCache`).
+        case cacheOnly
+        /// The memory cache, else download: the disk cache is skipped (Kingfisher's
+        /// `fromMemoryCacheOrRefresh`).
+        case memoryThenNetwork
+        /// Ask the origin about every disk hit that has validators, fresh or not, with a
+        /// conditional request (curl's `-z`; an `immutable` entry that is still fresh is not
+        /// asked about). Memory hits are skipped.
+        case revalidate
+    }
+
     // Cache behaviour
-    /// Skip the caches and download; the result is stored as usual.
-    public var forceRefresh = false
-    /// Never download: a miss fails with ``ImageRetrieveError/notCached(key:)``.
-    public var onlyFromCache = false
-    /// Use the memory cache, else download (skip the disk cache).
-    public var fromMemoryCacheOrRefresh = false
+    /// Where the retrieval may look (default: memory, disk, network).
+    public var readPolicy: ReadPolicy = .cacheThenNetwork
+    /// ``ReadPolicy/refresh``.
+    public var forceRefresh: Bool { readPolicy == .refresh }
+    /// ``ReadPolicy/cacheOnly``.
+    public var onlyFromCache: Bool { readPolicy == .cacheOnly }
+    /// ``ReadPolicy/memoryThenNetwork``.
+    public var fromMemoryCacheOrRefresh: Bool { readPolicy == .memoryThenNetwork }
     /// Store in memory only.
     public var cacheMemoryOnly = false
     /// Return only after the disk write finished.
@@ -94,10 +116,8 @@ public struct ImageOptions: Sendable, Hashable {
     /// allow serving a stale image as they say; `no-store`, `Vary: *`, and `private` on a
     /// request without credentials keep the image out of the disk cache (memory only, this call).
     public var respectsHTTPCacheHeaders = true
-    /// Revalidate every disk hit that has validators with a conditional request, fresh or not
-    /// (curl's `-z`; an `immutable` entry that is still fresh is not asked about). Memory hits are
-    /// skipped.
-    public var forceRevalidation = false
+    /// ``ReadPolicy/revalidate``.
+    public var forceRevalidation: Bool { readPolicy == .revalidate }
     /// Serve any stale disk entry with validators at once, and revalidate it in the background
     /// (one request per entry at a time), as `stale-while-revalidate` allows for its window.
     public var servesStaleWhileRevalidating = false
@@ -150,16 +170,15 @@ public struct ImageOptions: Sendable, Hashable {
     private var fingerprint: Fingerprint {
         Fingerprint(
             flags: [
-                forceRefresh, onlyFromCache, fromMemoryCacheOrRefresh, cacheMemoryOnly, waitForCache,
-                cacheOriginalImage, onlyLoadFirstFrame, keepsOriginalData, ignoresFailedURLMemory,
-                respectsHTTPCacheHeaders, forceRevalidation, servesStaleWhileRevalidating, servesStaleOnError,
+                cacheMemoryOnly, waitForCache, cacheOriginalImage, onlyLoadFirstFrame, keepsOriginalData,
+                ignoresFailedURLMemory, respectsHTTPCacheHeaders, servesStaleWhileRevalidating, servesStaleOnError,
                 usesHeuristicFreshness,
             ],
             objects: [
                 targetCache.map { ObjectIdentifier($0) }, originalCache.map { ObjectIdentifier($0) },
                 downloader.map { ObjectIdentifier($0) },
             ],
-            expirations: [memoryCacheExpiration, diskCacheExpiration],
+            readPolicy: readPolicy, expirations: [memoryCacheExpiration, diskCacheExpiration],
             extending: [memoryCacheAccessExtendingExpiration, diskCacheAccessExtendingExpiration],
             serializer: cacheSerializer.map { String(reflecting: type(of: $0)) + String(describing: $0) },
             cacheKey: cacheKey, ignoredQueryItems: ignoredQueryItems, processor: processorIdentifier,
@@ -171,6 +190,7 @@ public struct ImageOptions: Sendable, Hashable {
     private struct Fingerprint: Hashable {
         var flags: [Bool]
         var objects: [ObjectIdentifier?]
+        var readPolicy: ReadPolicy
         var expirations: [StorageExpiration?]
         var extending: [ExpirationExtending]
         var serializer: String?

@@ -47,7 +47,10 @@ extension ImageOptionsMaker {
         /// request (``ImageOptions/forceRevalidation``; curl's `-z`).
         @discardableResult
         public func revalidatingAlways(fileID: String = #fileID, line: Int = #line) -> CacheMaker {
-            maker.record(.revalidatingAlways, SourceLine(fileID: fileID, line: line)) { $0.forceRevalidation = true }
+            let at = SourceLine(fileID: fileID, line: line)
+            maker.record(.readPolicy, at) { $0.readPolicy = .revalidate }
+            // A slot of its own too, for the contradiction with a memory-only cache.
+            maker.record(.revalidatingAlways, at) { _ in }
             return self
         }
         /// Serve stale disk entries with validators beyond what their `stale-while-revalidate`

@@ -121,16 +121,16 @@ public final class ImageOptionsMaker {
 
     /// Skip the caches and download.
     public func forceRefresh(fileID: String = #fileID, line: Int = #line) {
-        record(.forceRefresh, SourceLine(fileID: fileID, line: line)) { $0.forceRefresh = true }
+        record(.readPolicy, SourceLine(fileID: fileID, line: line)) { $0.readPolicy = .refresh }
     }
     /// Never download; a miss fails.
     public func onlyFromCache(fileID: String = #fileID, line: Int = #line) {
-        record(.onlyFromCache, SourceLine(fileID: fileID, line: line)) { $0.onlyFromCache = true }
+        record(.readPolicy, SourceLine(fileID: fileID, line: line)) { $0.readPolicy = .cacheOnly }
     }
     /// Use memory, else download (skip the disk cache).
     public func fromMemoryCacheOrRefresh(fileID: String = #fileID, line: Int = #line) {
-        record(.fromMemoryCacheOrRefresh, SourceLine(fileID: fileID, line: line)) {
-            $0.fromMemoryCacheOrRefresh = true
+        record(.readPolicy, SourceLine(fileID: fileID, line: line)) {
+            $0.readPolicy = .memoryThenNetwork
         }
     }
     /// Decode and keep only an animation's first frame (``ImageOptions/onlyLoadFirstFrame``).
@@ -186,9 +186,7 @@ extension ImageOptions: CustomDebugStringConvertible {
         let key = ImageCache.cacheKey(cacheKey ?? "<source key>", processorIdentifier: processorIdentifier)
         parts.append("cache key: \(key)")
         if !ignoredQueryItems.isEmpty { parts.append("ignoring query: \(ignoredQueryItems.sorted())") }
-        if forceRefresh { parts.append("forceRefresh") }
-        if onlyFromCache { parts.append("onlyFromCache") }
-        if fromMemoryCacheOrRefresh { parts.append("fromMemoryCacheOrRefresh") }
+        if readPolicy != .cacheThenNetwork { parts.append("read: \(readPolicy)") }
         if cacheMemoryOnly { parts.append("cacheMemoryOnly") }
         if waitForCache { parts.append("waitForCache") }
         if cacheOriginalImage { parts.append("cacheOriginalImage") }

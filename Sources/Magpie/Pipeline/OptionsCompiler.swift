@@ -6,7 +6,7 @@ enum CacheLayer: String, Sendable {
 /// Every setting the DSL records, each at most once: redefinitions are found by slot, and the
 /// contradiction table below lists pairs of slots. The description is the name errors print.
 enum OptionSlot: Hashable, Sendable, CustomStringConvertible {
-    case forceRefresh, onlyFromCache, fromMemoryCacheOrRefresh, onlyLoadFirstFrame, keepsOriginalData
+    case readPolicy, onlyLoadFirstFrame, keepsOriginalData
     case processor, alternativeSources
     case waitForCache, original, target, serializer, memoryOnly, httpHeaders, revalidatingAlways, servingStale
     case heuristicFreshness
@@ -17,9 +17,7 @@ enum OptionSlot: Hashable, Sendable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .forceRefresh: return "forceRefresh"
-        case .onlyFromCache: return "onlyFromCache"
-        case .fromMemoryCacheOrRefresh: return "fromMemoryCacheOrRefresh"
+        case .readPolicy: return "readPolicy"
         case .onlyLoadFirstFrame: return "onlyLoadFirstFrame"
         case .keepsOriginalData: return "keepsOriginalData"
         case .processor: return "processor"
@@ -52,12 +50,8 @@ enum OptionSlot: Hashable, Sendable, CustomStringConvertible {
 
     /// Settings that cannot stand together, and how the error names them.
     static let contradictions: [(OptionSlot, OptionSlot, String)] = [
-        (.forceRefresh, .onlyFromCache, "forceRefresh and onlyFromCache"),
-        (.fromMemoryCacheOrRefresh, .onlyFromCache, "fromMemoryCacheOrRefresh and onlyFromCache"),
         (.memoryOnly, .expires(.disk), "a memory-only cache with a disk expiry"),
         (.memoryOnly, .original, "a memory-only cache that keeps originals on disk"),
-        (.revalidatingAlways, .onlyFromCache, "revalidatingAlways and onlyFromCache"),
-        (.revalidatingAlways, .forceRefresh, "revalidatingAlways and forceRefresh"),
         (.memoryOnly, .revalidatingAlways, "a memory-only cache that revalidates disk entries"),
     ]
 }

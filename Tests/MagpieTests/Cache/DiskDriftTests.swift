@@ -80,7 +80,7 @@ import Testing
             try h.cache.diskStorage.store(damaged, forKey: key)
             var cached = options
             cached.processor = DownsamplingProcessor(width: 12, height: 12)
-            cached.onlyFromCache = true
+            cached.readPolicy = .cacheOnly
             await #expect(throws: ImageRetrieveError.notCached(key: key)) {
                 try await h.manager.retrieveImage(with: .network(url), options: cached)
             }

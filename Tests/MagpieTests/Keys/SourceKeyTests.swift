@@ -21,7 +21,7 @@ import Testing
                     request.url = real
                     return request
                 }
-                options.forceRefresh = true
+                options.readPolicy = .refresh
                 let result = try await h.manager.retrieveImage(with: .network(placeholder), options: options)
                 #expect(result.image.width == 96, "\(given)")
                 #expect(h.cache.imageCachedType(forKey: given) == .memory)
@@ -54,7 +54,7 @@ import Testing
             #expect(h.manager.cacheKey(for: .provider(provider)) == h.manager.cacheKey(for: .network(url)), "\(name)")
             _ = try await h.manager.retrieveImage(with: .provider(provider))
             var cached = ImageOptions()
-            cached.onlyFromCache = true
+            cached.readPolicy = .cacheOnly
             let again = try await h.manager.retrieveImage(with: .network(url), options: cached)
             #expect(again.cacheType == .memory && again.image.width == 40, "\(name)")
         }

@@ -102,7 +102,7 @@ extension PipelineTests {
             }
             base.timeout = .seconds(700)
             var refreshing = base
-            refreshing.forceRefresh = true
+            refreshing.readPolicy = .refresh
             let manager = h.manager
             let results = try await withThrowingTaskGroup(of: RetrieveImageResult.self) { group in
                 for o in variants + [refreshing] {

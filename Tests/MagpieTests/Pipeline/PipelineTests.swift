@@ -71,12 +71,12 @@ import Testing
             #expect(h.cache.diskStorage.isCached(forKey: url.absoluteString), "waitForCache: on disk at return")
 
             var force = wait
-            force.forceRefresh = true
+            force.readPolicy = .refresh
             let refreshed = try await h.manager.retrieveImage(with: .network(url), options: force)
             #expect(refreshed.cacheType == .none && server.requestCount("/img/o.jpg") == 2)
 
             var only = ImageOptions()
-            only.onlyFromCache = true
+            only.readPolicy = .cacheOnly
             #expect(try await h.manager.retrieveImage(with: .network(url), options: only).cacheType == .memory)
             let absent = NetFixture.url(server, "/img/absent.jpg")
             await #expect(throws: ImageRetrieveError.notCached(key: absent.absoluteString)) {
@@ -87,7 +87,7 @@ import Testing
             // Disk only: fromMemoryCacheOrRefresh downloads rather than reading the disk.
             h.cache.clearMemoryCache()
             var memoryOrRefresh = wait
-            memoryOrRefresh.fromMemoryCacheOrRefresh = true
+            memoryOrRefresh.readPolicy = .memoryThenNetwork
             let viaNetwork = try await h.manager.retrieveImage(with: .network(url), options: memoryOrRefresh)
             #expect(viaNetwork.cacheType == .none && server.requestCount("/img/o.jpg") == 3)
 

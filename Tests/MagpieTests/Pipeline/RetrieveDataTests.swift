@@ -103,7 +103,7 @@ import Testing
         let url = loader.url("/n.jpg")
         let key = h.manager.cacheKey(for: .network(url))
         await #expect(throws: ImageRetrieveError.notCached(key: key)) {
-            try await h.manager.retrieveData(with: .network(url), options: options { $0.onlyFromCache = true })
+            try await h.manager.retrieveData(with: .network(url), options: options { $0.readPolicy = .cacheOnly })
         }
         #expect(loader.requestCount("/n.jpg") == 0)
         let served = try await h.manager.retrieveData(with: .network(url), options: options())

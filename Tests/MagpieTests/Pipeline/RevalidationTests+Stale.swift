@@ -102,7 +102,7 @@ extension RevalidationTests {
             let h = try PipelineHarness()
             let urls = ["/v.jpg", "/w.jpg"].map { NetFixture.url(server, $0) }
             for u in urls { _ = try await h.manager.retrieveImage(with: .network(u), options: options()) }
-            let forced = options { $0.forceRevalidation = true }
+            let forced = options { $0.readPolicy = .revalidate }
             for u in urls {
                 #expect(try await h.manager.retrieveImage(with: .network(u), options: forced).cacheType == .disk)
             }
@@ -135,8 +135,7 @@ extension RevalidationTests {
             make.onlyFromCache()
         }
         #expect(
-            firstError
-                == .contradictory("revalidatingAlways and onlyFromCache", first: here(first), second: here(first + 1)),
+            firstError == .redefined("readPolicy", first: here(first), second: here(first + 1)),
             "revalidatingAlways with onlyFromCache was accepted")
     }
 }

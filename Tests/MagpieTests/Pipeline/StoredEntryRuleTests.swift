@@ -27,23 +27,17 @@ import Testing
     static let cases: [Case] = [
         Case(name: "fresh", expected: .use),
         Case(name: "fresh, no validators", canRevalidate: false, expected: .use),
-        Case(name: "fresh, forced", options: { $0.forceRevalidation = true }, expected: .revalidate),
+        Case(name: "fresh, forced", options: { $0.readPolicy = .revalidate }, expected: .revalidate),
         Case(
-            name: "fresh immutable, forced", freshness: immutable, options: { $0.forceRevalidation = true },
+            name: "fresh immutable, forced", freshness: immutable, options: { $0.readPolicy = .revalidate },
             expected: .use),
         Case(
-            name: "fresh, forced, no validators", canRevalidate: false, options: { $0.forceRevalidation = true },
+            name: "fresh, forced, no validators", canRevalidate: false, options: { $0.readPolicy = .revalidate },
             expected: .use),
-        Case(
-            name: "fresh, forced, only the cache",
-            options: {
-                $0.forceRevalidation = true
-                $0.onlyFromCache = true
-            }, expected: .use),
         Case(name: "stale", isStale: true, staleFor: 5, expected: .revalidate),
         Case(name: "stale, no validators", isStale: true, staleFor: 5, canRevalidate: false, expected: .miss),
         Case(
-            name: "stale, only the cache", isStale: true, staleFor: 5, options: { $0.onlyFromCache = true },
+            name: "stale, only the cache", isStale: true, staleFor: 5, options: { $0.readPolicy = .cacheOnly },
             expected: .miss),
         Case(
             name: "stale within swr", freshness: swr, isStale: true, staleFor: 29,
@@ -54,7 +48,7 @@ import Testing
             options: { $0.servesStaleWhileRevalidating = true }, expected: .serveStaleWhileRevalidating),
         Case(
             name: "stale within swr, forced", freshness: swr, isStale: true, staleFor: 1,
-            options: { $0.forceRevalidation = true }, expected: .revalidate),
+            options: { $0.readPolicy = .revalidate }, expected: .revalidate),
         Case(
             name: "must-revalidate within swr", freshness: mustRevalidate, isStale: true, staleFor: 1,
             options: { $0.servesStaleWhileRevalidating = true }, expected: .revalidate),
