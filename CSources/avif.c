@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "avif_loader.h"
+#include "job.h"
 
 #ifdef MAGPIE_HAVE_AVIF
 

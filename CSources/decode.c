@@ -1,11 +1,11 @@
-/* Decode entry points: options, limits, output geometry and dispatch to the codecs. */
+/* Decode entry points: options, limits and output geometry from the header, and dispatch to
+ * the codecs (the job's helpers are in job.c, the process-wide budget in budget.c). */
 #include <math.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "job.h"
 
 void magpie_decode_options_init(magpie_decode_options *o) {
     if (!o) return;
@@ -15,101 +15,6 @@ void magpie_decode_options_init(magpie_decode_options *o) {
     o->filter = MAGPIE_FILTER_LANCZOS3;
 }
 
-/* The process-wide decode memory budget: what every decode in flight has charged, against a
- * limit (0: none). Charges are the decodes' real allocations, so concurrent decodes of hostile
- * headers cannot add up to cores × the per-decode limit. */
-static _Atomic uint64_t magpie__budget_limit;
-static _Atomic uint64_t magpie__budget_used;
-
-void magpie_set_memory_budget(uint64_t bytes) { atomic_store(&magpie__budget_limit, bytes); }
-uint64_t magpie_memory_budget(void) { return atomic_load(&magpie__budget_limit); }
-uint64_t magpie_memory_in_use(void) { return atomic_load(&magpie__budget_used); }
-
-int magpie_memory_charge(uint64_t bytes) {
-    uint64_t limit = atomic_load(&magpie__budget_limit);
-    uint64_t used = atomic_load(&magpie__budget_used);
-    do {
-        if (limit && (bytes > limit || used > limit - bytes)) return bytes > limit ? MAGPIE_ELIMIT_MEMORY : MAGPIE_EBUDGET;
-    } while (!atomic_compare_exchange_weak(&magpie__budget_used, &used, used + bytes));
-    return MAGPIE_OK;
-}
-
-void magpie_memory_discharge(uint64_t bytes) {
-    uint64_t used = atomic_load(&magpie__budget_used);
-    while (!atomic_compare_exchange_weak(&magpie__budget_used, &used, bytes > used ? 0 : used - bytes)) {
-    }
-}
-
-int magpie__charge(magpie__job *job, uint64_t bytes) {
-    if (bytes > job->opt.limits.max_bytes || job->used > job->opt.limits.max_bytes - bytes) {
-        magpie__detail(job, "needs more than the %llu-byte memory limit",
-                       (unsigned long long)job->opt.limits.max_bytes);
-        return MAGPIE_ELIMIT_MEMORY;
-    }
-    uint64_t limit = atomic_load(&magpie__budget_limit);
-    if (limit) {
-        uint64_t used = atomic_load(&magpie__budget_used);
-        do {
-            if (bytes > limit || used > limit - bytes) {
-                magpie__detail(job, "%llu more bytes do not fit the process's %llu-byte decode budget (%llu in use)",
-                               (unsigned long long)bytes, (unsigned long long)limit, (unsigned long long)used);
-                /* Alone it would not fit either: a limit, not a wait. */
-                return bytes + job->global > limit ? MAGPIE_ELIMIT_MEMORY : MAGPIE_EBUDGET;
-            }
-        } while (!atomic_compare_exchange_weak(&magpie__budget_used, &used, used + bytes));
-    } else {
-        atomic_fetch_add(&magpie__budget_used, bytes);
-    }
-    job->global += bytes;
-    job->used += bytes;
-    return MAGPIE_OK;
-}
-
-void magpie__uncharge(magpie__job *job, uint64_t bytes) {
-    if (bytes > job->global) bytes = job->global;
-    job->global -= bytes;
-    atomic_fetch_sub(&magpie__budget_used, bytes);
-    job->used = bytes > job->used ? 0 : job->used - bytes;
-}
-
-void magpie__release(magpie__job *job) {
-    atomic_fetch_sub(&magpie__budget_used, job->global);
-    job->global = 0;
-}
-
-void magpie__detail(magpie__job *job, const char *fmt, ...) {
-    if (!job->opt.error_detail || job->opt.error_detail_size == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(job->opt.error_detail, job->opt.error_detail_size, fmt, ap);
-    va_end(ap);
-}
-
-int magpie__whole_input(magpie__job *job, const uint8_t **data, uint8_t **owned) {
-    *owned = NULL;
-    if (job->in->mem) {
-        *data = job->in->mem;
-        return MAGPIE_OK;
-    }
-    int rc = magpie__charge(job, job->in->size);
-    if (rc) return rc;
-    if (!(*owned = malloc(job->in->size ? (size_t)job->in->size : 1))) rc = MAGPIE_ENOMEM;
-    else if (magpie__read(job->in, 0, *owned, (size_t)job->in->size) != job->in->size)
-        rc = job->in->io_error ? MAGPIE_EIO : MAGPIE_ETRUNCATED;
-    if (rc) {
-        magpie__whole_input_free(job, *owned);
-        *owned = NULL;
-        return rc;
-    }
-    *data = *owned;
-    return MAGPIE_OK;
-}
-
-void magpie__whole_input_free(magpie__job *job, uint8_t *owned) {
-    if (!owned) return;
-    free(owned);
-    magpie__uncharge(job, job->in->size);
-}
 
 /* Resolves options and the output geometry from the header. `all_frames`: the decode delivers
  * every frame unless the options ask for one; otherwise (one frame, or only the size) the header
@@ -179,22 +84,6 @@ static int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode
     job->win_w = swap ? wh : ww;
     job->win_h = swap ? ww : wh;
     return MAGPIE_OK;
-}
-
-void magpie__job_geometry(const magpie__job *job, uint32_t in_w, uint32_t in_h, magpie__geometry *g) {
-    double sx = (double)in_w / job->info.width, sy = (double)in_h / job->info.height;
-    g->in_w = in_w;
-    g->in_h = in_h;
-    g->win_x = job->win_x * sx;
-    g->win_y = job->win_y * sy;
-    g->win_w = job->win_w * sx;
-    g->win_h = job->win_h * sy;
-    if (g->win_w > in_w) g->win_w = in_w;
-    if (g->win_h > in_h) g->win_h = in_h;
-    g->out_w = job->st_w;
-    g->out_h = job->st_h;
-    g->orientation = job->orientation;
-    g->filter = job->opt.filter;
 }
 
 static int magpie__run(magpie__job *job) {

@@ -4,7 +4,7 @@
 
 #include <gif_lib.h>
 
-#include "internal.h"
+#include "job.h"
 
 typedef struct {
     magpie__in *in;

@@ -4,7 +4,7 @@
  * pixels) and the frame is refused when a code is not defined, or when the stream ends before
  * the frame's pixels are all there. What follows the last pixel (a missing end code, extra
  * codes) changes no pixel and is accepted, as browsers and Pillow accept it. */
-#include "internal.h"
+#include "job.h"
 
 typedef struct {
     magpie__in *in;

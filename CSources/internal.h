@@ -51,7 +51,7 @@ MAGPIE_HIDDEN const uint8_t *magpie__peek(magpie__in *in, uint64_t off, size_t n
 /* As magpie__peek, but returns what there is up to n bytes, with the count in *got. */
 MAGPIE_HIDDEN const uint8_t *magpie__peek_upto(magpie__in *in, uint64_t off, size_t n, size_t *got);
 
-/* ---- probing, per format (probe.c) ---- */
+/* ---- probing: dispatch in probe.c, one probe_<format>.c per decodable format ---- */
 MAGPIE_HIDDEN int magpie__probe(magpie__in *in, magpie_info *info);
 /* As magpie__probe, but an animation's frames are counted only up to `frame_cap`: a decode that
  * needs the first frames does not walk the rest of the file (the count, and the flags the later
@@ -68,7 +68,7 @@ MAGPIE_HIDDEN int magpie__probe_webp(magpie__in *in, magpie_info *info);
 MAGPIE_HIDDEN int magpie__probe_isobmff(magpie__in *in, magpie_info *info);
 /* How many coded AV1 items ('av01' in 'iinf': tiles, alpha, layers) an AVIF declares (probe_avif.c). */
 MAGPIE_HIDDEN uint32_t magpie__avif_coded_items(magpie__in *in);
-/* The orientation tag (1..8, else 1) of a TIFF structure, the body of an EXIF block (probe.c). */
+/* The orientation tag (1..8, else 1) of a TIFF structure, the body of an EXIF block (probe_jpeg.c). */
 MAGPIE_HIDDEN uint32_t magpie__tiff_orientation(const uint8_t *tiff, size_t size);
 
 /* ---- resampling sink (resize.c) ----
@@ -102,46 +102,12 @@ MAGPIE_HIDDEN void magpie__sink_destroy(magpie__sink *s);
 MAGPIE_HIDDEN void magpie__orient_row(uint8_t *dst, size_t dst_stride, uint32_t w, uint32_t h,
                                       uint32_t orientation, uint32_t y, const uint8_t *row);
 
-/* ---- a decode in progress (decode.c) ---- */
-typedef struct magpie__job {
-    magpie__in *in;
-    magpie_decode_options opt; /* resolved: limits filled with defaults */
-    magpie_info info;
-    uint32_t orientation;      /* orientation to apply (1 when kept raw) */
-    uint32_t out_w, out_h;     /* upright output size */
-    uint32_t st_w, st_h;       /* stored-orientation output size */
-    double win_x, win_y, win_w, win_h; /* window in stored full-resolution source coordinates */
-    uint64_t used;             /* bytes charged against opt.limits.max_bytes */
-    uint64_t global;           /* bytes of this job charged to the process-wide budget */
-    /* output */
-    uint8_t *dst;              /* frame 0 */
-    size_t dst_stride;
-    size_t frame_bytes;        /* distance between frames in dst */
-    uint32_t frames_wanted;    /* frames to deliver */
-    uint32_t first_frame;      /* index of the first frame delivered */
-    uint32_t *delays_ms;       /* frames_wanted entries or NULL */
-    int32_t loop_count;
-} magpie__job;
-
-/* Charges `bytes` to the job's budget; returns MAGPIE_ELIMIT_MEMORY when it would overflow. */
-MAGPIE_HIDDEN int magpie__charge(magpie__job *job, uint64_t bytes);
-/* How much larger than the output shrink-on-load keeps the image: 2 (the "reducing gap"), or 1
- * with MAGPIE_DECODE_FAST. */
-static inline double magpie__reducing_gap(const magpie__job *job) {
-    return (job->opt.flags & MAGPIE_DECODE_FAST) ? 1.0 : 2.0;
-}
-MAGPIE_HIDDEN void magpie__uncharge(magpie__job *job, uint64_t bytes);
-/* Returns what the job still holds of the process-wide budget (at the end of every decode). */
-MAGPIE_HIDDEN void magpie__release(magpie__job *job);
-MAGPIE_HIDDEN void magpie__detail(magpie__job *job, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* The whole input in one piece, for codecs that want it so (libwebp, libavif): memory input as
- * it is, a file read in and charged. Give it back with magpie__whole_input_free. */
-MAGPIE_HIDDEN int magpie__whole_input(magpie__job *job, const uint8_t **data, uint8_t **owned);
-MAGPIE_HIDDEN void magpie__whole_input_free(magpie__job *job, uint8_t *owned);
-/* Geometry for rows delivered at in_w x in_h (a scaled version of the stored source). */
-MAGPIE_HIDDEN void magpie__job_geometry(const magpie__job *job, uint32_t in_w, uint32_t in_h,
-                                        magpie__geometry *g);
+/* ---- the process-wide decode memory budget (budget.c) ---- */
+/* Adds `bytes` to what decodes hold: MAGPIE_OK; MAGPIE_EBUDGET when it does not fit beside the
+ * others now, MAGPIE_ELIMIT_MEMORY when it never would (then *limit_seen and *used_seen, when
+ * given, say why). */
+MAGPIE_HIDDEN int magpie__budget_take(uint64_t bytes, uint64_t *limit_seen, uint64_t *used_seen);
+MAGPIE_HIDDEN void magpie__budget_give(uint64_t bytes);
 
 /* What a fit mode makes of an upright source of `uw` × `uh` (fit.c): the output size, and the
  * window of the source that maps onto it (all of it but for FIT_FILL's centre crop). */
@@ -163,17 +129,6 @@ MAGPIE_HIDDEN void magpie__premultiply(const uint8_t *row, float *out, uint32_t 
 MAGPIE_HIDDEN void magpie__box_row(const uint8_t *row, uint32_t *acc, uint32_t w, uint32_t box, uint32_t bw);
 MAGPIE_HIDDEN void magpie__weights(magpie_filter f, uint32_t in, double off, double win, uint32_t out,
                                    uint32_t taps, int32_t *first, uint16_t *count, float *w);
-
-MAGPIE_HIDDEN int magpie__decode_jpeg(magpie__job *job);
-MAGPIE_HIDDEN int magpie__decode_png(magpie__job *job);
-MAGPIE_HIDDEN int magpie__decode_gif(magpie__job *job);
-/* WebP (webp.c) and AVIF (avif.c): MAGPIE_EUNSUPPORTED in a build without the codec. */
-MAGPIE_HIDDEN int magpie__decode_webp(magpie__job *job);
-MAGPIE_HIDDEN int magpie__decode_avif(magpie__job *job);
-/* Checks the LZW code stream of frame `frame` whose first sub-block starts at `at` (the minimum
- * code size is the byte before): every code defined, `pixels` pixels before the stream ends
- * (gif_lzw.c). MAGPIE_OK, MAGPIE_ECORRUPT or MAGPIE_ETRUNCATED, with a detail. */
-MAGPIE_HIDDEN int magpie__gif_check_lzw(magpie__job *job, uint64_t at, uint32_t frame, uint64_t pixels);
 
 MAGPIE_HIDDEN int magpie__encode_png(const uint8_t *px, uint32_t w, uint32_t h, size_t stride,
                                      const magpie_encode_options *o, uint8_t **out, size_t *n);

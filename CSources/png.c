@@ -6,7 +6,7 @@
 
 #include <png.h>
 
-#include "internal.h"
+#include "job.h"
 
 typedef struct {
     magpie__job *job;

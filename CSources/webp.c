@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "job.h"
 
 #ifdef MAGPIE_HAVE_WEBP
 #include <webp/decode.h>
