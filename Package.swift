@@ -80,6 +80,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "magpie-cache-bench", dependencies: ["Magpie"], path: "Benchmarks/CacheBench"),
+        .executableTarget(name: "magpie-decode-bench", dependencies: ["MagpieImage"], path: "Benchmarks/DecodeBench"),
         .executableTarget(name: "magpie-disk-cache-bench", dependencies: ["Magpie"], path: "Benchmarks/DiskCacheBench"),
         .executableTarget(
             name: "magpie-net-bench",

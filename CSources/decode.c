@@ -109,27 +109,30 @@ static int magpie__output_size_in(magpie__in *in, const magpie_decode_options *o
     return MAGPIE_OK;
 }
 
-static int magpie__decode_into_job(magpie__job *jobp, magpie__in *in, const magpie_decode_options *options,
-                                   uint8_t *pixels, size_t stride, size_t buffer_size) {
-#define job (*jobp)
-    int rc = magpie__prepare(&job, in, options, 0);
-    if (rc) return rc;
+/* Decodes a prepared job's frame into the caller's buffer. */
+static int magpie__finish_into(magpie__job *job, uint8_t *pixels, size_t stride, size_t buffer_size) {
     if (!pixels) return MAGPIE_EINVAL;
     size_t need;
-    if (stride < (size_t)job.out_w * 4 || magpie__mul(stride, job.out_h - 1, &need) ||
-        magpie__add(need, (size_t)job.out_w * 4, &need) || need > buffer_size)
+    if (stride < (size_t)job->out_w * 4 || magpie__mul(stride, job->out_h - 1, &need) ||
+        magpie__add(need, (size_t)job->out_w * 4, &need) || need > buffer_size)
         return MAGPIE_EBUFFER;
     /* The caller's buffer counts against the memory limit too, so a limit means the same thing
      * whichever entry point decodes. */
-    if ((rc = magpie__charge(&job, (uint64_t)job.out_w * 4 * job.out_h))) return rc;
-    job.dst = pixels;
-    job.dst_stride = stride;
-    job.frame_bytes = 0;
-    job.frames_wanted = 1;
-    job.first_frame = (job.opt.flags & MAGPIE_DECODE_ONE_FRAME) ? job.opt.frame_index : 0;
-    if (job.first_frame >= job.info.frames) return MAGPIE_ERANGE;
-    return magpie__run(&job);
-#undef job
+    int rc = magpie__charge(job, (uint64_t)job->out_w * 4 * job->out_h);
+    if (rc) return rc;
+    job->dst = pixels;
+    job->dst_stride = stride;
+    job->frame_bytes = 0;
+    job->frames_wanted = 1;
+    job->first_frame = (job->opt.flags & MAGPIE_DECODE_ONE_FRAME) ? job->opt.frame_index : 0;
+    if (job->first_frame >= job->info.frames) return MAGPIE_ERANGE;
+    return magpie__run(job);
+}
+
+static int magpie__decode_into_job(magpie__job *job, magpie__in *in, const magpie_decode_options *options,
+                                   uint8_t *pixels, size_t stride, size_t buffer_size) {
+    int rc = magpie__prepare(job, in, options, 0);
+    return rc ? rc : magpie__finish_into(job, pixels, stride, buffer_size);
 }
 
 static int magpie__decode_into_in(magpie__in *in, const magpie_decode_options *options, uint8_t *pixels,
@@ -141,13 +144,12 @@ static int magpie__decode_into_in(magpie__in *in, const magpie_decode_options *o
     return rc;
 }
 
-static int magpie__decode_job(magpie__job *jobp, magpie__in *in, const magpie_decode_options *options,
-                              magpie_image **out) {
+/* Decodes a prepared job's frames into a new image. */
+static int magpie__finish_image(magpie__job *jobp, magpie_image **out) {
 #define job (*jobp)
     if (!out) return MAGPIE_EINVAL;
     *out = NULL;
-    int rc = magpie__prepare(&job, in, options, 1);
-    if (rc) return rc;
+    int rc;
     int one = (job.opt.flags & MAGPIE_DECODE_ONE_FRAME) != 0;
     job.first_frame = one ? job.opt.frame_index : 0;
     /* GIF, WebP and AVIF animations deliver their frames; APNG only its default image. */
@@ -192,6 +194,14 @@ static int magpie__decode_job(magpie__job *jobp, magpie__in *in, const magpie_de
     *out = img;
     return MAGPIE_OK;
 #undef job
+}
+
+static int magpie__decode_job(magpie__job *job, magpie__in *in, const magpie_decode_options *options,
+                              magpie_image **out) {
+    if (!out) return MAGPIE_EINVAL;
+    *out = NULL;
+    int rc = magpie__prepare(job, in, options, 1);
+    return rc ? rc : magpie__finish_image(job, out);
 }
 
 static int magpie__decode_in(magpie__in *in, const magpie_decode_options *options, magpie_image **out) {
@@ -274,4 +284,82 @@ void magpie_image_free(magpie_image *image) {
     free(image->pixels);
     free(image->delays_ms);
     free(image);
+}
+
+/* ---- the decoder handle: the header parsed once ---- */
+
+struct magpie_decoder {
+    magpie__in in;
+    magpie__job job;
+    int decoded; /* a handle decodes once */
+};
+
+static int magpie__decoder_open(magpie_decoder *d, const magpie_decode_options *options, magpie_decoder **out) {
+    int rc = magpie__prepare(&d->job, &d->in, options, 1);
+    if (rc) {
+        magpie_decoder_free(d);
+        return rc;
+    }
+    *out = d;
+    return MAGPIE_OK;
+}
+
+int magpie_decoder_open(const void *data, size_t size, const magpie_decode_options *options, magpie_decoder **out) {
+    if (!out) return MAGPIE_EINVAL;
+    *out = NULL;
+    if (!data || size == 0) return MAGPIE_EINVAL;
+    magpie_decoder *d = calloc(1, sizeof *d);
+    if (!d) return MAGPIE_ENOMEM;
+    magpie__in_memory(&d->in, data, size);
+    return magpie__decoder_open(d, options, out);
+}
+
+int magpie_decoder_open_file(const char *path, const magpie_decode_options *options, magpie_decoder **out) {
+    if (!out) return MAGPIE_EINVAL;
+    *out = NULL;
+    magpie_decoder *d = calloc(1, sizeof *d);
+    if (!d) return MAGPIE_ENOMEM;
+    int rc = magpie__open(&d->in, path, options);
+    if (rc) {
+        free(d);
+        return rc;
+    }
+    return magpie__decoder_open(d, options, out);
+}
+
+int magpie_decoder_info(const magpie_decoder *d, magpie_info *info) {
+    if (!d || !info || info->struct_size < sizeof *info) return MAGPIE_EINVAL;
+    *info = d->job.info;
+    return MAGPIE_OK;
+}
+
+int magpie_decoder_output_size(const magpie_decoder *d, uint32_t *width, uint32_t *height) {
+    if (!d || !width || !height) return MAGPIE_EINVAL;
+    *width = d->job.out_w;
+    *height = d->job.out_h;
+    return MAGPIE_OK;
+}
+
+int magpie_decoder_decode_into(magpie_decoder *d, uint8_t *pixels, size_t stride, size_t buffer_size) {
+    if (!d || d->decoded) return MAGPIE_EINVAL;
+    d->decoded = 1;
+    int rc = magpie__finish_into(&d->job, pixels, stride, buffer_size);
+    magpie__release(&d->job);
+    return rc;
+}
+
+int magpie_decoder_decode(magpie_decoder *d, magpie_image **out) {
+    if (out) *out = NULL;
+    if (!d || d->decoded) return MAGPIE_EINVAL;
+    d->decoded = 1;
+    int rc = magpie__finish_image(&d->job, out);
+    magpie__release(&d->job);
+    return rc;
+}
+
+void magpie_decoder_free(magpie_decoder *d) {
+    if (!d) return;
+    magpie__release(&d->job);
+    magpie__in_close(&d->in);
+    free(d);
 }

@@ -323,6 +323,45 @@ MAGPIE_API int magpie_decode_file_into(const char *path, const magpie_decode_opt
 MAGPIE_API void magpie_image_free(magpie_image *image);
 
 /* ------------------------------------------------------------------------------------------ */
+/* The decoder handle: the header parsed once                                                 */
+
+/**
+ * A decode in steps (as libspng's context): open (the header is parsed once, with the options),
+ * ask for the source's info and the output size, then decode once into a buffer or a new image,
+ * and free. The one-call functions above do the same, each parsing the header again.
+ */
+typedef struct magpie_decoder magpie_decoder;
+
+/**
+ * Opens a decoder over `data`, which stays borrowed until `magpie_decoder_free`, with `options`
+ * (copied; NULL for defaults; their `error_detail` buffer must outlive the decoder).
+ * - Returns MAGPIE_OK with `*out` set, or what `magpie_decode` returns for the header (format,
+ *   limits, options), with `*out` NULL; MAGPIE_EINVAL for NULL or empty input.
+ */
+MAGPIE_API int magpie_decoder_open(const void *data, size_t size, const magpie_decode_options *options,
+                                   magpie_decoder **out);
+/** As `magpie_decoder_open`, reading the file at `path` through a window as the decode needs it. */
+MAGPIE_API int magpie_decoder_open_file(const char *path, const magpie_decode_options *options,
+                                        magpie_decoder **out);
+/**
+ * The source's info, as `magpie_probe` gives it (an animation's frames counted as far as the
+ * decode needs: all of them, or up to the one asked for). `info->struct_size` must be set.
+ */
+MAGPIE_API int magpie_decoder_info(const magpie_decoder *decoder, magpie_info *info);
+/** The size the decode produces (upright, after the fit), as `magpie_output_size` says. */
+MAGPIE_API int magpie_decoder_output_size(const magpie_decoder *decoder, uint32_t *width, uint32_t *height);
+/**
+ * Decodes one frame into the caller's buffer, as `magpie_decode_into`. A decoder decodes once:
+ * a second decode is MAGPIE_EINVAL.
+ */
+MAGPIE_API int magpie_decoder_decode_into(magpie_decoder *decoder, uint8_t *pixels, size_t stride,
+                                          size_t buffer_size);
+/** Decodes into a new image, every frame the options ask for, as `magpie_decode`; once. */
+MAGPIE_API int magpie_decoder_decode(magpie_decoder *decoder, magpie_image **out);
+/** Releases the decoder (closing its file); NULL is allowed. */
+MAGPIE_API void magpie_decoder_free(magpie_decoder *decoder);
+
+/* ------------------------------------------------------------------------------------------ */
 
 /* ---- resampling decoded pixels ---------------------------------------------------------------- */
 

@@ -633,7 +633,10 @@ static void test_resize(void) {
     free(px);
 }
 
+#include "test_decoder.inc"
+
 int main(void) {
+    test_decoder_handle();
     test_round_trip();
     test_orientation();
     test_fit_modes();

@@ -6,41 +6,53 @@ enum CoreDecoder {
     /// Probes the bytes or the file.
     static func probe(_ input: CoreInput) throws(ImageCodecError) -> ImageInfo { ImageInfo(try input.probe()) }
 
-    /// Decodes still images straight into the array the image keeps (no copy); animations (GIF,
-    /// WebP, AVIF sequences) go through the library's frame list. A GIF is told apart by its
-    /// signature: its probe would walk the whole file, where the decode reads only as far as the
-    /// frames it delivers. (An APNG decodes its default image alone.)
+    /// Decodes through one decoder handle, so the header is parsed (and a file opened) once:
+    /// still images straight into the array the image keeps (no copy), animations (GIF, WebP,
+    /// AVIF sequences) through the library's frame list. (An APNG decodes its default image alone.)
     static func decode(_ options: DecodingOptions, _ input: CoreInput) throws(ImageCodecError) -> Image {
         var detail = [CChar](repeating: 0, count: 256)
         var o = options.cOptions
-        if try input.sniff() != MAGPIE_FORMAT_GIF, case let info = try input.probe(),
-            info.frames <= 1 || info.format == MAGPIE_FORMAT_PNG
-        {
-            let (width, height) = try outputSize(input, options)
-            let (w, h) = (UInt32(width), UInt32(height))
+        // The detail buffer must outlive the handle, which writes a failure's reason into it.
+        let result = detail.withUnsafeMutableBufferPointer { buffer in
+            o.error_detail = buffer.baseAddress
+            o.error_detail_size = buffer.count
+            return Result { () throws(ImageCodecError) -> Image in
+                try decode(&o, input) { String(cString: buffer.baseAddress!) }
+            }
+        }
+        return try result.get()
+    }
+
+    private static func decode(
+        _ o: inout magpie_decode_options, _ input: CoreInput, why: () -> String
+    ) throws(ImageCodecError) -> Image {
+        DecodeMemoryBudget.ensureConfigured()
+        var handle: OpaquePointer?
+        var status = input.openDecoder(&o, &handle)
+        try CoreBridge.checkDecoding(status, detail: status == 0 ? nil : why())
+        defer { magpie_decoder_free(handle) }
+        var info = magpie_info()
+        magpie_info_init(&info)
+        _ = magpie_decoder_info(handle, &info)
+        if info.frames <= 1 || info.format == MAGPIE_FORMAT_PNG {
+            var (w, h): (UInt32, UInt32) = (0, 0)
+            _ = magpie_decoder_output_size(handle, &w, &h)
             let stride = Int(w) * 4
             let count = stride * Int(h)
-            var status: Int32 = 0
-            let pixels = detail.withUnsafeMutableBufferPointer { buffer in
-                o.error_detail = buffer.baseAddress
-                o.error_detail_size = buffer.count
-                return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
-                    status = input.decodeInto(&o, out.baseAddress, stride, count)
-                    initialized = status == 0 ? count : 0
-                }
+            let pixels = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+                status = magpie_decoder_decode_into(handle, out.baseAddress, stride, count)
+                initialized = status == 0 ? count : 0
             }
-            try CoreBridge.checkDecoding(status, detail: CoreBridge.string(detail))
+            DecodeMemoryBudget.finished(status)
+            try CoreBridge.checkDecoding(status, detail: status == 0 ? nil : why())
             return Image(
                 width: Int(w), height: Int(h), frames: [ImageFrame(pixels: pixels, delay: .zero)], loopCount: nil,
                 sourceFormat: CoreBridge.format(info.format), sourceOrientation: Int(info.orientation))
         }
         var image: UnsafeMutablePointer<magpie_image>?
-        let status = detail.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            o.error_detail = buffer.baseAddress
-            o.error_detail_size = buffer.count
-            return input.decode(&o, &image)
-        }
-        try CoreBridge.checkDecoding(status, detail: CoreBridge.string(detail))
+        status = magpie_decoder_decode(handle, &image)
+        DecodeMemoryBudget.finished(status)
+        try CoreBridge.checkDecoding(status, detail: status == 0 ? nil : why())
         guard let image else { throw .decodingFailed(CoreBridge.failure(Int32(MAGPIE_EINTERNAL.rawValue))) }
         defer { magpie_image_free(image) }
         let img = image.pointee

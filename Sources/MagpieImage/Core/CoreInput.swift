@@ -67,6 +67,12 @@ struct CoreInput {
         return status
     }
 
+    /// Opens a decoder handle over the bytes or the file (the header parsed once).
+    func openDecoder(_ o: inout magpie_decode_options, _ out: inout OpaquePointer?) -> Int32 {
+        if let path { return magpie_decoder_open_file(path, &o, &out) }
+        return magpie_decoder_open(memory?.baseAddress, memory?.count ?? 0, &o, &out)
+    }
+
     /// The system's reason a file could not be read (asked again through a decode's detail).
     private func fileDetail() -> String? {
         guard let path else { return nil }
