@@ -52,6 +52,14 @@ if [ -n "$outside" ]; then
   exit 1
 fi
 
+step "layering: Core names no Image-layer type (it speaks in its own, CoreTypes.swift)"
+named=$(grep -nE '\b(Image|ImageFrame|ImageInfo|ImageFormat|DecodingOptions|EncodingFormat|PixelRect|ImageProcessor)\b' \
+  Sources/MagpieImage/Core/*.swift | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//' || true)
+if [ -n "$named" ]; then
+  printf 'Image-layer types named in Sources/MagpieImage/Core:\n%s\n' "$named" >&2
+  exit 1
+fi
+
 step "file sizes: no Swift file over 300 lines (a type grows with Type+Concern.swift)"
 long=$(find Sources Tests Examples Benchmarks -name '*.swift' -not -path '*/.build*' -exec wc -l {} + | awk '$2 != "total" && $1 > 300')
 if [ -n "$long" ]; then

@@ -17,36 +17,26 @@ enum CoreBridge {
         if status != 0 { throw .encodingFailed(failure(status)) }
     }
 
-    /// The C value of a format; nil for one the core does not name.
-    static func cFormat(_ f: ImageFormat) -> magpie_format? {
-        let all: [magpie_format] = [
-            MAGPIE_FORMAT_JPEG, MAGPIE_FORMAT_PNG, MAGPIE_FORMAT_GIF, MAGPIE_FORMAT_WEBP, MAGPIE_FORMAT_BMP,
-            MAGPIE_FORMAT_TIFF, MAGPIE_FORMAT_HEIC, MAGPIE_FORMAT_AVIF, MAGPIE_FORMAT_ICO, MAGPIE_FORMAT_SVG,
-            MAGPIE_FORMAT_PDF,
-        ]
-        return all.first { format($0) == f }
+    /// Every format the core names.
+    private static let formats: [magpie_format] = [
+        MAGPIE_FORMAT_JPEG, MAGPIE_FORMAT_PNG, MAGPIE_FORMAT_GIF, MAGPIE_FORMAT_WEBP, MAGPIE_FORMAT_BMP,
+        MAGPIE_FORMAT_TIFF, MAGPIE_FORMAT_HEIC, MAGPIE_FORMAT_AVIF, MAGPIE_FORMAT_ICO, MAGPIE_FORMAT_SVG,
+        MAGPIE_FORMAT_PDF,
+    ]
+
+    /// The C value of the format the core names `name`; nil for one it does not name.
+    static func cFormat(named name: String) -> magpie_format? { formats.first { formatName($0) == name } }
+
+    /// Whether this build of the core decodes (or encodes) the format named `name`.
+    static func decodes(formatNamed name: String) -> Bool {
+        cFormat(named: name).map { magpie_format_decodable($0) != 0 } ?? false
+    }
+    static func encodes(formatNamed name: String) -> Bool {
+        cFormat(named: name).map { magpie_format_encodable($0) != 0 } ?? false
     }
 
-    /// Whether this build of the core decodes (or encodes) the format.
-    static func decodes(_ f: ImageFormat) -> Bool { cFormat(f).map { magpie_format_decodable($0) != 0 } ?? false }
-    static func encodes(_ f: ImageFormat) -> Bool { cFormat(f).map { magpie_format_encodable($0) != 0 } ?? false }
-
-    static func format(_ f: magpie_format) -> ImageFormat {
-        switch f {
-        case MAGPIE_FORMAT_JPEG: return .jpeg
-        case MAGPIE_FORMAT_PNG: return .png
-        case MAGPIE_FORMAT_GIF: return .gif
-        case MAGPIE_FORMAT_WEBP: return .webp
-        case MAGPIE_FORMAT_BMP: return .bmp
-        case MAGPIE_FORMAT_TIFF: return .tiff
-        case MAGPIE_FORMAT_HEIC: return .heic
-        case MAGPIE_FORMAT_AVIF: return .avif
-        case MAGPIE_FORMAT_ICO: return .ico
-        case MAGPIE_FORMAT_SVG: return .svg
-        case MAGPIE_FORMAT_PDF: return .pdf
-        default: return .unknown
-        }
-    }
+    /// The core's lowercase name of a format ("unknown" for any it does not name).
+    static func formatName(_ f: magpie_format) -> String { String(cString: magpie_format_name(f)) }
 
     /// A Swift string from a NUL-terminated C character buffer.
     static func string(_ buffer: [CChar]) -> String {

@@ -4,19 +4,19 @@ internal import CMagpie
 /// or reads C images.
 enum CoreDecoder {
     /// Probes the bytes or the file.
-    static func probe(_ input: CoreInput) throws(ImageCodecError) -> ImageInfo { ImageInfo(try input.probe()) }
+    static func probe(_ input: CoreInput) throws(ImageCodecError) -> CoreInfo { CoreInfo(try input.probe()) }
 
     /// Decodes through one decoder handle, so the header is parsed (and a file opened) once:
     /// still images straight into the array the image keeps (no copy), animations (GIF, WebP,
     /// AVIF sequences) through the library's frame list. (An APNG decodes its default image alone.)
-    static func decode(_ options: DecodingOptions, _ input: CoreInput) throws(ImageCodecError) -> Image {
+    static func decode(_ request: CoreDecodeRequest, _ input: CoreInput) throws(ImageCodecError) -> CoreDecoded {
         var detail = [CChar](repeating: 0, count: 256)
-        var o = options.cOptions
+        var o = request.cOptions
         // The detail buffer must outlive the handle, which writes a failure's reason into it.
         let result = detail.withUnsafeMutableBufferPointer { buffer in
             o.error_detail = buffer.baseAddress
             o.error_detail_size = buffer.count
-            return Result { () throws(ImageCodecError) -> Image in
+            return Result { () throws(ImageCodecError) -> CoreDecoded in
                 try decode(&o, input) { String(cString: buffer.baseAddress!) }
             }
         }
@@ -25,7 +25,7 @@ enum CoreDecoder {
 
     private static func decode(
         _ o: inout magpie_decode_options, _ input: CoreInput, why: () -> String
-    ) throws(ImageCodecError) -> Image {
+    ) throws(ImageCodecError) -> CoreDecoded {
         DecodeMemoryBudget.ensureConfigured()
         var handle: OpaquePointer?
         var status = input.openDecoder(&o, &handle)
@@ -45,9 +45,9 @@ enum CoreDecoder {
             }
             DecodeMemoryBudget.finished(status)
             try CoreBridge.checkDecoding(status, detail: status == 0 ? nil : why())
-            return Image(
-                width: Int(w), height: Int(h), frames: [ImageFrame(pixels: pixels, delay: .zero)], loopCount: nil,
-                sourceFormat: CoreBridge.format(info.format), sourceOrientation: Int(info.orientation))
+            return CoreDecoded(
+                width: Int(w), height: Int(h), frames: [(pixels, 0)], loopCount: nil,
+                formatName: CoreBridge.formatName(info.format), orientation: Int(info.orientation))
         }
         var image: UnsafeMutablePointer<magpie_image>?
         status = magpie_decoder_decode(handle, &image)
@@ -57,26 +57,25 @@ enum CoreDecoder {
         defer { magpie_image_free(image) }
         let img = image.pointee
         let frameBytes = Int(img.height) * Int(img.stride)
-        var frames: [ImageFrame] = []
+        var frames: [(pixels: [UInt8], delayMilliseconds: Int)] = []
         frames.reserveCapacity(Int(img.frame_count))
         for i in 0..<Int(img.frame_count) {
             let start = img.pixels + i * frameBytes
-            let pixels = [UInt8](UnsafeBufferPointer(start: start, count: frameBytes))
-            frames.append(ImageFrame(pixels: pixels, delay: .milliseconds(Int(img.delays_ms[i]))))
+            frames.append(([UInt8](UnsafeBufferPointer(start: start, count: frameBytes)), Int(img.delays_ms[i])))
         }
-        return Image(
+        return CoreDecoded(
             width: Int(img.width), height: Int(img.height), frames: frames,
-            loopCount: img.loop_count >= 0 ? Int(img.loop_count) : nil,
-            sourceFormat: CoreBridge.format(img.format), sourceOrientation: Int(img.orientation))
+            loopCount: img.loop_count >= 0 ? Int(img.loop_count) : nil, formatName: CoreBridge.formatName(img.format),
+            orientation: Int(img.orientation))
     }
 
     /// The size a decode with `options` would produce, from the header alone.
-    static func outputSize(_ input: CoreInput, _ options: DecodingOptions) throws(ImageCodecError) -> (
+    static func outputSize(_ input: CoreInput, _ request: CoreDecodeRequest) throws(ImageCodecError) -> (
         width: Int, height: Int
     ) {
         var w: UInt32 = 0
         var h: UInt32 = 0
-        var o = options.cOptions
+        var o = request.cOptions
         var detail = [CChar](repeating: 0, count: 256)
         let status = detail.withUnsafeMutableBufferPointer { buffer in
             o.error_detail = buffer.baseAddress
@@ -88,11 +87,11 @@ enum CoreDecoder {
     }
 }
 
-extension ImageInfo {
+extension CoreInfo {
     init(_ info: magpie_info) {
         self.init(
-            format: CoreBridge.format(info.format), width: Int(info.width), height: Int(info.height),
-            frameCount: Int(info.frames), orientation: Int(info.orientation), bitDepth: Int(info.bit_depth),
+            formatName: CoreBridge.formatName(info.format), width: Int(info.width), height: Int(info.height),
+            frames: Int(info.frames), orientation: Int(info.orientation), bitDepth: Int(info.bit_depth),
             hasAlpha: info.flags & UInt32(MAGPIE_INFO_HAS_ALPHA) != 0,
             isProgressive: info.flags & UInt32(MAGPIE_INFO_PROGRESSIVE) != 0,
             isInterlaced: info.flags & UInt32(MAGPIE_INFO_INTERLACED) != 0,
@@ -100,7 +99,7 @@ extension ImageInfo {
     }
 }
 
-extension DecodingOptions.Filter {
+extension CoreFilter {
     /// The C filter: the one mapping of this enum.
     var cFilter: magpie_filter {
         switch self {
@@ -111,15 +110,15 @@ extension DecodingOptions.Filter {
     }
 }
 
-extension DecodingOptions {
-    /// The C decode options: the one mapping of this type.
+extension CoreDecodeRequest {
+    /// The C decode options: the one mapping of a decode request.
     var cOptions: magpie_decode_options {
         var o = magpie_decode_options()
         magpie_decode_options_init(&o)
         func clamp(_ v: Int) -> UInt32 { UInt32(clamping: max(0, v)) }
-        switch resize {
-        case nil: o.fit = MAGPIE_FIT_NONE
-        case .fit(let w, let h):
+        switch fit {
+        case .none: o.fit = MAGPIE_FIT_NONE
+        case .inside(let w, let h):
             o.fit = MAGPIE_FIT_INSIDE
             o.width = clamp(w)
             o.height = clamp(h)
@@ -139,16 +138,16 @@ extension DecodingOptions {
         var flags: UInt32 = 0
         if !appliesOrientation { flags |= UInt32(MAGPIE_DECODE_KEEP_ORIENTATION) }
         if allowsUpscaling { flags |= UInt32(MAGPIE_DECODE_ALLOW_UPSCALE) }
-        if quality == .fast { flags |= UInt32(MAGPIE_DECODE_FAST) }
-        if case .single(let index) = frames {
+        if fast { flags |= UInt32(MAGPIE_DECODE_FAST) }
+        if let frameIndex {
             flags |= UInt32(MAGPIE_DECODE_ONE_FRAME)
-            o.frame_index = UInt32(clamping: max(0, index))
+            o.frame_index = UInt32(clamping: max(0, frameIndex))
         }
         o.flags = flags
-        o.limits.max_pixels = UInt64(max(0, limits.maxPixels ?? 0))
-        o.limits.max_bytes = UInt64(max(0, limits.maxBytes ?? 0))
-        o.limits.max_frames = UInt32(clamping: max(0, limits.maxFrames ?? 0))
-        o.limits.max_frame_work = UInt32(clamping: max(0, limits.maxFrameWork ?? 0))
+        o.limits.max_pixels = UInt64(max(0, maxPixels ?? 0))
+        o.limits.max_bytes = UInt64(max(0, maxBytes ?? 0))
+        o.limits.max_frames = UInt32(clamping: max(0, maxFrames ?? 0))
+        o.limits.max_frame_work = UInt32(clamping: max(0, maxFrameWork ?? 0))
         return o
     }
 }

@@ -3,7 +3,7 @@ internal import CMagpie
 /// Encoding, resampling and sniffing through the C core.
 enum CorePixels {
     /// Encodes `pixels` (RGBA8, `width × height`).
-    static func encode(_ pixels: [UInt8], width: Int, height: Int, as format: EncodingFormat) throws(ImageCodecError)
+    static func encode(_ pixels: [UInt8], width: Int, height: Int, as format: CoreEncoding) throws(ImageCodecError)
         -> [UInt8]
     {
         var o = magpie_encode_options()
@@ -12,10 +12,10 @@ enum CorePixels {
         case .png(let level):
             o.format = MAGPIE_FORMAT_PNG
             o.compression_level = Int32(clamping: level)
-        case .jpeg(let quality, let subsampling):
+        case .jpeg(let quality, let fullChroma):
             o.format = MAGPIE_FORMAT_JPEG
             o.quality = Int32(clamping: quality)
-            o.subsampling = subsampling == .yuv444 ? MAGPIE_SUBSAMPLING_444 : MAGPIE_SUBSAMPLING_420
+            o.subsampling = fullChroma ? MAGPIE_SUBSAMPLING_444 : MAGPIE_SUBSAMPLING_420
         case .webp(let quality, let method):
             o.format = MAGPIE_FORMAT_WEBP
             o.quality = Int32(clamping: quality)
@@ -46,11 +46,11 @@ enum CorePixels {
         .processingFailed(CoreBridge.failure(Int32(MAGPIE_ELIMIT_PIXELS.rawValue)))
     }
 
-    /// Resamples `window` of one frame (`sourceWidth × sourceHeight` RGBA8) to `width × height`.
-    /// The caller has checked the geometry.
+    /// Resamples the window at (`x`, `y`) of `windowWidth × windowHeight` of one frame
+    /// (`sourceWidth × sourceHeight` RGBA8) to `width × height`. The caller has checked the geometry.
     static func resample(
-        _ pixels: [UInt8], sourceWidth: Int, sourceHeight: Int, window: PixelRect, width: Int, height: Int,
-        filter: DecodingOptions.Filter
+        _ pixels: [UInt8], sourceWidth: Int, sourceHeight: Int,
+        window: (x: Int, y: Int, width: Int, height: Int), width: Int, height: Int, filter: CoreFilter
     ) throws(ImageCodecError) -> [UInt8] {
         var c = magpie_rect(
             x: UInt32(window.x), y: UInt32(window.y), width: UInt32(window.width), height: UInt32(window.height))
@@ -81,8 +81,8 @@ enum CorePixels {
         return out
     }
 
-    /// The format of `bytes` from their first bytes.
-    static func sniff(_ bytes: UnsafeRawBufferPointer) -> ImageFormat {
-        CoreBridge.format(magpie_sniff(bytes.baseAddress, bytes.count))
+    /// The name of the format of `bytes`, from their first bytes.
+    static func sniff(_ bytes: UnsafeRawBufferPointer) -> String {
+        CoreBridge.formatName(magpie_sniff(bytes.baseAddress, bytes.count))
     }
 }

@@ -30,8 +30,8 @@ extension Image {
         out.reserveCapacity(frames.count)
         for frame in frames {
             let pixels = try CorePixels.resample(
-                frame.pixels, sourceWidth: self.width, sourceHeight: self.height, window: rect, width: width,
-                height: height, filter: filter)
+                frame.pixels, sourceWidth: self.width, sourceHeight: self.height,
+                window: (rect.x, rect.y, rect.width, rect.height), width: width, height: height, filter: filter.core)
             out.append(ImageFrame(pixels: pixels, delay: frame.delay))
         }
         return Image(

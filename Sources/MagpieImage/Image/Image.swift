@@ -60,7 +60,7 @@ public struct Image: Sendable, Hashable {
     {
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(ImageCodecError) -> Image in
-                try CoreDecoder.decode(options, CoreInput(memory: raw))
+                Image(try CoreDecoder.decode(options.coreRequest, CoreInput(memory: raw)))
             }
         }
         self = try result.get()
@@ -71,7 +71,7 @@ public struct Image: Sendable, Hashable {
     /// - Throws: ``ImageCodecError/decodingFailed(_:)``; a missing or unreadable file has the code
     ///   ``CoreFailure/Code/fileUnreadable`` with the system's reason as detail.
     public init(contentsOfFile path: String, options: DecodingOptions = .default) throws(ImageCodecError) {
-        self = try CoreDecoder.decode(options, CoreInput(path: path))
+        self = Image(try CoreDecoder.decode(options.coreRequest, CoreInput(path: path)))
     }
 
     init(
@@ -92,7 +92,7 @@ public struct Image: Sendable, Hashable {
     {
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(ImageCodecError) -> (width: Int, height: Int) in
-                try CoreDecoder.outputSize(CoreInput(memory: raw), options)
+                try CoreDecoder.outputSize(CoreInput(memory: raw), options.coreRequest)
             }
         }
         return try result.get()
@@ -102,7 +102,7 @@ public struct Image: Sendable, Hashable {
     public static func outputSize(ofFile path: String, options: DecodingOptions = .default)
         throws(ImageCodecError) -> (width: Int, height: Int)
     {
-        try CoreDecoder.outputSize(CoreInput(path: path), options)
+        try CoreDecoder.outputSize(CoreInput(path: path), options.coreRequest)
     }
 }
 

@@ -27,10 +27,10 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
 
     /// Whether this build decodes the format, as the C core says (`magpie_format_decodable`: a
     /// build without an optional codec leaves its formats out). Others are recognised only.
-    public var isDecodable: Bool { CoreBridge.decodes(self) }
+    public var isDecodable: Bool { coreDecodes }
 
     /// Whether ``Image/encoded(as:)`` writes the format, as the C core says (`magpie_format_encodable`).
-    public var isEncodable: Bool { CoreBridge.encodes(self) }
+    public var isEncodable: Bool { coreEncodes }
 
     /// Every format this build decodes, in the order of preference an `Accept` header gives them
     /// (the smaller encodings first).
@@ -58,6 +58,6 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
 
     /// Sniffs the format from the first bytes (a short prefix is enough).
     public init<Bytes: ContiguousBytes>(sniffing bytes: Bytes) {
-        self = bytes.withUnsafeBytes { raw in CorePixels.sniff(raw) }
+        self = ImageFormat(rawValue: bytes.withUnsafeBytes { raw in CorePixels.sniff(raw) })
     }
 }

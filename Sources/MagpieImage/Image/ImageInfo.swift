@@ -36,7 +36,8 @@ public struct ImageInfo: Sendable, Hashable {
     /// - Throws: ``ImageCodecError/decodingFailed(_:)`` for unknown, truncated or malformed headers.
     public init<Bytes: ContiguousBytes>(probing bytes: Bytes) throws(ImageCodecError) {
         let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(ImageCodecError) -> ImageInfo in try CoreDecoder.probe(CoreInput(memory: raw)) }
+            Result { () throws(ImageCodecError) -> ImageInfo in ImageInfo(try CoreDecoder.probe(CoreInput(memory: raw)))
+            }
         }
         self = try result.get()
     }
@@ -45,7 +46,7 @@ public struct ImageInfo: Sendable, Hashable {
     /// - Throws: ``ImageCodecError/decodingFailed(_:)``, with ``CoreFailure/Code/fileUnreadable`` when
     ///   the file cannot be opened or read.
     public init(contentsOfFile path: String) throws(ImageCodecError) {
-        self = try CoreDecoder.probe(CoreInput(path: path))
+        self = ImageInfo(try CoreDecoder.probe(CoreInput(path: path)))
     }
 
     init(

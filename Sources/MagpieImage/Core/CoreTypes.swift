@@ -1,0 +1,65 @@
+/// The Core layer's own vocabulary: what it takes and what it gives back, in plain Swift values,
+/// so that it names no Image-layer type. The Image layer maps its public types onto these
+/// (`Image+Core.swift`); only Core maps these onto the C core's.
+
+/// A resampling filter.
+enum CoreFilter: Sendable {
+    case lanczos3, mitchell, bilinear
+}
+
+/// How a decode sizes its output.
+enum CoreFit: Sendable {
+    case none
+    case inside(width: Int, height: Int)
+    case fill(width: Int, height: Int)
+    case exact(width: Int, height: Int)
+    case maxPixels(Int)
+}
+
+/// What a decode is asked to do.
+struct CoreDecodeRequest: Sendable {
+    var fit: CoreFit = .none
+    var filter: CoreFilter = .lanczos3
+    var appliesOrientation = true
+    var allowsUpscaling = false
+    var fast = false
+    /// One frame only (its index); `nil` for every frame.
+    var frameIndex: Int?
+    /// Limits; `nil` for the core's defaults.
+    var maxPixels: Int?
+    var maxBytes: Int?
+    var maxFrames: Int?
+    var maxFrameWork: Int?
+}
+
+/// What a header says, with the format by its C core name ("jpeg", "png", …, "unknown").
+struct CoreInfo: Sendable {
+    var formatName: String
+    var width: Int
+    var height: Int
+    var frames: Int
+    var orientation: Int
+    var bitDepth: Int
+    var hasAlpha: Bool
+    var isProgressive: Bool
+    var isInterlaced: Bool
+    var loopCount: Int?
+}
+
+/// A decoded image: RGBA8 frames of `width × height`, with their delays.
+struct CoreDecoded: Sendable {
+    var width: Int
+    var height: Int
+    var frames: [(pixels: [UInt8], delayMilliseconds: Int)]
+    var loopCount: Int?
+    var formatName: String
+    var orientation: Int
+}
+
+/// An encoding and its settings.
+enum CoreEncoding: Sendable {
+    case png(compressionLevel: Int)
+    case jpeg(quality: Int, fullChroma: Bool)
+    case webp(quality: Int, method: Int)
+    case webpLossless(effort: Int, method: Int)
+}
