@@ -77,7 +77,7 @@ extension DiskCache {
 
     /// Waits until background trims and deletions queued so far have finished.
     public func waitForBackgroundWork() {
-        background.sync {}
+        background.wait()
     }
 
     /// Evicts least recently accessed entries (never `spared`) until the total is at most `limit`.

@@ -110,10 +110,16 @@ extension DiskCache {
             trimAcrossProcesses(downTo: config.sizeLimit / 2, over: config.sizeLimit, sparing: id)
         }
         if over {
-            background.async { [weak self] in
-                guard let self else { return }
-                self.state.withLock { $0.trimScheduled = false }
-                _ = self.removeSizeExceededValues()
+            // On the I/O executor, like every other blocking call; at most one trim is pending
+            // (`trimScheduled`), and `waitForBackgroundWork()` waits for it.
+            background.enter()
+            Task.detached(priority: .utility) { [weak self, background] in
+                _ = try? await BlockingExecutor.io.run { [weak self] in
+                    guard let self else { return }
+                    self.state.withLock { $0.trimScheduled = false }
+                    _ = self.removeSizeExceededValues()
+                }
+                background.leave()
             }
         }
     }

@@ -48,7 +48,8 @@ public final class DiskCache: Sendable {
     let state: Locked<State>
     let counters = Locked<(invalid: Int, recreations: Int)>((0, 0))
     let clock: any CacheClock
-    let background: DispatchQueue
+    /// Background trims in flight (run on the I/O executor; waited for by `waitForBackgroundWork()`).
+    let background: DispatchGroup
     let sweeper = Locked<PeriodicSweep?>(nil)
     /// Names temporary files uniquely within this process (the pid makes them unique across).
     let temporaryCounter = Locked<UInt64>(UInt64.random(in: 0...UInt64.max >> 8))
@@ -80,7 +81,7 @@ public final class DiskCache: Sendable {
         self.pathPrefix = Array((dir + "/").utf8)
         self.nameSuffix = config.pathExtension.flatMap { $0.isEmpty ? nil : Array(("." + $0).utf8) } ?? []
         self.isReadOnly = !(try Self.prepareDirectory(dir))
-        self.background = DispatchQueue(label: "magpie.disk-cache.\(config.name)", qos: .utility)
+        self.background = DispatchGroup()
         let (state, report) = Self.scan(dir, config: config, maxEntrySize: config.entryCap)
         self.shared = isReadOnly || config.sizeLimit <= 0 ? nil : SharedSizeRecord(directory: dir)
         shared?.openedWith(total: state.totalSize)
