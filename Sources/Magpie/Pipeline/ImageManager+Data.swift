@@ -25,27 +25,28 @@ extension ImageManager {
         with source: Source, options: ImageOptions? = nil,
         progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)? = nil
     ) async throws(ImageRetrieveError) -> RetrieveDataResult {
-        try await retrieveData(with: source, options: options, progress: progress, servesStaleWhileRevalidating: true)
+        try await retrieveData(with: source, options: options, progress: progress, prefetching: false)
     }
 
-    /// As the public one; with `servesStaleWhileRevalidating` false a stale entry that could be
-    /// served while revalidating in the background is revalidated now instead (a prefetcher,
-    /// which nobody waits on, wants the entry renewed when it reports it done).
+    /// As the public one. `prefetching` serves a prefetcher, which nobody waits on and whose job
+    /// is the disk entry: a stale entry that could be served while revalidating in the background
+    /// is revalidated now, and a disk write that fails fails the retrieval. Otherwise a failed
+    /// write is logged and the bytes are returned, as the pipeline's stores do.
     func retrieveData(
         with source: Source, options: ImageOptions?, progress: (@Sendable (Int, Int?) -> Void)?,
-        servesStaleWhileRevalidating: Bool
+        prefetching: Bool
     ) async throws(ImageRetrieveError) -> RetrieveDataResult {
         var options = options ?? defaultOptions
         options.waitForCache = true  // the bytes are read back from the entry that was stored
         let key = cacheKey(for: source, options: options)
         let target = options.targetCache ?? cache
         do {
-            let flight = FlightKey(key: servesStaleWhileRevalidating ? key : key + "\u{0}now", options: options)
+            let flight = FlightKey(key: prefetching ? key + "\u{0}prefetch" : key, options: options)
             let (found, joined) = try await dataFlights.value(
                 for: flight, priority: options.priority, progress: progress
             ) { [options] context in
                 try await self.lookUpOrLoadData(
-                    source, key: key, options: options, target: target, servesStale: servesStaleWhileRevalidating,
+                    source, key: key, options: options, target: target, prefetching: prefetching,
                     report: context.report)
             }
             if joined { stats.withLock { $0.coalesced += 1 } }
@@ -63,19 +64,20 @@ extension ImageManager {
     }
 
     private func lookUpOrLoadData(
-        _ source: Source, key: String, options: ImageOptions, target: ImageCache, servesStale: Bool,
+        _ source: Source, key: String, options: ImageOptions, target: ImageCache, prefetching: Bool,
         report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> FetchedData {
         let pid = options.processorIdentifier
         if !options.forceRefresh,
             let stored = try await storedData(
-                source, key: key, options: options, target: target, servesStale: servesStale, report: report)
+                source, key: key, options: options, target: target, prefetching: prefetching, report: report)
         {
             return stored
         }
         if options.onlyFromCache { throw ImageRetrieveError.notCached(key: key) }
         guard !pid.isEmpty else {
-            return try await downloadData(source, key: key, options: options, target: target, report: report)
+            return try await downloadData(
+                source, key: key, options: options, target: target, strict: prefetching, report: report)
         }
         let image = try await retrieveImage(with: source, options: options, progress: report).image
         if let data = try? await target.diskData(forKey: key, processorIdentifier: pid, policy: options.cachePolicy) {
@@ -89,7 +91,7 @@ extension ImageManager {
     /// The entry's bytes under `key` (and the options' processor) as ``StoredEntryRule`` lets
     /// them be used; `nil` when there is none to use.
     private func storedData(
-        _ source: Source, key: String, options: ImageOptions, target: ImageCache, servesStale: Bool,
+        _ source: Source, key: String, options: ImageOptions, target: ImageCache, prefetching: Bool,
         report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> FetchedData? {
         let pid = options.processorIdentifier
@@ -111,7 +113,7 @@ extension ImageManager {
             canRevalidate: isNetwork && entry.metadata.canRevalidate)
         let stored = FetchedData(data: entry.payload, cacheType: .disk, revalidated: false)
         var decision = StoredEntryRule.decide(rule, options: options)
-        if decision == .serveStaleWhileRevalidating && !servesStale { decision = .revalidate }
+        if decision == .serveStaleWhileRevalidating && prefetching { decision = .revalidate }
         switch decision {
         case .miss:
             return nil
@@ -133,7 +135,8 @@ extension ImageManager {
             do {
                 if pid.isEmpty {
                     return try await revalidateData(
-                        source, key: key, options: options, target: target, entry: entry, report: report)
+                        source, key: key, options: options, target: target, entry: entry, strict: prefetching,
+                        report: report)
                 }
                 let outcome = try await revalidateNow(
                     source, key: key, options: options, target: target, validators: entry.metadata,
@@ -155,11 +158,13 @@ extension ImageManager {
     /// it); a `200` is stored as it came and returned, not decoded.
     private func revalidateData(
         _ source: Source, key: String, options: ImageOptions, target: ImageCache, entry: DiskCache.Hit,
-        report: @escaping @Sendable (Int, Int?) -> Void
+        strict: Bool = false, report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> FetchedData {
         stats.withLock { $0.revalidations += 1 }
         let loaded = try await load(source, options: options, revalidating: entry.metadata, report: report)
-        guard loaded.notModified else { return try await storeData(loaded, key: key, options: options, target: target) }
+        guard loaded.notModified else {
+            return try await storeData(loaded, key: key, options: options, target: target, strict: strict)
+        }
         _ = try await revalidated(
             loaded, key: key, options: options, target: target, validators: entry.metadata,
             freshness: entry.freshness, renewing: [""])
@@ -189,23 +194,29 @@ extension ImageManager {
 
     /// Downloads the original and stores it as it came.
     private func downloadData(
-        _ source: Source, key: String, options: ImageOptions, target: ImageCache,
+        _ source: Source, key: String, options: ImageOptions, target: ImageCache, strict: Bool,
         report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> FetchedData {
         stats.withLock { $0.fetches += 1 }
         let loaded = try await load(source, options: options, report: report)
-        return try await storeData(loaded, key: key, options: options, target: target)
+        return try await storeData(loaded, key: key, options: options, target: target, strict: strict)
     }
 
     /// Stores downloaded bytes under the policy their response allows (`no-store` and the like
-    /// are not written) and returns them.
-    private func storeData(_ loaded: LoadedSource, key: String, options: ImageOptions, target: ImageCache)
-        async throws -> FetchedData
-    {
+    /// are not written) and returns them. A failed write (a full disk, an entry over the cache's
+    /// size cap, a read-only folder) is logged and the bytes returned, as the pipeline's stores
+    /// do; `strict` (a prefetch, whose job is the entry) throws it instead.
+    private func storeData(
+        _ loaded: LoadedSource, key: String, options: ImageOptions, target: ImageCache, strict: Bool
+    ) async throws -> FetchedData {
         let policy = cachePolicy(options, key: key, loaded: loaded, target: target)
         if policy.writesToDisk {
-            try await target.storeToDisk(
-                loaded.data, forKey: key, metadata: metadata(loaded, options: options), policy: policy)
+            do {
+                try await target.storeToDisk(
+                    loaded.data, forKey: key, metadata: metadata(loaded, options: options), policy: policy)
+            } catch where !strict && !(error is CancellationError) {
+                logger.warning("caching failed", metadata: ["key": "\(key)", "error": "\(error)"])
+            }
         }
         return FetchedData(data: loaded.data, cacheType: .none, revalidated: false)
     }

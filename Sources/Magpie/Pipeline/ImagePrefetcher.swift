@@ -122,7 +122,7 @@ public struct ImagePrefetcher: Sendable {
                 original.onlyLoadFirstFrame = false
                 let result = try await downloads.withPermit {
                     try await manager.retrieveData(
-                        with: source, options: original, progress: nil, servesStaleWhileRevalidating: false)
+                        with: source, options: original, progress: nil, prefetching: true)
                 }
                 if result.cacheType == .disk { return result.revalidated ? .completed(0) : .skipped }
                 return .completed(result.data.count)

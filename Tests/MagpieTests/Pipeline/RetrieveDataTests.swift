@@ -111,3 +111,25 @@ import Testing
         try await h.finish()
     }
 }
+
+extension RetrieveDataTests {
+    /// A disk write that fails (here: an entry over the cache's size cap, as a full disk would
+    /// fail it) does not fail the retrieval: the bytes are good, as the pipeline's stores treat
+    /// them. A prefetch, whose job is the entry, reports it failed.
+    @Test func aFailedDiskWriteStillReturnsTheBytesButFailsAPrefetch() async throws {
+        let loader = ScriptedDataLoader { _ in .ok(NetFixture.jpeg, contentType: "image/jpeg") }
+        let h = try PipelineHarness(transports: ["http": loader])
+        let small = try ImageCache(
+            memory: .init(totalCostLimit: 1 << 20, cleanInterval: nil),
+            disk: .init(directory: h.dir.path("small"), sweepInterval: nil, maxEntrySize: 100), clock: h.clock)
+        let o = options { $0.targetCache = small }
+        let url = loader.url("/big.jpg")
+        let got = try await h.manager.retrieveData(with: .network(url), options: o)
+        #expect(got.data == NetFixture.jpeg && got.cacheType == .none)
+        #expect(!small.isOnDisk(forKey: h.manager.cacheKey(for: .network(url), options: o)))
+        let summary = await ImagePrefetcher(urls: [url], manager: h.manager, options: o, diskOnly: true).start()
+        #expect(summary.failed.count == 1 && summary.completed.isEmpty)
+        await small.shutdown()
+        try await h.finish()
+    }
+}
