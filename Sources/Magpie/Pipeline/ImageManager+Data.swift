@@ -214,7 +214,7 @@ extension ImageManager {
             do {
                 try await target.storeToDisk(
                     loaded.data, forKey: key, metadata: metadata(loaded, options: options), policy: policy)
-            } catch where !strict && !(error is CancellationError) {
+            } catch  where !strict && !(error is CancellationError) {
                 logger.warning("caching failed", metadata: ["key": "\(key)", "error": "\(error)"])
             }
         }
