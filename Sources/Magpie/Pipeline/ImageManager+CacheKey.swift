@@ -19,10 +19,10 @@ extension ImageManager {
         switch source {
         case .network(let url, let key):
             return CacheKeys.network(
-                url: url, explicitKey: options.cacheKey ?? key, filter: cacheKeyFilter,
-                alsoDropping: options.ignoredQueryItems, credentials: credentials(url, options: options),
+                url: url, explicitKey: options.cache.key ?? key, filter: cacheKeyFilter,
+                alsoDropping: options.cache.ignoredQueryItems, credentials: credentials(url, options: options),
                 secret: { cache.credentialSecret })
-        case .provider(let p): return options.cacheKey ?? p.cacheKey
+        case .provider(let p): return options.cache.key ?? p.cacheKey
         }
     }
 
@@ -36,10 +36,12 @@ extension ImageManager {
         }
         let hasUserInfo = WebURL.hasUserInfo(url.absoluteString)
         let defaults = downloader.config.defaultHeaders
-        guard hasUserInfo || options.headers.contains(where: isCredential) || defaults.contains(where: isCredential)
+        guard
+            hasUserInfo || options.request.headers.contains(where: isCredential)
+                || defaults.contains(where: isCredential)
         else { return [] }
         var headers = defaults
-        for field in options.headers { headers.set(field.name, field.value) }
+        for field in options.request.headers { headers.set(field.name, field.value) }
         var lines = headers.filter(isCredential).map { $0.name.lowercased() + ":" + $0.value }
         if hasUserInfo {
             lines.append(
@@ -52,8 +54,8 @@ extension ImageManager {
     /// ``CacheKeys/variant(varying:requestHeaders:)``): the downloader's default headers with the
     /// options' on top, as they are sent.
     func variant(varying names: [String], options: ImageOptions) -> String? {
-        var headers = (options.downloader ?? downloader).config.defaultHeaders
-        for field in options.headers { headers.set(field.name, field.value) }
+        var headers = (options.request.downloader ?? downloader).config.defaultHeaders
+        for field in options.request.headers { headers.set(field.name, field.value) }
         return CacheKeys.variant(varying: names, requestHeaders: headers)
     }
 

@@ -37,13 +37,13 @@ extension ImageManager {
         prefetching: Bool
     ) async throws(ImageRetrieveError) -> RetrieveDataResult {
         var options = options ?? defaultOptions
-        options.waitForCache = true  // the bytes are read back from the entry that was stored
+        options.cache.waitForCache = true  // the bytes are read back from the entry that was stored
         let key = cacheKey(for: source, options: options)
-        let target = options.targetCache ?? cache
+        let target = options.cache.target ?? cache
         do {
             let flight = FlightKey(key: prefetching ? key + "\u{0}prefetch" : key, options: options)
             let (found, joined) = try await dataFlights.value(
-                for: flight, priority: options.priority, progress: progress
+                for: flight, priority: options.request.priority, progress: progress
             ) { [options] context in
                 try await self.lookUpOrLoadData(
                     source, key: key, options: options, target: target, prefetching: prefetching,
@@ -68,22 +68,22 @@ extension ImageManager {
         report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> FetchedData {
         let pid = options.processorIdentifier
-        if !options.forceRefresh,
+        if options.readPolicy.readsDisk,
             let stored = try await storedData(
                 source, key: key, options: options, target: target, prefetching: prefetching, report: report)
         {
             return stored
         }
-        if options.onlyFromCache { throw ImageRetrieveError.notCached(key: key) }
+        if options.readPolicy == .cacheOnly { throw ImageRetrieveError.notCached(key: key) }
         guard !pid.isEmpty else {
             return try await downloadData(
                 source, key: key, options: options, target: target, strict: prefetching, report: report)
         }
         let image = try await retrieveImage(with: source, options: options, progress: report).image
-        if let data = try? await target.diskData(forKey: key, processorIdentifier: pid, policy: options.cachePolicy) {
+        if let data = try? await target.diskData(forKey: key, processorIdentifier: pid, policy: options.cache.policy) {
             return FetchedData(data: data, cacheType: .none, revalidated: false)
         }
-        let serializer = options.cacheSerializer ?? target.serializer
+        let serializer = options.cache.serializer ?? target.serializer
         let encoded = try await processing.run { try serializer.data(for: image, original: nil, isProcessed: true) }
         return FetchedData(data: encoded, cacheType: .none, revalidated: false)
     }
@@ -95,10 +95,10 @@ extension ImageManager {
         report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> FetchedData? {
         let pid = options.processorIdentifier
-        let allowingStale = options.respectsHTTPCacheHeaders || options.forceRevalidation
+        let allowingStale = options.cache.http.respectsHeaders || (options.readPolicy == .revalidate)
         guard
             let entry = try await target.diskEntry(
-                forKey: key, processorIdentifier: pid.isEmpty ? nil : pid, policy: options.cachePolicy,
+                forKey: key, processorIdentifier: pid.isEmpty ? nil : pid, policy: options.cache.policy,
                 allowingStale: allowingStale)
         else { return nil }
         guard variantMatches(entry.variant, options: options) else {

@@ -12,11 +12,11 @@ extension ImageManager {
         _ source: Source, _ key: String, _ options: ImageOptions, _ target: ImageCache,
         report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> Fetched? {
-        let originals = options.originalCache ?? target
-        let allowingStale = options.respectsHTTPCacheHeaders || options.forceRevalidation
+        let originals = options.cache.originalCache ?? target
+        let allowingStale = options.cache.http.respectsHeaders || (options.readPolicy == .revalidate)
         guard
             let entry = try await originals.diskEntry(
-                forKey: key, policy: options.cachePolicy, allowingStale: allowingStale)
+                forKey: key, policy: options.cache.policy, allowingStale: allowingStale)
         else { return nil }
         let data = entry.payload
         let validators = entry.metadata
@@ -91,8 +91,8 @@ extension ImageManager {
     /// heuristically cacheable without explicit freshness (a `201`), `Vary: *`, and `private`
     /// under a key without credentials keep it off the disk.
     func cachePolicy(_ options: ImageOptions, key: String, loaded: LoadedSource, target: ImageCache) -> CachePolicy {
-        var policy = options.cachePolicy
-        guard options.respectsHTTPCacheHeaders, let (stated, receivedAt) = loaded.caching else { return policy }
+        var policy = options.cache.policy
+        guard options.cache.http.respectsHeaders, let (stated, receivedAt) = loaded.caching else { return policy }
         var headers = stated
         // A response that varies on what the request sent is kept on disk with its variant, which
         // every read checks; the memory cache, keyed by URL alone, does not keep it. A variant
@@ -105,7 +105,7 @@ extension ImageManager {
             policy.writesToDisk = false
             stats.withLock { $0.keptOffDisk += 1 }
         }
-        if options.usesHeuristicFreshness && !headers.hasExplicitFreshness {
+        if options.cache.http.usesHeuristicFreshness && !headers.hasExplicitFreshness {
             // As browsers do: a tenth of the time since Last-Modified; without it, stale at once.
             headers.maxAge = Int(headers.heuristicLifetime(receivedAt: receivedAt) ?? 0)
         }
@@ -122,7 +122,7 @@ extension ImageManager {
     /// variant when it varies on request fields (and the options follow the headers).
     func metadata(_ loaded: LoadedSource, options: ImageOptions) -> DiskEntryMetadata {
         var metadata = loaded.validators
-        if options.respectsHTTPCacheHeaders, let vary = loaded.caching?.headers.vary, !vary.isEmpty {
+        if options.cache.http.respectsHeaders, let vary = loaded.caching?.headers.vary, !vary.isEmpty {
             metadata.variant = variant(varying: vary, options: options)
         }
         return metadata
@@ -149,7 +149,7 @@ extension ImageManager {
         metadata: DiskEntryMetadata = DiskEntryMetadata(), storesOriginal: Bool = true, policy: CachePolicy? = nil
     ) async {
         let pid = options.processorIdentifier
-        let policy = policy ?? options.cachePolicy
+        let policy = policy ?? options.cache.policy
         if !pid.isEmpty && policy.writesToDisk {
             recentProcessors.withLock { recent in
                 guard recent.last != pid else { return }
@@ -161,8 +161,8 @@ extension ImageManager {
         do {
             try await target.store(
                 image, original: data, forKey: key, processorIdentifier: pid, metadata: metadata, policy: policy)
-            if storesOriginal && options.cacheOriginalImage && !pid.isEmpty && policy.writesToDisk {
-                try await (options.originalCache ?? target).storeToDisk(
+            if storesOriginal && options.cache.storesOriginal && !pid.isEmpty && policy.writesToDisk {
+                try await (options.cache.originalCache ?? target).storeToDisk(
                     data, forKey: key, metadata: metadata, policy: policy)
             }
         } catch {

@@ -92,12 +92,12 @@ extension ImageManager {
         stats.withLock { $0.notModified += 1 }
         let now = clock.now()
         var renewed = freshness
-        if options.respectsHTTPCacheHeaders, let (headers, receivedAt) = loaded.caching {
+        if options.cache.http.respectsHeaders, let (headers, receivedAt) = loaded.caching {
             renewed = freshness.renewed(by: headers, receivedAt: receivedAt, now: now)
         } else if freshness.freshUntil.isFinite {
             renewed.freshUntil = now.timeIntervalSinceReferenceDate + Double(freshness.lifetime)
         }
-        var policy = options.cachePolicy
+        var policy = options.cache.policy
         policy.freshness = renewed
         // The entries asked about, and those other sizes of the URL this manager made lately: all
         // carry the validators that were confirmed (a renewal checks them).
@@ -106,8 +106,8 @@ extension ImageManager {
         var count = await target.renew(
             forKey: key, processorIdentifiers: processed.isEmpty ? [nil] : processed, freshness: renewed,
             validators: validators, policy: policy)
-        if !processed.isEmpty || options.originalCache != nil {
-            count += await (options.originalCache ?? target).renew(
+        if !processed.isEmpty || options.cache.originalCache != nil {
+            count += await (options.cache.originalCache ?? target).renew(
                 forKey: key, processorIdentifiers: [nil], freshness: renewed, validators: validators, policy: policy)
         }
         stats.withLock { $0.entriesRenewed += count }
@@ -144,7 +144,7 @@ extension ImageManager {
     func policy(_ options: ImageOptions, keeping freshness: EntryFreshness, variant: String?, target: ImageCache)
         -> CachePolicy
     {
-        var policy = options.cachePolicy
+        var policy = options.cache.policy
         policy.freshness = freshness
         if variant != nil { policy.memoryExpiration = .expired }
         if freshness.freshUntil.isFinite {

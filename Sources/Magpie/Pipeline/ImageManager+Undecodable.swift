@@ -10,7 +10,7 @@
 extension ImageManager {
     /// The remembered failure for `key` (a network source's cache key), unless it expired.
     func undecodableFailure(forKey key: String, options: ImageOptions) -> ImageDownloadError? {
-        guard !options.ignoresFailedURLMemory else { return nil }
+        guard !options.request.ignoresFailedURLMemory else { return nil }
         let now = clock.now().timeIntervalSinceReferenceDate
         guard let remembered = undecodable.withLock({ $0[key] }), remembered.until > now else { return nil }
         return .recentlyFailed(reason: .undecodable(remembered.why), until: remembered.until)
@@ -20,7 +20,7 @@ extension ImageManager {
     /// downloader gives failed URLs (none: not remembered). At most 65,536 sources are kept;
     /// expired ones are dropped as the memory grows.
     func rememberUndecodable(forKey key: String, why: String, options: ImageOptions) {
-        guard let ttl = (options.downloader ?? downloader).config.failedURLTTL else { return }
+        guard let ttl = (options.request.downloader ?? downloader).config.failedURLTTL else { return }
         let now = clock.now().timeIntervalSinceReferenceDate
         let until = now + Double(ttl.nanoseconds) / 1e9
         undecodable.withLock { memory in

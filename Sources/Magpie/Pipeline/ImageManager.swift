@@ -19,12 +19,14 @@ import Logging
 /// Decoding and processing run at most `processingConcurrency` at a time (the core count by
 /// default); disk I/O runs on the caches' dispatch queues, never on the cooperative pool.
 public final class ImageManager: Sendable {
-    public let cache: ImageCache
-    public let downloader: ImageDownloader
-    /// Rewrites network URLs into cache keys (drop signature query items, say).
-    public let cacheKeyFilter: CacheKeyFilter
+    /// What the manager was made with.
+    public let configuration: Configuration
+    public var cache: ImageCache { configuration.cache }
+    public var downloader: ImageDownloader { configuration.downloader }
+    /// Rewrites network URLs into cache keys (see ``Configuration/cacheKeyFilter``).
+    public var cacheKeyFilter: CacheKeyFilter { configuration.cacheKeyFilter }
     /// Options used when a call gives none.
-    public let defaultOptions: ImageOptions
+    public var defaultOptions: ImageOptions { configuration.defaultOptions }
     /// Where decoding and processing run (``BlockingExecutor/decoding`` unless the manager was
     /// given its own width).
     let processing: BlockingExecutor
@@ -62,19 +64,13 @@ public final class ImageManager: Sendable {
         var cacheType: CacheType
     }
 
-    public init(
-        cache: ImageCache, downloader: ImageDownloader = ImageDownloader(), cacheKeyFilter: CacheKeyFilter = .none,
-        defaultOptions: ImageOptions = ImageOptions(), processingConcurrency: Int? = nil,
-        clock: (any CacheClock)? = nil, logger: Logger = Logger(label: "magpie.manager")
-    ) {
-        self.clock = clock ?? cache.diskStorage.clock
-        self.cache = cache
-        self.downloader = downloader
-        self.cacheKeyFilter = cacheKeyFilter
-        self.defaultOptions = defaultOptions
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        self.clock = configuration.clock ?? configuration.cache.diskStorage.clock
         self.processing =
-            processingConcurrency.map { BlockingExecutor(label: "magpie.manager.decode", width: $0) } ?? .decoding
-        self.logger = logger
+            configuration.processingConcurrency.map { BlockingExecutor(label: "magpie.manager.decode", width: $0) }
+            ?? .decoding
+        self.logger = configuration.logger
     }
 
     public var statistics: Statistics { stats.withLock { $0 } }
@@ -83,7 +79,7 @@ public final class ImageManager: Sendable {
     public var retrievalsInFlight: Int { flights.inFlight }
     /// Callers waiting on those retrievals right now.
     public var callersWaiting: Int { flights.waiting }
-    /// Background revalidations running now (see ``ImageOptions/servesStaleWhileRevalidating``).
+    /// Background revalidations running now (see ``ImageOptions/CacheOptions/HTTPCaching/servesStaleWhileRevalidating``).
     public var backgroundRevalidationsInFlight: Int { backgroundRevalidations.withLock { $0.count } }
 
     /// Waits until no background revalidation is running (a short-lived process calls it before
@@ -153,10 +149,10 @@ public final class ImageManager: Sendable {
         _ source: Source, _ options: ImageOptions, _ progress: (@Sendable (Int, Int?) -> Void)?
     ) async throws -> RetrieveImageResult {
         let key = cacheKey(for: source, options: options)
-        let target = options.targetCache ?? cache
+        let target = options.cache.target ?? cache
         // The fast path: a memory hit takes no lock beyond the cache's own.
-        let policy = options.cachePolicy
-        if !options.forceRefresh, !options.forceRevalidation,
+        let policy = options.cache.policy
+        if options.readPolicy.readsMemory,
             let image = target.memoryImage(
                 forKey: key, processorIdentifier: options.processorIdentifier, policy: policy, countsMiss: false)
         {
@@ -168,7 +164,7 @@ public final class ImageManager: Sendable {
         // Everything else runs once for concurrent identical retrievals: the disk lookups too,
         // and a caller arriving as a fetch finishes finds its result in memory.
         let (found, joined) = try await flights.value(
-            for: FlightKey(key: key, options: options), priority: options.priority, progress: progress
+            for: FlightKey(key: key, options: options), priority: options.request.priority, progress: progress
         ) { context in
             try await self.lookUpOrFetch(source, key: key, options: options, target: target, report: context.report)
         }
@@ -187,8 +183,8 @@ public final class ImageManager: Sendable {
     /// processed entry's own bytes; `nil` when neither is there or the read fails.
     private func storedData(_ key: String, _ options: ImageOptions, _ target: ImageCache) async -> [UInt8]? {
         let pid = options.processorIdentifier
-        let policy = options.cachePolicy
-        if let original = try? await (options.originalCache ?? target).diskData(forKey: key, policy: policy) {
+        let policy = options.cache.policy
+        if let original = try? await (options.cache.originalCache ?? target).diskData(forKey: key, policy: policy) {
             return original
         }
         guard !pid.isEmpty else { return nil }
@@ -202,16 +198,16 @@ public final class ImageManager: Sendable {
         report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> Fetched {
         let pid = options.processorIdentifier
-        let policy = options.cachePolicy
-        if !options.forceRefresh {
-            if !options.forceRevalidation,
+        let policy = options.cache.policy
+        if options.readPolicy != .refresh {
+            if options.readPolicy.readsMemory,
                 let image = target.memoryImage(forKey: key, processorIdentifier: pid, policy: policy)
             {
                 stats.withLock { $0.memoryHits += 1 }
                 return Fetched(image: image, data: nil, cacheType: .memory)
             }
-            if !options.fromMemoryCacheOrRefresh {
-                let allowingStale = options.respectsHTTPCacheHeaders || options.forceRevalidation
+            if options.readPolicy.readsDisk {
+                let allowingStale = options.cache.http.respectsHeaders || (options.readPolicy == .revalidate)
                 if let hit = try await target.diskImage(
                     forKey: key, processorIdentifier: pid, policy: policy, allowingStale: allowingStale)
                 {
@@ -228,7 +224,7 @@ public final class ImageManager: Sendable {
                 }
             }
         }
-        if options.onlyFromCache { throw ImageRetrieveError.notCached(key: key) }
+        if options.readPolicy == .cacheOnly { throw ImageRetrieveError.notCached(key: key) }
         stats.withLock { $0.fetches += 1 }
         return try await fetch(source, key: key, options: options, target: target, report: report)
     }
@@ -262,7 +258,7 @@ public final class ImageManager: Sendable {
             // (A variant stays out of memory, which is keyed by URL alone.)
             if hit.variant == nil {
                 let cacheKey = ImageCache.cacheKey(key, processorIdentifier: pid)
-                target.promote(hit.image, forKey: cacheKey, until: renewed.freshUntil, policy: options.cachePolicy)
+                target.promote(hit.image, forKey: cacheKey, until: renewed.freshUntil, policy: options.cache.policy)
             }
             stats.withLock { $0.diskHits += 1 }
             return Fetched(image: hit.image, data: hit.data, cacheType: .disk)

@@ -25,26 +25,26 @@ extension ImageOptionsMaker {
             disk.extendsOnAccess(extending, fileID: fileID, line: line)
             return self
         }
-        /// Return only after the disk write finished (``ImageOptions/waitForCache``).
+        /// Return only after the disk write finished (``ImageOptions/CacheOptions/waitForCache``).
         @discardableResult
         public func waitForCache(fileID: String = #fileID, line: Int = #line) -> CacheMaker {
-            maker.record(.waitForCache, SourceLine(fileID: fileID, line: line)) { $0.waitForCache = true }
+            maker.record(.waitForCache, SourceLine(fileID: fileID, line: line)) { $0.cache.waitForCache = true }
             return self
         }
         /// Whether the origin's caching headers decide freshness and revalidation, and keep
         /// `no-store`, `Vary: *` and uncredentialed `private` responses off the disk
-        /// (``ImageOptions/respectsHTTPCacheHeaders``; on unless turned off here).
+        /// (``ImageOptions/CacheOptions/HTTPCaching/respectsHeaders``; on unless turned off here).
         @discardableResult
         public func respectingHTTPHeaders(_ respects: Bool = true, fileID: String = #fileID, line: Int = #line)
             -> CacheMaker
         {
             maker.record(.httpHeaders, SourceLine(fileID: fileID, line: line)) {
-                $0.respectsHTTPCacheHeaders = respects
+                $0.cache.http.respectsHeaders = respects
             }
             return self
         }
         /// Ask the origin about every disk hit with validators, fresh or not, with a conditional
-        /// request (``ImageOptions/forceRevalidation``; curl's `-z`).
+        /// request (``ImageOptions/ReadPolicy/revalidate``; curl's `-z`).
         @discardableResult
         public func revalidatingAlways(fileID: String = #fileID, line: Int = #line) -> CacheMaker {
             let at = SourceLine(fileID: fileID, line: line)
@@ -55,25 +55,25 @@ extension ImageOptionsMaker {
         }
         /// Serve stale disk entries with validators beyond what their `stale-while-revalidate`
         /// and `stale-if-error` allow: at once while one background revalidation runs, and when
-        /// revalidating fails (``ImageOptions/servesStaleWhileRevalidating``,
-        /// ``ImageOptions/servesStaleOnError``).
+        /// revalidating fails (``ImageOptions/CacheOptions/HTTPCaching/servesStaleWhileRevalidating``,
+        /// ``ImageOptions/CacheOptions/HTTPCaching/servesStaleOnError``).
         @discardableResult
         public func servingStale(
             whileRevalidating: Bool = false, onError: Bool = false, fileID: String = #fileID, line: Int = #line
         ) -> CacheMaker {
             maker.record(.servingStale, SourceLine(fileID: fileID, line: line)) {
-                $0.servesStaleWhileRevalidating = whileRevalidating
-                $0.servesStaleOnError = onError
+                $0.cache.http.servesStaleWhileRevalidating = whileRevalidating
+                $0.cache.http.servesStaleOnError = onError
             }
             return self
         }
         /// Give responses that state no lifetime the freshness browsers give them, a tenth of the
-        /// time since `Last-Modified` (``ImageOptions/usesHeuristicFreshness``), instead of the
+        /// time since `Last-Modified` (``ImageOptions/CacheOptions/HTTPCaching/usesHeuristicFreshness``), instead of the
         /// cache's own lifetime.
         @discardableResult
         public func heuristicFreshness(fileID: String = #fileID, line: Int = #line) -> CacheMaker {
             maker.record(.heuristicFreshness, SourceLine(fileID: fileID, line: line)) {
-                $0.usesHeuristicFreshness = true
+                $0.cache.http.usesHeuristicFreshness = true
             }
             return self
         }
@@ -81,22 +81,22 @@ extension ImageOptionsMaker {
         @discardableResult
         public func original(in cache: ImageCache? = nil, fileID: String = #fileID, line: Int = #line) -> CacheMaker {
             maker.record(.original, SourceLine(fileID: fileID, line: line)) {
-                $0.cacheOriginalImage = true
-                $0.originalCache = cache
+                $0.cache.storesOriginal = true
+                $0.cache.originalCache = cache
             }
             return self
         }
         /// Cache in `cache` instead of the manager's.
         @discardableResult
         public func target(_ cache: ImageCache, fileID: String = #fileID, line: Int = #line) -> CacheMaker {
-            maker.record(.target, SourceLine(fileID: fileID, line: line)) { $0.targetCache = cache }
+            maker.record(.target, SourceLine(fileID: fileID, line: line)) { $0.cache.target = cache }
             return self
         }
         @discardableResult
         public func serializer(_ serializer: any CacheSerializer, fileID: String = #fileID, line: Int = #line)
             -> CacheMaker
         {
-            maker.record(.serializer, SourceLine(fileID: fileID, line: line)) { $0.cacheSerializer = serializer }
+            maker.record(.serializer, SourceLine(fileID: fileID, line: line)) { $0.cache.serializer = serializer }
             return self
         }
         public var and: CacheMaker { self }
@@ -114,9 +114,9 @@ extension ImageOptionsMaker {
         {
             maker.record(.expires(layer), SourceLine(fileID: fileID, line: line)) {
                 if layer == .memory {
-                    $0.memoryCacheExpiration = expiration
+                    $0.cache.memory.expiration = expiration
                 } else {
-                    $0.diskCacheExpiration = expiration
+                    $0.cache.disk.expiration = expiration
                 }
             }
             return self
@@ -127,9 +127,9 @@ extension ImageOptionsMaker {
         {
             maker.record(.extendsOnAccess(layer), SourceLine(fileID: fileID, line: line)) {
                 if layer == .memory {
-                    $0.memoryCacheAccessExtendingExpiration = extending
+                    $0.cache.memory.extendsOnAccess = extending
                 } else {
-                    $0.diskCacheAccessExtendingExpiration = extending
+                    $0.cache.disk.extendsOnAccess = extending
                 }
             }
             return self
@@ -139,7 +139,7 @@ extension ImageOptionsMaker {
         public func only(fileID: String = #fileID, line: Int = #line) -> CacheLayerMaker {
             let at = SourceLine(fileID: fileID, line: line)
             if layer == .memory {
-                maker.record(.memoryOnly, at) { $0.cacheMemoryOnly = true }
+                maker.record(.memoryOnly, at) { $0.cache.memoryOnly = true }
             } else {
                 maker.invalid(
                     "cache.disk.only is not an option (use cache.memory.only or fromMemoryCacheOrRefresh)", at)
@@ -159,14 +159,14 @@ extension ImageOptionsMaker {
         @discardableResult
         public func ignoringQuery(_ names: String..., fileID: String = #fileID, line: Int = #line) -> CacheKeyMaker {
             maker.record(.keyIgnoringQuery, SourceLine(fileID: fileID, line: line)) {
-                $0.ignoredQueryItems.formUnion(names)
+                $0.cache.ignoredQueryItems.formUnion(names)
             }
             return self
         }
         /// Cache under exactly this key.
         @discardableResult
         public func equalTo(_ key: String, fileID: String = #fileID, line: Int = #line) -> CacheKeyMaker {
-            maker.record(.keyEqualTo, SourceLine(fileID: fileID, line: line)) { $0.cacheKey = key }
+            maker.record(.keyEqualTo, SourceLine(fileID: fileID, line: line)) { $0.cache.key = key }
             return self
         }
         public var and: CacheKeyMaker { self }

@@ -6,7 +6,7 @@ extension ImageOptionsMaker {
 
         @discardableResult
         public func timeout(_ timeout: Duration, fileID: String = #fileID, line: Int = #line) -> RequestMaker {
-            maker.record(.timeout, SourceLine(fileID: fileID, line: line)) { $0.timeout = timeout }
+            maker.record(.timeout, SourceLine(fileID: fileID, line: line)) { $0.request.timeout = timeout }
             return self
         }
         /// A header field; the same name twice is an error.
@@ -15,7 +15,7 @@ extension ImageOptionsMaker {
             -> RequestMaker
         {
             maker.record(.header(name.lowercased()), SourceLine(fileID: fileID, line: line)) {
-                $0.headers.set(name, value)
+                $0.request.headers.set(name, value)
             }
             return self
         }
@@ -26,7 +26,7 @@ extension ImageOptionsMaker {
             _ modify: @escaping @Sendable (DataRequest) async throws -> DataRequest
         ) -> RequestMaker {
             maker.record(.modifier, SourceLine(fileID: fileID, line: line)) {
-                $0.requestModifier = RequestModifier(modify)
+                $0.request.modifier = RequestModifier(modify)
             }
             return self
         }
@@ -37,13 +37,13 @@ extension ImageOptionsMaker {
             _ decide: @escaping @Sendable (DataResponse, DataRequest) async -> DataRequest?
         ) -> RequestMaker {
             maker.record(.redirects, SourceLine(fileID: fileID, line: line)) {
-                $0.redirectHandler = RedirectHandler(decide)
+                $0.request.redirectHandler = RedirectHandler(decide)
             }
             return self
         }
         @discardableResult
         public func priority(_ priority: TaskPriority, fileID: String = #fileID, line: Int = #line) -> RequestMaker {
-            maker.record(.priority, SourceLine(fileID: fileID, line: line)) { $0.priority = priority }
+            maker.record(.priority, SourceLine(fileID: fileID, line: line)) { $0.request.priority = priority }
             return self
         }
         /// Use this downloader instead of the manager's.
@@ -51,14 +51,14 @@ extension ImageOptionsMaker {
         public func downloader(_ downloader: ImageDownloader, fileID: String = #fileID, line: Int = #line)
             -> RequestMaker
         {
-            maker.record(.downloader, SourceLine(fileID: fileID, line: line)) { $0.downloader = downloader }
+            maker.record(.downloader, SourceLine(fileID: fileID, line: line)) { $0.request.downloader = downloader }
             return self
         }
         /// Download even when the URL failed recently.
         @discardableResult
         public func ignoringFailedURLMemory(fileID: String = #fileID, line: Int = #line) -> RequestMaker {
             maker.record(.ignoringFailedURLMemory, SourceLine(fileID: fileID, line: line)) {
-                $0.ignoresFailedURLMemory = true
+                $0.request.ignoresFailedURLMemory = true
             }
             return self
         }
@@ -73,9 +73,9 @@ extension ImageOptionsMaker {
         @discardableResult
         public func times(_ count: Int, fileID: String = #fileID, line: Int = #line) -> RetryMaker {
             maker.record(.retryTimes, SourceLine(fileID: fileID, line: line)) {
-                var s = $0.retryStrategy ?? RetryStrategy(maxRetries: 0)
+                var s = $0.retry ?? RetryStrategy(maxRetries: 0)
                 s.maxRetries = max(0, count)
-                $0.retryStrategy = s
+                $0.retry = s
             }
             return self
         }
@@ -84,9 +84,9 @@ extension ImageOptionsMaker {
             -> RetryMaker
         {
             maker.record(.retryBackoff, SourceLine(fileID: fileID, line: line)) {
-                var s = $0.retryStrategy ?? RetryStrategy(maxRetries: 0)
+                var s = $0.retry ?? RetryStrategy(maxRetries: 0)
                 s.backoff = backoff
-                $0.retryStrategy = s
+                $0.retry = s
             }
             return self
         }
@@ -94,9 +94,9 @@ extension ImageOptionsMaker {
         @discardableResult
         public func jitter(_ fraction: Double, fileID: String = #fileID, line: Int = #line) -> RetryMaker {
             maker.record(.retryJitter, SourceLine(fileID: fileID, line: line)) {
-                var s = $0.retryStrategy ?? RetryStrategy(maxRetries: 0)
+                var s = $0.retry ?? RetryStrategy(maxRetries: 0)
                 s.jitter = min(1, max(0, fraction))
-                $0.retryStrategy = s
+                $0.retry = s
             }
             return self
         }

@@ -176,35 +176,3 @@ extension ImageOptions {
         return try maker.build()
     }
 }
-
-extension ImageOptions: CustomDebugStringConvertible {
-    /// The settings that differ from the defaults, and the cache key they give
-    /// (`<source key>@<processor identifier>`).
-    public var debugDescription: String {
-        var parts: [String] = []
-        let d = ImageOptions()
-        let key = ImageCache.cacheKey(cacheKey ?? "<source key>", processorIdentifier: processorIdentifier)
-        parts.append("cache key: \(key)")
-        if !ignoredQueryItems.isEmpty { parts.append("ignoring query: \(ignoredQueryItems.sorted())") }
-        if readPolicy != .cacheThenNetwork { parts.append("read: \(readPolicy)") }
-        if cacheMemoryOnly { parts.append("cacheMemoryOnly") }
-        if waitForCache { parts.append("waitForCache") }
-        if cacheOriginalImage { parts.append("cacheOriginalImage") }
-        if let e = memoryCacheExpiration { parts.append("memory expires: \(e)") }
-        if let e = diskCacheExpiration { parts.append("disk expires: \(e)") }
-        if memoryCacheAccessExtendingExpiration != d.memoryCacheAccessExtendingExpiration {
-            parts.append("memory extends: \(memoryCacheAccessExtendingExpiration)")
-        }
-        if diskCacheAccessExtendingExpiration != d.diskCacheAccessExtendingExpiration {
-            parts.append("disk extends: \(diskCacheAccessExtendingExpiration)")
-        }
-        if let t = timeout { parts.append("timeout: \(t)") }
-        if !headers.isEmpty { parts.append("headers: \(headers.map(\.name))") }
-        if let r = retryStrategy { parts.append("retry: \(r.maxRetries) × \(r.backoff)") }
-        if requestModifier != nil { parts.append("request modifier") }
-        if redirectHandler != nil { parts.append("redirect handler") }
-        if let p = priority { parts.append("priority: \(p.rawValue)") }
-        if !alternativeSources.isEmpty { parts.append("alternatives: \(alternativeSources.count)") }
-        return "ImageOptions(" + parts.joined(separator: ", ") + ")"
-    }
-}

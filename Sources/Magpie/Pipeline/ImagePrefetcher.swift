@@ -9,7 +9,7 @@
 ///
 /// Sources already cached are skipped. In disk-only mode the downloaded bytes are stored on disk
 /// without decoding: cache warming for a server, where later retrievals process the original
-/// (see ``ImageOptions/cacheOriginalImage``). Cancel the task that runs ``start(progress:)`` to
+/// (see ``ImageOptions/CacheOptions/storesOriginal``). Cancel the task that runs ``start(progress:)`` to
 /// stop: running fetches are cancelled and the rest are counted as cancelled.
 public struct ImagePrefetcher: Sendable {
     /// How far a prefetch has come.
@@ -105,12 +105,12 @@ public struct ImagePrefetcher: Sendable {
     private func fetch(_ source: Source) async -> Outcome {
         if Task.isCancelled { return .cancelled }
         let key = manager.cacheKey(for: source, options: options)
-        let target = options.targetCache ?? manager.cache
+        let target = options.cache.target ?? manager.cache
         do {
             if diskOnly {
                 // Skipped only when the file is really there: another process's trim or a
                 // person may have removed it behind this process's index.
-                if !options.forceRefresh && !options.forceRevalidation && target.isOnDisk(forKey: key) {
+                if options.readPolicy != .refresh && options.readPolicy != .revalidate && target.isOnDisk(forKey: key) {
                     return .skipped
                 }
                 // The original's bytes through the manager's one pipeline for bytes: a stale entry
@@ -127,7 +127,7 @@ public struct ImagePrefetcher: Sendable {
                 if result.cacheType == .disk { return result.revalidated ? .completed(0) : .skipped }
                 return .completed(result.data.count)
             }
-            if !options.forceRefresh && !options.forceRevalidation
+            if options.readPolicy != .refresh && options.readPolicy != .revalidate
                 && target.imageCachedType(forKey: key, processorIdentifier: options.processorIdentifier) != .none
             {
                 return .skipped

@@ -29,7 +29,7 @@ extension ImageManager {
         case .network(let url, _):
             var downloadOptions = options.downloadOptions
             downloadOptions.revalidating = revalidating
-            let download = try await (options.downloader ?? downloader).download(
+            let download = try await (options.request.downloader ?? downloader).download(
                 url, options: downloadOptions, progress: report)
             return LoadedSource(
                 data: download.data, validators: download.validators,
@@ -48,15 +48,5 @@ extension ImageManager {
             report(data.count, data.count)
             return LoadedSource(data: data, validators: ResponseValidators())
         }
-    }
-}
-
-extension ImageOptions {
-    /// The cache layer's view of these options.
-    var cachePolicy: CachePolicy {
-        CachePolicy(
-            memoryExpiration: memoryCacheExpiration, memoryExtending: memoryCacheAccessExtendingExpiration,
-            diskExpiration: diskCacheExpiration, diskExtending: diskCacheAccessExtendingExpiration,
-            serializer: cacheSerializer, writesToDisk: !cacheMemoryOnly, waitsForDisk: waitForCache)
     }
 }

@@ -38,11 +38,12 @@ enum StoredEntryRule {
     }
 
     static func decide(_ entry: Entry, options: ImageOptions) -> Decision {
-        let forced = options.forceRevalidation && !entry.freshness.immutable
-        if !entry.isStale && (!forced || !entry.canRevalidate || options.onlyFromCache) { return .use }
-        guard entry.canRevalidate, !options.onlyFromCache else { return .miss }
-        if entry.isStale, !entry.freshness.forbidsStaleUse, !options.forceRevalidation,
-            options.servesStaleWhileRevalidating || entry.staleFor < Double(entry.freshness.staleWhileRevalidate)
+        let forced = (options.readPolicy == .revalidate) && !entry.freshness.immutable
+        if !entry.isStale && (!forced || !entry.canRevalidate || (options.readPolicy == .cacheOnly)) { return .use }
+        guard entry.canRevalidate, options.readPolicy != .cacheOnly else { return .miss }
+        if entry.isStale, !entry.freshness.forbidsStaleUse, options.readPolicy != .revalidate,
+            options.cache.http.servesStaleWhileRevalidating
+                || entry.staleFor < Double(entry.freshness.staleWhileRevalidate)
         {
             return .serveStaleWhileRevalidating
         }
@@ -55,6 +56,7 @@ enum StoredEntryRule {
     /// options' `servesStaleOnError` allow it.
     static func servesStale(after error: ImageDownloadError, _ entry: Entry, options: ImageOptions) -> Bool {
         guard error.allowsServingStale, !(entry.isStale && entry.freshness.forbidsStaleUse) else { return false }
-        return options.servesStaleOnError || (entry.isStale && entry.staleFor < Double(entry.freshness.staleIfError))
+        return options.cache.http.servesStaleOnError
+            || (entry.isStale && entry.staleFor < Double(entry.freshness.staleIfError))
     }
 }

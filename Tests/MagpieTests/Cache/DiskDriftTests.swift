@@ -63,8 +63,8 @@ import Testing
             try h.cache.diskStorage.store(damaged, forKey: key)
             var options = ImageOptions()
             options.processor = DownsamplingProcessor(width: 24, height: 24)
-            options.cacheOriginalImage = true
-            options.waitForCache = true
+            options.cache.storesOriginal = true
+            options.cache.waitForCache = true
             let result = try await h.manager.retrieveImage(with: .network(url), options: options)
             #expect(result.cacheType == .none && result.image.width == 24 && result.image.height == 16)
             #expect(server.requestCount("/img/poisoned.jpg") == 1)
@@ -97,7 +97,7 @@ import Testing
             let url = NetFixture.url(server, "/img/kept.jpg")
             var plain = ImageOptions()
             plain.keepsOriginalData = true
-            plain.waitForCache = true
+            plain.cache.waitForCache = true
             let fetched = try await h.manager.retrieveImage(with: .network(url), options: plain)
             #expect(fetched.cacheType == .none && fetched.data == NetFixture.jpeg)
             let memory = try await h.manager.retrieveImage(with: .network(url), options: plain)
@@ -109,7 +109,7 @@ import Testing
             // Processed: the original is kept on disk, the processed entry holds a re-encoding.
             var thumb = plain
             thumb.processor = DownsamplingProcessor(width: 32, height: 32)
-            thumb.cacheOriginalImage = true
+            thumb.cache.storesOriginal = true
             let original = try await h.manager.retrieveImage(with: .network(url), options: thumb)
             #expect(original.cacheType == .disk && original.data == NetFixture.jpeg, "processed from the original")
             let thumbMemory = try await h.manager.retrieveImage(with: .network(url), options: thumb)
@@ -124,7 +124,7 @@ import Testing
 
             // Memory-only: nothing on disk to give.
             var memoryOnly = plain
-            memoryOnly.cacheMemoryOnly = true
+            memoryOnly.cache.memoryOnly = true
             let other = NetFixture.url(server, "/img/memory-only.jpg")
             _ = try await h.manager.retrieveImage(with: .network(other), options: memoryOnly)
             let memoryOnlyHit = try await h.manager.retrieveImage(with: .network(other), options: memoryOnly)

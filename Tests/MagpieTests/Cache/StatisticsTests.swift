@@ -15,7 +15,7 @@ import Testing
             let url = NetFixture.url(server, "/img/counted.jpg")
             let options = {
                 var o = ImageOptions()
-                o.waitForCache = true
+                o.cache.waitForCache = true
                 return o
             }()
             let manager = h.manager

@@ -16,7 +16,7 @@ import Testing
             for given in ["http:///no-host/42.jpg", "http://example.com:99999/42.jpg", "magpie-placeholder:42"] {
                 let placeholder = try #require(URL(string: given))
                 var options = ImageOptions()
-                options.requestModifier = RequestModifier { request in
+                options.request.modifier = RequestModifier { request in
                     var request = request
                     request.url = real
                     return request
@@ -33,7 +33,7 @@ import Testing
             #expect(server.requestCount("/img/placeholder.jpg") == 3)
             // A modifier that leaves it invalid gets the URL error, not a connection.
             var keeps = ImageOptions()
-            keeps.requestModifier = RequestModifier { $0 }
+            keeps.request.modifier = RequestModifier { $0 }
             await #expect(throws: ImageDownloadError.invalidURL("http://example.com:99999/x")) {
                 _ = try await h.manager.downloader.download(
                     URL(string: "http://example.com:99999/x")!, options: keeps.downloadOptions)

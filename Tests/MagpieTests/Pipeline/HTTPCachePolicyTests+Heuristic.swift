@@ -28,12 +28,12 @@ extension HTTPCachePolicyTests {
             let h = try PipelineHarness(transports: ["http": loader])
             let dated = loader.url("/dated.jpg")
             let undated = loader.url("/undated.jpg")
-            let plain = options { $0.diskCacheAccessExtendingExpiration = .none }
+            let plain = options { $0.cache.disk.extendsOnAccess = .none }
             let browser = try ImageOptions.make { make in
                 make.cache.heuristicFreshness().and.waitForCache()
                 make.cache.disk.extendsOnAccess(.none)
             }
-            #expect(browser.usesHeuristicFreshness && !plain.usesHeuristicFreshness)
+            #expect(browser.cache.http.usesHeuristicFreshness && !plain.cache.http.usesHeuristicFreshness)
             // Default: both are fresh for the disk cache's 7 days, whatever Last-Modified says.
             for url in [dated, undated] { _ = try await h.manager.retrieveImage(with: .network(url), options: plain) }
             h.cache.clearMemoryCache()

@@ -27,7 +27,7 @@ import Testing
     /// again whatever the reads did (`RevalidationTests` covers the default extension).
     func options(_ configure: (inout ImageOptions) -> Void = { _ in }) -> ImageOptions {
         var o = ImageOptions()
-        o.waitForCache = true
+        o.cache.waitForCache = true
         configure(&o)
         return o
     }
@@ -59,7 +59,7 @@ import Testing
             let h = try PipelineHarness()  // the disk cache keeps entries 7 days
             let url = NetFixture.url(server, "/long.jpg")  // the origin says 10
             // (A read would restart the cache's 7 days, up to the origin's 10: none here.)
-            let unextended = options { $0.diskCacheAccessExtendingExpiration = .none }
+            let unextended = options { $0.cache.disk.extendsOnAccess = .none }
             _ = try await h.manager.retrieveImage(with: .network(url), options: unextended)
             h.cache.clearMemoryCache()
             h.clock.advance(by: 6 * 86_400)
@@ -86,7 +86,7 @@ import Testing
             #expect(h.manager.statistics.keptOffDisk == 3)
             // A private response to a request with credentials goes under its credential key.
             let url = NetFixture.url(server, "/private.jpg")
-            let mine = options { $0.headers = [HTTPHeaderField("Authorization", "Bearer me")] }
+            let mine = options { $0.request.headers = [HTTPHeaderField("Authorization", "Bearer me")] }
             _ = try await h.manager.retrieveImage(with: .network(url), options: mine)
             let key = h.manager.cacheKey(for: .network(url), options: mine)
             #expect(CacheKeys.hasCredentials(key) && h.cache.isOnDisk(forKey: key))
@@ -99,7 +99,7 @@ import Testing
         try await withServer(server()) { server in
             let h = try PipelineHarness()
             let url = NetFixture.url(server, "/nostore.jpg")
-            let o = options { $0.respectsHTTPCacheHeaders = false }
+            let o = options { $0.cache.http.respectsHeaders = false }
             _ = try await h.manager.retrieveImage(with: .network(url), options: o)
             #expect(h.cache.isOnDisk(forKey: h.manager.cacheKey(for: .network(url), options: o)))
             let short = NetFixture.url(server, "/max60.jpg")
@@ -128,9 +128,9 @@ import Testing
 
 extension HTTPCachePolicyTests {
     @Test func theDSLSetsItOnceAndOnlyOnce() throws {
-        #expect(ImageOptions().respectsHTTPCacheHeaders, "on by default")
+        #expect(ImageOptions().cache.http.respectsHeaders, "on by default")
         let off = try ImageOptions.make { make in make.cache.respectingHTTPHeaders(false).and.waitForCache() }
-        #expect(!off.respectsHTTPCacheHeaders && off.waitForCache)
+        #expect(!off.cache.http.respectsHeaders && off.cache.waitForCache)
         let line = #line + 2
         let lineError = optionsError { make in
             make.cache.respectingHTTPHeaders(false)
@@ -158,7 +158,7 @@ extension HTTPCachePolicyTests {
             let h = try PipelineHarness()
             let url = NetFixture.url(server, "/v.jpg")
             func dpr(_ value: String?) -> ImageOptions {
-                options { o in if let value { o.headers = [HTTPHeaderField("DPR", value)] } }
+                options { o in if let value { o.request.headers = [HTTPHeaderField("DPR", value)] } }
             }
             #expect(try await h.manager.retrieveImage(with: .network(url), options: dpr("1")).cacheType == .none)
             let key = h.manager.cacheKey(for: .network(url), options: dpr("1"))

@@ -45,13 +45,15 @@ import Testing
             make.retry.times(3).with.backoff(.exponential(.milliseconds(200)))
             make.forceRefresh()
         }
-        #expect(options.memoryCacheExpiration == .seconds(300) && options.diskCacheExpiration == .days(7))
-        #expect(options.ignoredQueryItems == ["X-Amz-Signature", "token"])
-        #expect(options.timeout == .seconds(10) && options.headers == [HTTPHeaderField("Authorization", token)])
+        #expect(options.cache.memory.expiration == .seconds(300) && options.cache.disk.expiration == .days(7))
+        #expect(options.cache.ignoredQueryItems == ["X-Amz-Signature", "token"])
         #expect(
-            options.retryStrategy?.maxRetries == 3 && options.retryStrategy?.backoff == .exponential(.milliseconds(200))
+            options.request.timeout == .seconds(10)
+                && options.request.headers == [HTTPHeaderField("Authorization", token)])
+        #expect(
+            options.retry?.maxRetries == 3 && options.retry?.backoff == .exponential(.milliseconds(200))
         )
-        #expect(options.forceRefresh)
+        #expect(options.readPolicy == .refresh)
         #expect(options.debugDescription.contains("cache key: <source key>@magpie.downsample(fit,256x256)"))
     }
 
@@ -166,10 +168,12 @@ import Testing
         let ok = try OptionsCompiler.compile(
             base: ImageOptions(),
             settings: [
-                RecordedSetting(order: 0, slot: .expires(.disk), line: a) { $0.diskCacheExpiration = .days(1) },
-                RecordedSetting(order: 1, slot: .expires(.memory), line: b) { $0.memoryCacheExpiration = .seconds(5) },
+                RecordedSetting(order: 0, slot: .expires(.disk), line: a) { $0.cache.disk.expiration = .days(1) },
+                RecordedSetting(order: 1, slot: .expires(.memory), line: b) {
+                    $0.cache.memory.expiration = .seconds(5)
+                },
             ], sizes: [], processor: nil, recordingErrors: [])
-        #expect(ok.diskCacheExpiration == .days(1) && ok.memoryCacheExpiration == .seconds(5))
+        #expect(ok.cache.disk.expiration == .days(1) && ok.cache.memory.expiration == .seconds(5))
         #expect(throws: ImageOptionsError.redefined("request.header(x-a)", first: a, second: b)) {
             try OptionsCompiler.compile(
                 base: ImageOptions(),
@@ -211,11 +215,11 @@ import Testing
             make.cache.disk.expires(.days(30))
         }
         let small = try thumb.updated { make in make.size.lessThanOrEqualTo(64) }
-        #expect(small.processorIdentifier == "magpie.downsample(fit,64x64)" && small.diskCacheExpiration == .days(30))
+        #expect(small.processorIdentifier == "magpie.downsample(fit,64x64)" && small.cache.disk.expiration == .days(30))
         let kept = try thumb.updated { make in make.request.timeout(.seconds(3)) }
-        #expect(kept.processorIdentifier == thumb.processorIdentifier && kept.timeout == .seconds(3))
+        #expect(kept.processorIdentifier == thumb.processorIdentifier && kept.request.timeout == .seconds(3))
         let fresh = try ImageOptions.make { make in make.forceRefresh() }
-        #expect(fresh.processorIdentifier == "" && fresh.diskCacheExpiration == nil && fresh.forceRefresh)
+        #expect(fresh.processorIdentifier == "" && fresh.cache.disk.expiration == nil && fresh.readPolicy == .refresh)
         #expect(throws: ImageOptionsError.self) {
             try thumb.updated { make in
                 make.request.timeout(.seconds(1))

@@ -49,7 +49,7 @@ extension PipelineTests {
             #expect(try await h.manager.retrieveImage(with: .network(b)).cacheType == .memory)
             #expect(h.manager.cacheKey(for: .network(b)) == server.baseURL + "/img/k.jpg?v=1")
             var keyed = ImageOptions()
-            keyed.cacheKey = "my-key"
+            keyed.cache.key = "my-key"
             _ = try await h.manager.retrieveImage(with: .network(a), options: keyed)
             #expect(h.cache.memoryStorage.isCached(forKey: "my-key"))
 
@@ -93,14 +93,14 @@ extension PipelineTests {
             var variants: [ImageOptions] = []
             for i in 0..<4 {
                 var o = base
-                o.priority = [.high, .low, .medium, nil][i]
+                o.request.priority = [.high, .low, .medium, nil][i]
                 // Long ones: the gate holds the download, and a loaded machine must not time it out.
-                o.timeout = [.seconds(300), .seconds(400), .seconds(500), .seconds(600)][i]
-                o.retryStrategy = i % 2 == 0 ? .times(0) : nil
+                o.request.timeout = [.seconds(300), .seconds(400), .seconds(500), .seconds(600)][i]
+                o.retry = i % 2 == 0 ? .times(0) : nil
                 o.keepsOriginalData = i == 3
                 variants.append(o)
             }
-            base.timeout = .seconds(700)
+            base.request.timeout = .seconds(700)
             var refreshing = base
             refreshing.readPolicy = .refresh
             let manager = h.manager

@@ -11,7 +11,7 @@ import Testing
             let h = try PipelineHarness()
             let url = NetFixture.url(server, "/img/a.jpg")
             var options = ImageOptions()
-            options.waitForCache = true
+            options.cache.waitForCache = true
             let first = try await h.manager.retrieveImage(with: .network(url), options: options)
             #expect(first.cacheType == .none && first.image.width == 96 && first.image.height == 64)
             let second = try await h.manager.retrieveImage(with: .network(url), options: options)
@@ -66,7 +66,7 @@ import Testing
             let h = try PipelineHarness()
             let url = NetFixture.url(server, "/img/o.jpg")
             var wait = ImageOptions()
-            wait.waitForCache = true
+            wait.cache.waitForCache = true
             _ = try await h.manager.retrieveImage(with: .network(url), options: wait)
             #expect(h.cache.diskStorage.isCached(forKey: url.absoluteString), "waitForCache: on disk at return")
 
@@ -92,7 +92,7 @@ import Testing
             #expect(viaNetwork.cacheType == .none && server.requestCount("/img/o.jpg") == 3)
 
             var memoryOnly = wait
-            memoryOnly.cacheMemoryOnly = true
+            memoryOnly.cache.memoryOnly = true
             let m = NetFixture.url(server, "/img/memory-only.jpg")
             _ = try await h.manager.retrieveImage(with: .network(m), options: memoryOnly)
             #expect(h.cache.memoryStorage.isCached(forKey: m.absoluteString))
@@ -103,8 +103,8 @@ import Testing
                 memory: .init(cleanInterval: nil), disk: .init(directory: h.dir.path("other"), sweepInterval: nil))
             let downloader = ImageDownloader()
             var elsewhere = wait
-            elsewhere.targetCache = other
-            elsewhere.downloader = downloader
+            elsewhere.cache.target = other
+            elsewhere.request.downloader = downloader
             let t = NetFixture.url(server, "/img/target.jpg")
             _ = try await h.manager.retrieveImage(with: .network(t), options: elsewhere)
             #expect(other.diskStorage.isCached(forKey: t.absoluteString))
@@ -114,7 +114,7 @@ import Testing
 
             // A serializer that forces PNG on disk.
             var png = wait
-            png.cacheSerializer = FormatIndicatedCacheSerializer(format: .png())
+            png.cache.serializer = FormatIndicatedCacheSerializer(format: .png())
             png.processor = DownsamplingProcessor(width: 20, height: 20)
             let s = NetFixture.url(server, "/img/serialized.jpg")
             _ = try await h.manager.retrieveImage(with: .network(s), options: png)
@@ -132,14 +132,14 @@ import Testing
             let url = NetFixture.url(server, "/img/original.jpg")
             var a = ImageOptions()
             a.processor = DownsamplingProcessor(width: 32, height: 32)
-            a.cacheOriginalImage = true
-            a.waitForCache = true
+            a.cache.storesOriginal = true
+            a.cache.waitForCache = true
             _ = try await h.manager.retrieveImage(with: .network(url), options: a)
             #expect(h.cache.diskStorage.isCached(forKey: url.absoluteString), "original stored under the plain key")
             var b = ImageOptions()
             b.processor = DownsamplingProcessor(width: 16, height: 16, mode: .fill)
                 |> CroppingProcessor(width: 8, height: 16)
-            b.waitForCache = true
+            b.cache.waitForCache = true
             let r = try await h.manager.retrieveImage(with: .network(url), options: b)
             #expect(r.cacheType == .disk && r.image.width == 8 && r.image.height == 16)
             #expect(server.requestCount("/img/original.jpg") == 1 && h.manager.statistics.originalHits == 1)
@@ -153,10 +153,10 @@ import Testing
             let h = try PipelineHarness()
             let url = NetFixture.url(server, "/img/expiry.jpg")
             var options = ImageOptions()
-            options.waitForCache = true
-            options.memoryCacheExpiration = .seconds(10)
-            options.diskCacheExpiration = .seconds(100)
-            options.memoryCacheAccessExtendingExpiration = .none
+            options.cache.waitForCache = true
+            options.cache.memory.expiration = .seconds(10)
+            options.cache.disk.expiration = .seconds(100)
+            options.cache.memory.extendsOnAccess = .none
             _ = try await h.manager.retrieveImage(with: .network(url), options: options)
             h.clock.advance(by: 11)
             #expect(try await h.manager.retrieveImage(with: .network(url), options: options).cacheType == .disk)
@@ -179,7 +179,7 @@ import Testing
         }) { server in
             let h = try PipelineHarness()
             var signed = ImageOptions()
-            signed.requestModifier = RequestModifier { r in
+            signed.request.modifier = RequestModifier { r in
                 var r = r
                 r.headers.set("X-Token", "t")
                 return r
@@ -198,14 +198,14 @@ import Testing
             #expect(alternative.image.width == 40)
 
             var retry = ImageOptions()
-            retry.retryStrategy = RetryStrategy(maxRetries: 0)
+            retry.retry = RetryStrategy(maxRetries: 0)
             await #expect(throws: ImageRetrieveError.loadingFailed(.badStatus(code: 503, retryAfter: nil))) {
                 try await h.manager.retrieveImage(with: .network(NetFixture.url(server, "/flaky.jpg")), options: retry)
             }
             // Every source failing reports every source's error, in order, each with its stage.
             var both = ImageOptions()
             both.alternativeSources = [.network(NetFixture.url(server, "/corrupt.jpg"))]
-            both.retryStrategy = RetryStrategy(maxRetries: 0)
+            both.retry = RetryStrategy(maxRetries: 0)
             do {
                 _ = try await h.manager.retrieveImage(
                     with: .network(NetFixture.url(server, "/gone.jpg")), options: both)
@@ -220,15 +220,15 @@ import Testing
                 #expect(failures[0].error == .loadingFailed(.badStatus(code: 404, retryAfter: nil)))
                 #expect(error.description.contains("/gone.jpg") && error.description.contains("/corrupt.jpg"))
             }
-            retry.retryStrategy = RetryStrategy(maxRetries: 1, backoff: .immediate)
-            retry.headers = [HTTPHeaderField("X-Try", "1")]
+            retry.retry = RetryStrategy(maxRetries: 1, backoff: .immediate)
+            retry.request.headers = [HTTPHeaderField("X-Try", "1")]
             #expect(
                 try await h.manager.retrieveImage(with: .network(NetFixture.url(server, "/flaky.jpg")), options: retry)
                     .image.width == 96)
 
             let gif = NetFixture.url(server, "/anim.gif")
             var stored = ImageOptions()
-            stored.waitForCache = true  // the original is on disk before the next retrieval looks
+            stored.cache.waitForCache = true  // the original is on disk before the next retrieval looks
             #expect(try await h.manager.retrieveImage(with: .network(gif), options: stored).image.frames.count == 2)
             var first = ImageOptions()
             first.onlyLoadFirstFrame = true

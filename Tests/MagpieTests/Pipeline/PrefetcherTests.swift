@@ -10,7 +10,7 @@ import Testing
         try await withServer(imageServer()) { server in
             let h = try PipelineHarness()
             var options = ImageOptions()
-            options.waitForCache = true
+            options.cache.waitForCache = true
             options.processor = DownsamplingProcessor(width: 32, height: 32)
             _ = try await h.manager.retrieveImage(
                 with: .network(NetFixture.url(server, "/img/0.jpg")), options: options)

@@ -10,7 +10,7 @@ import Testing
 @Suite struct RetrieveDataTests {
     func options(_ configure: (inout ImageOptions) -> Void = { _ in }) -> ImageOptions {
         var o = ImageOptions()
-        o.retryStrategy = .times(0)
+        o.retry = .times(0)
         configure(&o)
         return o
     }
@@ -62,7 +62,7 @@ import Testing
         #expect(h.manager.statistics.processed == 1 && loader.requestCount("/p.jpg") == 1, "no decode, no request")
         // Memory only: nothing on disk to read back, so the image is encoded by the serializer.
         var memoryOnly = thumb
-        memoryOnly.cacheMemoryOnly = true
+        memoryOnly.cache.memoryOnly = true
         memoryOnly.processor = DownsamplingProcessor(width: 12, height: 12)
         let encoded = try await h.manager.retrieveData(with: .network(url), options: memoryOnly)
         #expect(try ImageInfo(probing: encoded.data).width == 12 && encoded.cacheType == .none)
@@ -79,7 +79,7 @@ import Testing
         let url = loader.url("/shared.jpg")
         let manager = h.manager
         // The gate holds the download: a loaded machine must not time it out first.
-        let o = options { $0.timeout = .seconds(300) }
+        let o = options { $0.request.timeout = .seconds(300) }
         let results = try await withThrowingTaskGroup(of: RetrieveDataResult.self) { group in
             for _ in 0..<6 { group.addTask { try await manager.retrieveData(with: .network(url), options: o) } }
             await eventually("six callers on one flight") {
@@ -122,7 +122,7 @@ extension RetrieveDataTests {
         let small = try ImageCache(
             memory: .init(totalCostLimit: 1 << 20, cleanInterval: nil),
             disk: .init(directory: h.dir.path("small"), sweepInterval: nil, maxEntrySize: 100), clock: h.clock)
-        let o = options { $0.targetCache = small }
+        let o = options { $0.cache.target = small }
         let url = loader.url("/big.jpg")
         let got = try await h.manager.retrieveData(with: .network(url), options: o)
         #expect(got.data == NetFixture.jpeg && got.cacheType == .none)

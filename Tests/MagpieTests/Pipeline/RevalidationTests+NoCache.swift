@@ -21,9 +21,9 @@ extension RevalidationTests {
             let h = try PipelineHarness()
             let url = NetFixture.url(server, "/n.jpg")
             let o = options {
-                $0.retryStrategy = .times(0)
-                $0.servesStaleOnError = label.hasSuffix("the option")
-                $0.ignoresFailedURLMemory = true
+                $0.retry = .times(0)
+                $0.cache.http.servesStaleOnError = label.hasSuffix("the option")
+                $0.request.ignoresFailedURLMemory = true
             }
             _ = try await h.manager.retrieveImage(with: .network(url), options: o)
             let key = h.manager.cacheKey(for: .network(url), options: o)
@@ -57,7 +57,7 @@ extension RevalidationTests {
             let h = try PipelineHarness()
             let url = NetFixture.url(server, "/w.jpg")
             // The option asks for stale serving whatever the header says; no-cache forbids it.
-            let o = options { $0.servesStaleWhileRevalidating = true }
+            let o = options { $0.cache.http.servesStaleWhileRevalidating = true }
             _ = try await h.manager.retrieveImage(with: .network(url), options: o)
             let gate = Gate()
             origin.conditionalGate.withLock { $0 = gate }

@@ -50,7 +50,7 @@ extension RevalidationTests {
             origin.set("/t.jpg") { _ in }
             let h = try PipelineHarness()
             let url = NetFixture.url(server, "/t.jpg")
-            let o = options { $0.servesStaleWhileRevalidating = true }
+            let o = options { $0.cache.http.servesStaleWhileRevalidating = true }
             _ = try await h.manager.retrieveImage(with: .network(url), options: o)
             h.clock.advance(by: 3600)
             h.cache.clearMemoryCache()
@@ -69,7 +69,7 @@ extension RevalidationTests {
             let h = try PipelineHarness()
             let url = NetFixture.url(server, "/u.jpg")
             let gone = NetFixture.url(server, "/gone.jpg")
-            let o = options { $0.retryStrategy = .times(0) }
+            let o = options { $0.retry = .times(0) }
             for u in [url, gone] { _ = try await h.manager.retrieveImage(with: .network(u), options: o) }
             origin.set("/u.jpg") { $0.conditionalStatus = 503 }
             origin.set("/gone.jpg") { $0.conditionalStatus = 404 }
@@ -84,11 +84,11 @@ extension RevalidationTests {
             // Past the allowance the failure is the caller's, unless the options allow any.
             h.clock.advance(by: 300)
             var lenient = o
-            lenient.ignoresFailedURLMemory = true
+            lenient.request.ignoresFailedURLMemory = true
             await #expect(throws: ImageRetrieveError.self) {
                 try await h.manager.retrieveImage(with: .network(url), options: lenient)
             }
-            lenient.servesStaleOnError = true
+            lenient.cache.http.servesStaleOnError = true
             #expect(try await h.manager.retrieveImage(with: .network(url), options: lenient).cacheType == .disk)
             #expect(h.manager.statistics.staleServed == 2)
             try await h.finish()
@@ -118,9 +118,12 @@ extension RevalidationTests {
         let o = try ImageOptions.make { make in
             make.cache.revalidatingAlways().and.servingStale(whileRevalidating: true, onError: true)
         }
-        #expect(o.forceRevalidation && o.servesStaleWhileRevalidating && o.servesStaleOnError)
+        #expect(
+            o.readPolicy == .revalidate && o.cache.http.servesStaleWhileRevalidating && o.cache.http.servesStaleOnError)
         let plain = try ImageOptions.make { make in make.cache.servingStale(onError: true) }
-        #expect(!plain.forceRevalidation && !plain.servesStaleWhileRevalidating && plain.servesStaleOnError)
+        #expect(
+            plain.readPolicy != .revalidate && !plain.cache.http.servesStaleWhileRevalidating
+                && plain.cache.http.servesStaleOnError)
         let line = #line + 2
         let lineError = optionsError { make in
             make.cache.servingStale(onError: true)
@@ -151,9 +154,9 @@ extension RevalidationTests {
             let h = try PipelineHarness()
             let url = NetFixture.url(server, "/m.jpg")
             let o = options {
-                $0.retryStrategy = .times(0)
-                $0.servesStaleOnError = true
-                $0.servesStaleWhileRevalidating = true
+                $0.retry = .times(0)
+                $0.cache.http.servesStaleOnError = true
+                $0.cache.http.servesStaleWhileRevalidating = true
             }
             _ = try await h.manager.retrieveImage(with: .network(url), options: o)
             let key = h.manager.cacheKey(for: .network(url), options: o)
@@ -171,7 +174,7 @@ extension RevalidationTests {
                 $0.cacheControl = "max-age=120"
             }
             var lenient = o
-            lenient.ignoresFailedURLMemory = true
+            lenient.request.ignoresFailedURLMemory = true
             #expect(try await h.manager.retrieveImage(with: .network(url), options: lenient).cacheType == .disk)
             let renewed = try #require(h.cache.diskStorage.entryInfo(forKey: key)?.freshness)
             #expect(renewed.lifetime == 120 && !renewed.mustRevalidate && renewed.staleIfError == 0)

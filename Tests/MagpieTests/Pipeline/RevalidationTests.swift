@@ -13,7 +13,7 @@ import Testing
 
     func options(_ configure: (inout ImageOptions) -> Void = { _ in }) -> ImageOptions {
         var o = ImageOptions()
-        o.waitForCache = true
+        o.cache.waitForCache = true
         configure(&o)
         return o
     }
@@ -70,7 +70,7 @@ import Testing
             let url = NetFixture.url(server, "/b.jpg")
             let o = options {
                 $0.processor = thumb
-                $0.cacheOriginalImage = true
+                $0.cache.storesOriginal = true
             }
             _ = try await h.manager.retrieveImage(with: .network(url), options: o)
             h.clock.advance(by: 61)
@@ -205,7 +205,7 @@ import Testing
             let sizes = [48, 20, 30].map { w in
                 options {
                     $0.processor = ResizingProcessor(width: w, height: w)
-                    $0.cacheOriginalImage = true
+                    $0.cache.storesOriginal = true
                 }
             }
             for o in sizes { _ = try await h.manager.retrieveImage(with: .network(url), options: o) }

@@ -10,8 +10,8 @@ import Testing
 @Suite struct ScriptedLoaderTests {
     func options() -> ImageOptions {
         var o = ImageOptions()
-        o.waitForCache = true
-        o.retryStrategy = .times(0)
+        o.cache.waitForCache = true
+        o.retry = .times(0)
         return o
     }
 

@@ -45,16 +45,16 @@ import Testing
         Case(name: "stale past swr", freshness: swr, isStale: true, staleFor: 30, expected: .revalidate),
         Case(
             name: "stale past swr, the option", freshness: swr, isStale: true, staleFor: 3000,
-            options: { $0.servesStaleWhileRevalidating = true }, expected: .serveStaleWhileRevalidating),
+            options: { $0.cache.http.servesStaleWhileRevalidating = true }, expected: .serveStaleWhileRevalidating),
         Case(
             name: "stale within swr, forced", freshness: swr, isStale: true, staleFor: 1,
             options: { $0.readPolicy = .revalidate }, expected: .revalidate),
         Case(
             name: "must-revalidate within swr", freshness: mustRevalidate, isStale: true, staleFor: 1,
-            options: { $0.servesStaleWhileRevalidating = true }, expected: .revalidate),
+            options: { $0.cache.http.servesStaleWhileRevalidating = true }, expected: .revalidate),
         Case(
             name: "no-cache within swr", freshness: noCache, isStale: true, staleFor: 1,
-            options: { $0.servesStaleWhileRevalidating = true }, expected: .revalidate),
+            options: { $0.cache.http.servesStaleWhileRevalidating = true }, expected: .revalidate),
         Case(
             name: "no-cache, no validators", freshness: noCache, isStale: true, staleFor: 1, canRevalidate: false,
             expected: .miss),
@@ -75,7 +75,7 @@ import Testing
         }
         let plain = ImageOptions()
         var lenient = ImageOptions()
-        lenient.servesStaleOnError = true
+        lenient.cache.http.servesStaleOnError = true
         let down = ImageDownloadError.badStatus(code: 503, retryAfter: nil)
         let gone = ImageDownloadError.badStatus(code: 404, retryAfter: nil)
         #expect(StoredEntryRule.servesStale(after: down, entry(sie, staleFor: 299), options: plain))

@@ -217,7 +217,7 @@ import Testing
             let url = NetFixture.url(server, "/private.png")
             func options(_ auth: String?) -> ImageOptions {
                 var o = ImageOptions()
-                if let auth { o.headers = [.init("Authorization", auth)] }
+                if let auth { o.request.headers = [.init("Authorization", auth)] }
                 return o
             }
             let alice = try await harness.manager.retrieveImage(with: .network(url), options: options("Bearer alice"))
@@ -282,9 +282,9 @@ import Testing
             let harness = try PipelineHarness(filter: CacheKeyFilter(credentialIndependentHosts: ["127.0.0.1"]))
             let url = NetFixture.url(server, "/public.png")
             var alice = ImageOptions()
-            alice.headers = [.init("Cookie", "session=alice")]
+            alice.request.headers = [.init("Cookie", "session=alice")]
             var bob = ImageOptions()
-            bob.headers = [.init("Cookie", "session=bob")]
+            bob.request.headers = [.init("Cookie", "session=bob")]
             _ = try await harness.manager.retrieveImage(with: .network(url), options: alice)
             let shared = try await harness.manager.retrieveImage(with: .network(url), options: bob)
             #expect(shared.cacheType == .memory && server.requestCount("/public.png") == 1)

@@ -36,8 +36,8 @@ struct PipelineHarness {
         manager = ImageManager(
             cache: cache,
             downloader: ImageDownloader(
-                config: downloaderConfig, transports: transports, clock: clock, sleep: { _ in }),
-            cacheKeyFilter: filter)
+                config: downloaderConfig, transports: transports, clock: clock, sleep: { _ in })
+        ) { $0.cacheKeyFilter = filter }
     }
 
     func finish() async throws {
