@@ -5,7 +5,8 @@
 #   - 256-px thumbnails of all 1,000 with a cold cache (`magpie prefetch -s 256`), wall time and peak
 #     RSS, against the raw fetch followed by vipsthumbnail on the fetched files;
 #   - warm memory-cache retrievals per second from one task;
-#   - 1,000 concurrent retrievals of one URL, counting the origin requests in nginx's access log.
+#   - 1,000 concurrent retrievals of one URL, counting the origin requests in nginx's access log;
+#   - warm downloads by name with the address policy off and on.
 #   scripts/bench-net.sh [bytes]    "bytes": only the first part
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +41,8 @@ echo; echo "== bytes-only path"
 # What writing the bytes costs at the least, against the 10% of the fetch loop's time that a
 # ratio of 0.9 leaves (nginx and this process already share the cores during the fetch).
 "$bin/magpie-net-bench" floor "$work/www" "$work/run"
+echo; echo "== the address policy on warm downloads"
+"$bin/magpie-net-bench" policy "$work/urls.txt" "$work/run" -j "$jobs"
 if [ "${1:-}" = "bytes" ]; then steal_report; exit 0; fi
 
 echo; echo "== 256-px thumbnails of all, cold cache (3 interleaved rounds)"

@@ -4,6 +4,7 @@
 //   magpie-net-bench compare LIST WORKDIR [-j N]   raw loop vs disk-only prefetch, 5 interleaved rounds
 //   magpie-net-bench warm LIST WORKDIR             warm memory-cache retrievals per second, one task
 //   magpie-net-bench coalesce URL WORKDIR [-n N]   N concurrent retrievals of one URL
+//   magpie-net-bench policy LIST WORKDIR [-j N]    warm downloads by name, address policy off and on
 //   magpie-net-bench fetch|loader|download|prefetch LIST WORKDIR [-j N]
 //                                                  one side alone, 5 rounds (for profiling)
 // LIST is a file of URLs, one per line.
@@ -204,6 +205,37 @@ case "compare":
     print(
         "CPU seconds of this process (medians, nginx not included): "
             + sides.map { "\($0) " + String(format: "%.3f", median(cpu[$0]!)) }.joined(separator: ", "))
+
+case "policy":
+    // The address policy's cost on warm downloads: the first 200 URLs by the name `localhost`,
+    // through downloaders whose connections are open already (one untimed pass first). Off: the
+    // HTTP client resolves the name itself. On: the loader resolved it once, judged it and pinned
+    // it. Five rounds, each side first in turn, medians.
+    let urls = try readList(args[2]).prefix(200).map {
+        URL(string: $0.absoluteString.replacingOccurrences(of: "://127.0.0.1:", with: "://localhost:"))!
+    }
+    let sides: [(String, AddressPolicy)] = [
+        ("off (allowAll)", .allowAll), ("standard", .standard),
+        ("publicOnly + 127.0.0.0/8", try AddressPolicy.publicOnly.allowing(networks: ["127.0.0.0/8"])),
+    ]
+    var times: [String: [Double]] = [:]
+    for round in 0..<5 {
+        for offset in 0..<sides.count {
+            let (name, policy) = sides[(round + offset) % sides.count]
+            var config = ImageDownloader.Config(maxConcurrentDownloadsPerHost: concurrency)
+            config.addressPolicy = policy
+            let downloader = ImageDownloader(config: config)
+            try await downloadAll(urls, downloader)
+            times[name, default: []].append(try await seconds { try await downloadAll(urls, downloader) })
+            try await downloader.shutdown()
+        }
+    }
+    let m = times.mapValues(median)
+    let off = m["off (allowAll)"]!
+    print(
+        "address policy, \(urls.count) warm downloads by name, medians of 5: "
+            + sides.map { "\($0.0) " + String(format: "%.3f s (%.3f×)", m[$0.0]!, m[$0.0]! / off) }
+            .joined(separator: ", "))
 
 case "prefetch", "fetch", "download", "loader":
     // One side of `compare` alone, five times (for profiling); "download" is the downloader

@@ -59,32 +59,41 @@ public final class LoopbackServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let counts: Counts
 
-    /// Starts serving on a free loopback port.
-    public init(threads: Int = 1, handler: @escaping Handler) async throws {
+    /// Starts serving on `host` (a loopback address: `127.0.0.2` stands in for another host) at
+    /// `port` (0: a free one).
+    public init(host: String = "127.0.0.1", port: Int = 0, threads: Int = 1, handler: @escaping Handler) async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let counts = Counts()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 1024)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.pipeline.configureHTTPServerPipeline(withErrorHandling: true).flatMap {
+                counts.connected()
+                return channel.pipeline.configureHTTPServerPipeline(withErrorHandling: true).flatMap {
                     channel.pipeline.addHandler(RequestHandler(handler: handler, counts: counts))
                 }
             }
             .childChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
         do {
-            self.channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+            self.channel = try await bootstrap.bind(host: host, port: port).get()
         } catch {
             try? await group.shutdownGracefully()
             throw error
         }
         self.port = channel.localAddress?.port ?? 0
+        self.host = host
         self.group = group
         self.counts = counts
     }
 
-    /// `http://127.0.0.1:<port>`
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// The address it listens on.
+    public let host: String
+
+    /// `http://<host>:<port>` (`[::1]` for an IPv6 host).
+    public var baseURL: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+
+    /// TCP connections accepted so far (a client that reuses one makes many requests on it).
+    public var connectionsAccepted: Int { counts.connections() }
 
     /// Requests served for `path` (without query) so far.
     public func requestCount(_ path: String) -> Int { counts.get(path) }
@@ -98,6 +107,9 @@ public final class LoopbackServer: Sendable {
 
     final class Counts: Sendable {
         private let state = NIOLockedValueBox<[String: Int]>([:])
+        private let accepted = NIOLockedValueBox(0)
+        func connected() { accepted.withLockedValue { $0 += 1 } }
+        func connections() -> Int { accepted.withLockedValue { $0 } }
         func add(_ path: String) { state.withLockedValue { $0[path, default: 0] += 1 } }
         func get(_ path: String) -> Int { state.withLockedValue { $0[path] ?? 0 } }
         func total() -> Int { state.withLockedValue { $0.values.reduce(0, +) } }

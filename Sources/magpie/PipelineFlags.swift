@@ -13,6 +13,7 @@ import Magpie
 /// Cache and concurrency flags shared by `fetch` and `prefetch`.
 struct PipelineFlags: ParsableArguments {
     @OptionGroup var directory: CacheDirectoryOption
+    @OptionGroup var addresses: AddressFlags
 
     @Option(name: .long, help: "Disk cache size limit in bytes (0 = none).")
     var diskLimit: Int = DiskCache.Config().sizeLimit
@@ -106,8 +107,9 @@ struct PipelineFlags: ParsableArguments {
             let cache = try ImageCache(
                 memory: .init(totalCostLimit: memoryLimit, cleanInterval: nil),
                 disk: DiskCache.Config(directory: directory.cacheDir, sizeLimit: diskLimit, sweepInterval: nil))
-            return ImageManager(
-                cache: cache, downloader: ImageDownloader(config: .init(retryStrategy: retryStrategy)))
+            var config = ImageDownloader.Config(retryStrategy: retryStrategy)
+            config.addressPolicy = try addresses.policy()
+            return ImageManager(cache: cache, downloader: ImageDownloader(config: config))
         } catch {
             throw directory.failure(error)
         }

@@ -8,7 +8,7 @@ import NIOHTTP1
     import Foundation
 #endif
 
-/// The HTTP transport: one AsyncHTTPClient `HTTPClient` shared by every download.
+/// The HTTP transport, over AsyncHTTPClient.
 ///
 /// Redirects are not followed here (the downloader follows them, so its limit, loop check and
 /// handler apply). The request's timeout is one deadline for connecting, the response head and the
@@ -16,30 +16,84 @@ import NIOHTTP1
 /// would re-arm its timer on every read of every body, which costs more than the rest of a
 /// download's bookkeeping together.
 ///
+/// Every connection obeys the ``AddressPolicy``. AsyncHTTPClient has no hook between resolving a
+/// name and connecting, so the loader resolves names itself: it judges every address a name
+/// resolves to (one denied address refuses the name), then sends the request through a client of
+/// that host's own whose `dnsOverride` holds the chosen address, so the connection goes to the
+/// address that was judged and the name is never resolved again for it (no rebinding window);
+/// the `Host` header, TLS SNI and the certificate check still use the name. A URL whose host is an
+/// address literal is judged as it is. Each redirect hop is a request of its own, judged the same
+/// way. With ``AddressPolicy/allowAll`` one shared client serves every host and nothing is
+/// resolved here.
+///
 /// Bodies are read through the client's delegate interface: each part is appended on the event
 /// loop that read it, where the async body sequence would wake a task per part. Progress is
 /// therefore reported on that event loop.
 public final class HTTPDataLoader: DataLoading {
+    /// The client for address literals, and for every host when the policy checks nothing.
     public let client: HTTPClient
     private let ownsClient: Bool
+    public let addressPolicy: AddressPolicy
+    private let pins: PinnedClients?
 
-    /// A loader with its own client: `perHostConnections` connections per host at most.
-    public init(perHostConnections: Int = 6, connectTimeout: Duration = .seconds(10)) {
+    /// A loader with its own clients: `perHostConnections` connections per host at most,
+    /// connecting only where `addressPolicy` allows. Names are resolved by `resolver` and an
+    /// address is kept for `pinLifetime` before the name is resolved and judged again.
+    public init(
+        perHostConnections: Int = 6, connectTimeout: Duration = .seconds(10),
+        addressPolicy: AddressPolicy = .standard, resolver: any HostResolver = SystemResolver(),
+        pinLifetime: Duration = .seconds(60)
+    ) {
+        let configuration = Self.configuration(perHostConnections: perHostConnections, connectTimeout: connectTimeout)
+        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        self.ownsClient = true
+        self.addressPolicy = addressPolicy
+        self.pins =
+            addressPolicy.checksNothing
+            ? nil
+            : PinnedClients(policy: addressPolicy, resolver: resolver, lifetime: pinLifetime) { host, address in
+                var pinned = configuration
+                pinned.dnsOverride = [host: address.description]
+                return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: pinned)
+            }
+    }
+
+    /// A loader over a client you configured and shut down yourself, with no address policy
+    /// (the client resolves and connects as it likes). Configure it not to follow redirects
+    /// (`.disallow`) so the downloader's redirect rules apply.
+    public init(client: HTTPClient) {
+        self.client = client
+        self.ownsClient = false
+        self.addressPolicy = .allowAll
+        self.pins = nil
+    }
+
+    private static func configuration(perHostConnections: Int, connectTimeout: Duration) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, perHostConnections)
         configuration.timeout = HTTPClient.Configuration.Timeout(
             connect: .nanoseconds(Int64(connectTimeout.nanoseconds)))
         configuration.decompression = .disabled
-        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        self.ownsClient = true
+        return configuration
     }
 
-    /// A loader over a client you configured and shut down yourself. Configure it not to
-    /// follow redirects (`.disallow`) so the downloader's redirect rules apply.
-    public init(client: HTTPClient) {
-        self.client = client
-        self.ownsClient = false
+    /// The client to send `url` with, and the pin it holds (released when the request ends).
+    private func connection(for url: URL) async throws -> (HTTPClient, PinnedClients.Lease?) {
+        guard let pins else { return (client, nil) }
+        guard let host = url.host, !host.isEmpty else { throw ImageDownloadError.invalidURL(url.absoluteString) }
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        if let ports = addressPolicy.allowedPorts, !ports.contains(port) {
+            throw ImageDownloadError.addressDenied(host: host, reason: "port \(port)")
+        }
+        if let literal = IPAddress(host) {
+            if let denied = addressPolicy.denial(of: literal) {
+                throw ImageDownloadError.addressDenied(host: host, reason: denied.description)
+            }
+            return (client, nil)
+        }
+        let lease = try await pins.acquire(host: host, port: port)
+        return (lease.client, lease)
     }
 
     public func load(_ request: DataRequest, progress: @escaping @Sendable (Int, Int?) -> Void) async throws
@@ -56,6 +110,13 @@ public final class HTTPDataLoader: DataLoading {
         // At most a day: NIO deadlines do not take unbounded amounts.
         let timeoutNanos = Int64(min(max(0, request.timeout.nanoseconds), 86_400 * 1_000_000_000))
         let receiver = BodyReceiver(request: request, progress: progress)
+        let (client, lease) = try await connection(for: request.url)
+        var connectionFailed = false
+        defer {
+            if let lease, let host = request.url.host {
+                pins?.release(lease, host: host, connectionFailed: connectionFailed)
+            }
+        }
         let task = client.execute(request: http, delegate: receiver, deadline: .now() + .nanoseconds(timeoutNanos))
         do {
             return try await withTaskCancellationHandler {
@@ -79,17 +140,26 @@ public final class HTTPDataLoader: DataLoading {
                 throw ImageDownloadError.invalidURL(request.url.absoluteString)
             default:
                 if let truncated = receiver.truncation() { throw truncated }
+                connectionFailed = !receiver.answered
                 throw ImageDownloadError.connectionFailed(String(describing: error))
             }
         } catch {
             if Task.isCancelled { throw CancellationError() }
             if let truncated = receiver.truncation() { throw truncated }
+            connectionFailed = !receiver.answered
             throw ImageDownloadError.connectionFailed(String(describing: error))
         }
     }
 
     public func shutdown() async throws {
+        try await pins?.shutdown()
         if ownsClient { try await client.shutdown() }
+    }
+
+    /// Starts shutting the loader's own clients down without waiting (for a deinit).
+    func shutdownNow() {
+        pins?.shutdownNow()
+        if ownsClient { client.shutdown { _ in } }
     }
 }
 
@@ -118,6 +188,9 @@ private final class BodyReceiver: HTTPClientResponseDelegate, @unchecked Sendabl
         self.request = request
         self.progress = progress
     }
+
+    /// Whether a response head arrived (read after the request's future completed).
+    var answered: Bool { status != 0 }
 
     func didReceiveHead(task: HTTPClient.Task<DataResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         status = Int(head.status.code)

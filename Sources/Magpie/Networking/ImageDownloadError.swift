@@ -37,6 +37,11 @@ public indirect enum ImageDownloadError: Error, Sendable, Hashable, CustomString
     case recentlyFailed(reason: ImageDownloadError, until: Double)
     /// The downloader was shut down.
     case shutDown
+    /// The ``AddressPolicy`` refused the connection: `host` is, or resolves to, an address of
+    /// class `reason` (`loopback`, `link-local`, `private`…), or the URL's port is not allowed
+    /// (`port 6379`). The address a name resolved to is not named, so a caller learns nothing of
+    /// the server's internal DNS. Neither retried nor remembered.
+    case addressDenied(host: String, reason: String)
 
     public var description: String {
         switch self {
@@ -59,6 +64,10 @@ public indirect enum ImageDownloadError: Error, Sendable, Hashable, CustomString
         case .fileUnreadable(let path, let e): return "cannot read \(path): errno \(e)"
         case .recentlyFailed(let reason, _): return "failed recently, not retried yet: \(reason)"
         case .shutDown: return "the downloader was shut down"
+        case .addressDenied(let host, let reason):
+            return reason.hasPrefix("port ")
+                ? "refused to connect to \(host): \(reason) is not allowed"
+                : "refused to connect to \(host): a \(reason) address is not allowed"
         }
     }
 

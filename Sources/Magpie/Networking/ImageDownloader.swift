@@ -42,6 +42,15 @@ public final class ImageDownloader: Sendable {
         /// dropped) removed from a request that a redirect takes to another origin (scheme, host
         /// or port). Case-insensitive.
         public var sensitiveHeaders: Set<String>
+        /// Where the HTTP transport may connect (``AddressPolicy/standard``: anywhere but
+        /// link-local addresses). A server that fetches strangers' URLs sets
+        /// ``AddressPolicy/publicOnly``.
+        public var addressPolicy: AddressPolicy = .standard
+        /// Resolves host names for the address policy (the system's `getaddrinfo`).
+        public var resolver: any HostResolver = SystemResolver()
+        /// How long a host stays on the address it resolved to before it is resolved and judged
+        /// again. 60 s.
+        public var pinLifetime: Duration = .seconds(60)
 
         public init(
             timeout: Duration = .seconds(15), connectTimeout: Duration = .seconds(10),
@@ -124,7 +133,8 @@ public final class ImageDownloader: Sendable {
         var owned: [any DataLoading] = []
         if all["http"] == nil || all["https"] == nil {
             let http = HTTPDataLoader(
-                perHostConnections: config.maxConcurrentDownloadsPerHost, connectTimeout: config.connectTimeout)
+                perHostConnections: config.maxConcurrentDownloadsPerHost, connectTimeout: config.connectTimeout,
+                addressPolicy: config.addressPolicy, resolver: config.resolver, pinLifetime: config.pinLifetime)
             owned.append(http)
             if all["http"] == nil { all["http"] = http }
             if all["https"] == nil { all["https"] = http }
@@ -142,7 +152,7 @@ public final class ImageDownloader: Sendable {
         // An HTTP client must be shut down before it goes; do it for callers who forgot.
         if !isShutDown.withLock({ $0 }) {
             for transport in ownedTransports {
-                if let http = transport as? HTTPDataLoader { http.client.shutdown { _ in } }
+                if let http = transport as? HTTPDataLoader { http.shutdownNow() }
             }
         }
     }
