@@ -79,7 +79,8 @@ public enum AddressClass: String, Sendable, Hashable, CaseIterable, CustomString
         if inBlock(hex(0x2001), 23) {
             // IETF protocol assignments: Teredo (judged by its IPv4s), and the few globally
             // reachable ones (PCP and TURN anycast, AMT, AS112, ORCHIDv2).
-            if inBlock(hex(0x2001), 32) || a == hex(0x2001, 1, 0, 0, 0, 0, 0, 1) || a == hex(0x2001, 1, 0, 0, 0, 0, 0, 2)
+            if inBlock(hex(0x2001), 32) || a == hex(0x2001, 1, 0, 0, 0, 0, 0, 1)
+                || a == hex(0x2001, 1, 0, 0, 0, 0, 0, 2)
                 || inBlock(hex(0x2001, 3), 32) || inBlock(hex(0x2001, 4, 0x112), 48) || inBlock(hex(0x2001, 0x20), 28)
             {
                 return .publicUnicast

@@ -4,8 +4,10 @@ public indirect enum ImageDownloadError: Error, Sendable, Hashable, CustomString
     case invalidURL(String)
     /// No transport is registered for the URL's scheme.
     case unsupportedScheme(String)
-    /// The connection could not be made or broke (refused, reset, DNS failure, TLS failure).
+    /// The connection could not be made or broke (reset, unreachable, DNS failure, TLS failure).
     case connectionFailed(String)
+    /// Nothing listens at `host`:`port`: the connection was refused, at once.
+    case connectionRefused(host: String, port: Int)
     /// The request took longer than its timeout.
     case timedOut(Duration)
     /// The server answered with a status outside the accepted range. `retryAfter` is the
@@ -48,6 +50,7 @@ public indirect enum ImageDownloadError: Error, Sendable, Hashable, CustomString
         case .invalidURL(let u): return "invalid URL: \(u)"
         case .unsupportedScheme(let s): return "no transport for scheme \"\(s)\""
         case .connectionFailed(let why): return "connection failed: \(why)"
+        case .connectionRefused(let host, let port): return "connection refused by \(host):\(port)"
         case .timedOut(let d): return "timed out after \(d)"
         case .badStatus(let code, let after):
             return "HTTP status \(code)" + (after.map { ", retry after \($0)" } ?? "")
@@ -74,8 +77,16 @@ public indirect enum ImageDownloadError: Error, Sendable, Hashable, CustomString
     /// Whether a retry could succeed: connection failures, timeouts, 5xx and 429.
     public var isTransient: Bool {
         switch self {
-        case .connectionFailed, .timedOut, .truncatedBody: return true
+        case .connectionFailed, .connectionRefused, .timedOut, .truncatedBody: return true
         case .badStatus(let code, _): return code == 429 || (500..<600).contains(code)
+        default: return false
+        }
+    }
+
+    /// Whether no connection could be made (so a pinned address should be given up).
+    var isConnectFailure: Bool {
+        switch self {
+        case .connectionFailed, .connectionRefused: return true
         default: return false
         }
     }

@@ -60,7 +60,9 @@ final class PinnedClients: Sendable {
         // the address it spells, and `localhost.` is `localhost`.
         let name = host.hasSuffix(".") && host.count > 1 ? String(host.dropLast()) : host
         let addresses = try await resolver.addresses(of: name, port: port)
-        guard !addresses.isEmpty else { throw ImageDownloadError.connectionFailed("cannot resolve \(host): no address") }
+        guard !addresses.isEmpty else {
+            throw ImageDownloadError.connectionFailed("cannot resolve \(host): no address")
+        }
         // Every address is judged: picking the allowed one out of a mixed answer is how
         // rebinding attacks hide.
         for address in addresses {

@@ -12,7 +12,8 @@ extension CLINetworkTests {
     @Test func denyPrivateRefusesLoopbackUnlessAllowed() async throws {
         try await withServer({ request in
             switch request.path {
-            case "/hop": return .respond(status: 302, headers: [("Location", "http://169.254.169.254/latest/meta-data/")])
+            case "/hop":
+                return .respond(status: 302, headers: [("Location", "http://169.254.169.254/latest/meta-data/")])
             default: return .ok(NetFixture.png, contentType: "image/png")
             }
         }) { server in
@@ -28,8 +29,10 @@ extension CLINetworkTests {
             #expect(server.requestCount("/a.png") == 1 && server.requestCount("/b.png") == 1)
             // A redirect to the metadata address is judged by the same policy.
             let hop = try await CLI.runAsync(
-                ["fetch", server.baseURL + "/hop", "--cache-dir", dir.path("cache"), "--retries", "0",
-                 "--deny-private", "--allow-network", "127.0.0.1/32"])
+                [
+                    "fetch", server.baseURL + "/hop", "--cache-dir", dir.path("cache"), "--retries", "0",
+                    "--deny-private", "--allow-network", "127.0.0.1/32",
+                ])
             #expect(hop.status == 1 && (hop.stdout + hop.stderr).contains("a link-local address"), "\(hop.stdout)")
             try "\(server.baseURL)/c.png\n".write(toFile: dir.path("urls.txt"), atomically: true, encoding: .utf8)
             let prefetch = try await CLI.runAsync(

@@ -14,14 +14,16 @@ import Testing
         ("100.63.255.255", .publicUnicast, true), ("100.128.0.0", .publicUnicast, true),
         ("127.0.0.1", .loopback, false), ("127.255.255.254", .loopback, false),
         ("169.254.169.254", .linkLocal, false), ("169.254.0.1", .linkLocal, false),
-        ("172.16.0.1", .privateUse, false), ("172.31.255.255", .privateUse, false), ("172.32.0.1", .publicUnicast, true),
+        ("172.16.0.1", .privateUse, false), ("172.31.255.255", .privateUse, false),
+        ("172.32.0.1", .publicUnicast, true),
         ("192.0.0.1", .reserved, false), ("192.0.0.9", .publicUnicast, true), ("192.0.0.10", .publicUnicast, true),
         ("192.0.2.1", .documentation, false), ("192.31.196.1", .publicUnicast, true),
         ("192.52.193.1", .publicUnicast, true), ("192.88.99.1", .reserved, false),
         ("192.168.1.1", .privateUse, false), ("192.175.48.1", .publicUnicast, true),
         ("198.18.0.1", .benchmarking, false), ("198.19.255.255", .benchmarking, false),
         ("198.20.0.0", .publicUnicast, true), ("198.51.100.7", .documentation, false),
-        ("203.0.113.9", .documentation, false), ("224.0.0.1", .multicast, false), ("239.255.255.250", .multicast, false),
+        ("203.0.113.9", .documentation, false), ("224.0.0.1", .multicast, false),
+        ("239.255.255.250", .multicast, false),
         ("240.0.0.1", .reserved, false), ("255.255.255.255", .broadcast, false),
         ("8.8.8.8", .publicUnicast, true), ("1.1.1.1", .publicUnicast, true), ("93.184.215.14", .publicUnicast, true),
         // IPv6 special-purpose registry
@@ -79,7 +81,9 @@ import Testing
         #expect(cluster.denial(of: try #require(IPAddress("fd00:1::5"))) == nil)
         #expect(cluster.denial(of: try #require(IPAddress("fd00:2::5"))) == .uniqueLocal)
         for bad in ["10.0.0.1/8", "10.0.0.0/33", "10.0.0.0/", "10.0.0.0/-1", "10.0.0.0/x", "127.1/32", "fc00::/129"] {
-            #expect(throws: AddressPolicyError.invalidNetwork(bad)) { try AddressPolicy.publicOnly.allowing(networks: [bad]) }
+            #expect(throws: AddressPolicyError.invalidNetwork(bad)) {
+                try AddressPolicy.publicOnly.allowing(networks: [bad])
+            }
         }
         #expect(IPNetwork("0.0.0.0/0")?.contains(loopback) == true && IPNetwork("::/0")?.contains(loopback) == false)
     }

@@ -40,9 +40,12 @@ final class ScriptedResolver: HostResolver {
         for _ in 0..<10 where pair == nil {
             let server = try await LoopbackServer(host: "127.0.0.2", handler: origin)
             // The port may be taken on 127.0.0.1: then try another.
-            if let victim = try? await LoopbackServer(host: "127.0.0.1", port: server.port, handler: { _ in
-                .ok(NetFixture.png, contentType: "image/png")
-            }) {
+            if let victim = try? await LoopbackServer(
+                host: "127.0.0.1", port: server.port,
+                handler: { _ in
+                    .ok(NetFixture.png, contentType: "image/png")
+                })
+            {
                 pair = (server, victim)
             } else {
                 try await server.shutdown()
@@ -122,7 +125,8 @@ final class ScriptedResolver: HostResolver {
             let policy = try AddressPolicy.publicOnly.allowing(networks: ["127.0.0.2/32"])
             let downloader = Self.downloader(policy, resolver)
             for (target, host) in [
-                ("http://127.0.0.1:\(victim.port)/secret", "127.0.0.1"), ("http://inside.test:\(victim.port)/secret", "inside.test"),
+                ("http://127.0.0.1:\(victim.port)/secret", "127.0.0.1"),
+                ("http://inside.test:\(victim.port)/secret", "inside.test"),
                 ("http://[::ffff:127.0.0.1]:\(victim.port)/secret", "::ffff:127.0.0.1"),
             ] {
                 var options = DownloadOptions(headers: [HTTPHeaderField("X-Victim", target)])
@@ -168,7 +172,9 @@ final class ScriptedResolver: HostResolver {
             #expect(victim.connectionsAccepted == 0 && origin.connectionsAccepted == 0)
             // The same forms with loopback allowed: the ones that parse reach the server.
             var open = ImageDownloader.Config()
-            open.addressPolicy = try AddressPolicy.publicOnly.allowing(networks: ["127.0.0.0/8", "::ffff:127.0.0.0/104"])
+            open.addressPolicy = try AddressPolicy.publicOnly.allowing(networks: [
+                "127.0.0.0/8", "::ffff:127.0.0.0/104",
+            ])
             let allowed = ImageDownloader(config: open)
             var reached = 0
             for form in ["127.1", "2130706433", "0x7f.0.0.1", "[::ffff:127.0.0.1]"] {
