@@ -127,16 +127,42 @@ struct Fetch: AsyncParsableCommand {
         return path
     }
 
+    /// Each image in the one column it ended in: failed, shared another caller's retrieval
+    /// (coalesced), or answered by memory, disk or the network (downloaded). Revalidations are
+    /// counted on their own: a revalidated image ends as a disk hit, or a download if it changed.
+    struct Columns {
+        var downloaded = 0
+        var coalesced = 0
+        var memoryHits = 0
+        var diskHits = 0
+        var failed = 0
+
+        init(_ items: [Item]) {
+            for item in items {
+                if item.error != nil {
+                    failed += 1
+                } else if item.coalesced {
+                    coalesced += 1
+                } else if item.cacheType == "memory" {
+                    memoryHits += 1
+                } else if item.cacheType == "disk" {
+                    diskHits += 1
+                } else {
+                    downloaded += 1
+                }
+            }
+        }
+    }
+
     static func summary(_ items: [Item], _ manager: ImageManager, _ elapsed: Double) -> String {
         let m = manager.statistics
         let d = manager.downloader.statistics
-        let failed = items.filter { $0.error != nil }.count
+        let c = Columns(items)
         return """
             \(items.count) images in \(Net.format(elapsed, decimals: 2)) s: \
-            \(d.downloads) downloaded (\(Net.bytes(d.bytes))), \
-            \(d.retries == 0 ? "" : "\(d.retries) retries, ")\
-            \(m.coalesced + d.coalesced) coalesced, \(m.memoryHits) memory hits, \
-            \(m.diskHits + m.originalHits) disk hits, \(failed) failed\
+            \(c.downloaded) downloaded (\(Net.bytes(d.bytes))), \(c.coalesced) coalesced, \
+            \(c.memoryHits) memory hits, \(c.diskHits) disk hits, \(c.failed) failed\
+            \(d.retries == 0 ? "" : "; \(d.retries) retries")\
             \(m.revalidations == 0 ? "" : "; \(m.revalidations) revalidated (\(m.notModified) not modified)")\
             \(m.staleServed == 0 ? "" : ", \(m.staleServed) served stale")
             """
@@ -145,6 +171,7 @@ struct Fetch: AsyncParsableCommand {
     static func json(_ items: [Item], _ manager: ImageManager, _ elapsed: Double) -> String {
         let m = manager.statistics
         let d = manager.downloader.statistics
+        let c = Columns(items)
         let rows = items.map { item -> String in
             var fields = ["\"url\": \(JSONText.string(item.url))"]
             if let error = item.error {
@@ -161,13 +188,13 @@ struct Fetch: AsyncParsableCommand {
         return """
             {
               "images": \(items.count),
-              "downloaded": \(d.downloads),
+              "downloaded": \(c.downloaded),
+              "coalesced": \(c.coalesced),
+              "memory_hits": \(c.memoryHits),
+              "disk_hits": \(c.diskHits),
+              "failed": \(c.failed),
               "requests": \(d.requests),
               "retries": \(d.retries),
-              "coalesced": \(m.coalesced + d.coalesced),
-              "memory_hits": \(m.memoryHits),
-              "disk_hits": \(m.diskHits + m.originalHits),
-              "failed": \(items.filter { $0.error != nil }.count),
               "bytes": \(d.bytes),
               "conditional_requests": \(d.conditionalRequests),
               "not_modified": \(d.notModified),

@@ -55,7 +55,8 @@ struct Prefetch: AsyncParsableCommand {
             print(
                 """
                 {"urls": \(urls.count), "completed": \(summary.completed.count), \
-                "skipped": \(summary.skipped.count), "failed": \(summary.failed.count), \
+                "skipped": \(summary.skipped.count), "revalidated": \(summary.revalidated.count), \
+                "failed": \(summary.failed.count), \
                 "retries": \(retries), "bytes": \(summary.bytes), "received": \(d.bytes), \
                 "conditional_requests": \(d.conditionalRequests), "not_modified": \(d.notModified), \
                 "renewed": \(m.entriesRenewed), "stale_served": \(m.staleServed), \
@@ -65,10 +66,10 @@ struct Prefetch: AsyncParsableCommand {
             print(
                 "\(urls.count) URLs in \(Net.format(elapsed, decimals: 2)) s: \(summary.completed.count) stored "
                     + "(\(Net.bytes(summary.bytes))), \(summary.skipped.count) already cached, "
-                    + (retries == 0 ? "" : "\(retries) retries, ")
+                    + "\(summary.revalidated.count) revalidated, \(summary.failed.count) failed"
+                    + (retries == 0 ? "" : "; \(retries) retries")
                     + (d.conditionalRequests == 0
-                        ? "" : "\(d.notModified) of \(d.conditionalRequests) revalidated unchanged, ")
-                    + "\(summary.failed.count) failed")
+                        ? "" : "; \(d.notModified) of \(d.conditionalRequests) conditional requests not modified"))
         }
         if !summary.failed.isEmpty { throw ExitCode(1) }
     }

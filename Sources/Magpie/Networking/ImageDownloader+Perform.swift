@@ -80,6 +80,8 @@ extension ImageDownloader {
         var request = first
         // Made at the first redirect: most downloads have none.
         var visited: Set<String> = []
+        var conditional =
+            first.headers.value(for: "If-None-Match") != nil || first.headers.value(for: "If-Modified-Since") != nil
         while true {
             let scheme = request.url.scheme?.lowercased() ?? ""
             guard let transport = transports[scheme] else { throw ImageDownloadError.unsupportedScheme(scheme) }
@@ -119,12 +121,23 @@ extension ImageDownloader {
                 request = nextRequest
                 continue
             }
+            // A 304 that names another representation must not freshen the stored one (RFC 9111
+            // §4.3.4): ask once more, unconditionally, and take that answer (a 304 to it is a bad
+            // status, not another round).
+            if response.statusCode == 304, conditional, Self.contradicts(response, conditionalRequest: request) {
+                conditional = false
+                request.headers.removeAll {
+                    HTTPHeaderField.namesMatch($0.name, "If-None-Match")
+                        || HTTPHeaderField.namesMatch($0.name, "If-Modified-Since")
+                }
+                logger.notice(
+                    "a 304 named another version than the cached one: asking again unconditionally",
+                    metadata: ["url": "\(request.url)"])
+                continue
+            }
             // 304 answers a conditional request only: the cache's copy is current. Its headers
             // may update the validators and the caching fields; it has no body.
-            if response.statusCode == 304,
-                first.headers.value(for: "If-None-Match") != nil
-                    || first.headers.value(for: "If-Modified-Since") != nil
-            {
+            if response.statusCode == 304, conditional {
                 stats.withLock { $0.notModified += 1 }
                 let validators = ResponseValidators(
                     etag: response.headers.value(for: "ETag") ?? first.headers.value(for: "If-None-Match"),

@@ -17,8 +17,9 @@ public struct ImagePrefetcher: Sendable {
         public var total: Int
         public var completed = 0
         public var skipped = 0
+        public var revalidated = 0
         public var failed = 0
-        public var finished: Int { completed + skipped + failed }
+        public var finished: Int { completed + skipped + revalidated + failed }
     }
 
     /// What a prefetch did.
@@ -27,6 +28,9 @@ public struct ImagePrefetcher: Sendable {
         public var completed: [Source] = []
         /// Already cached.
         public var skipped: [Source] = []
+        /// Cached but stale (or asked about with ``ImageOptions/ReadPolicy/revalidate``), and
+        /// confirmed by the origin with a `304`: renewed, nothing downloaded.
+        public var revalidated: [Source] = []
         public var failed: [(source: Source, error: any Error)] = []
         /// Not started or stopped because the prefetch was cancelled.
         public var cancelled: [Source] = []
@@ -66,6 +70,7 @@ public struct ImagePrefetcher: Sendable {
     private enum Outcome: Sendable {
         case completed(Int)
         case skipped
+        case revalidated
         case failed(any Error)
         case cancelled
     }
@@ -90,6 +95,9 @@ public struct ImagePrefetcher: Sendable {
                 case .skipped:
                     summary.skipped.append(source)
                     state.skipped += 1
+                case .revalidated:
+                    summary.revalidated.append(source)
+                    state.revalidated += 1
                 case .failed(let error):
                     summary.failed.append((source, error))
                     state.failed += 1
@@ -124,7 +132,7 @@ public struct ImagePrefetcher: Sendable {
                     try await manager.retrieveData(
                         with: source, options: original, progress: nil, prefetching: true)
                 }
-                if result.cacheType == .disk { return result.revalidated ? .completed(0) : .skipped }
+                if result.cacheType == .disk { return result.revalidated ? .revalidated : .skipped }
                 return .completed(result.data.count)
             }
             if options.readPolicy != .refresh && options.readPolicy != .revalidate
@@ -135,6 +143,11 @@ public struct ImagePrefetcher: Sendable {
             var retrieval = options
             retrieval.keepsOriginalData = true
             let result = try await manager.retrieveImage(with: source, options: retrieval)
+            if result.cacheType != .none {
+                // A cache answered after all: with forced revalidation only once the origin
+                // confirmed it; otherwise the entry turned up after the check above.
+                return options.readPolicy == .revalidate ? .revalidated : .skipped
+            }
             return .completed(result.data?.count ?? 0)
         } catch {
             guard !Task.isCancelled, let failure = ImageRetrieveError.wrapping(error) else { return .cancelled }

@@ -65,7 +65,8 @@ extension CLINetworkTests {
             #expect(checked.status == 0, "\(checked.stderr)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [String: Any])
             #expect(json["conditional_requests"] as? Int == 2 && json["not_modified"] as? Int == 2)
-            #expect(json["received"] as? Int == 0 && json["completed"] as? Int == 2 && json["renewed"] as? Int == 2)
+            #expect(json["received"] as? Int == 0 && json["revalidated"] as? Int == 2 && json["renewed"] as? Int == 2)
+            #expect(json["completed"] as? Int == 0)
         }
     }
 }
