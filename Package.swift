@@ -11,6 +11,10 @@ let package = Package(
         // swift-log. `Magpie` re-exports it.
         .library(name: "MagpieImage", targets: ["MagpieImage"]),
         .executable(name: "magpie", targets: ["magpie"]),
+        // The image service, framework-neutral (parse and verify an imgproxy URL, run it through
+        // the pipeline, answer), and `magpie-server`, which serves it with Hummingbird.
+        .library(name: "MagpieServer", targets: ["MagpieServer"]),
+        .executable(name: "magpie-server", targets: ["magpie-server"]),
         // A scripted HTTP server on 127.0.0.1 for tests (yours too): answers, truncations, slow
         // bodies, resets and raw bytes per request, with request counts.
         .library(name: "MagpieLoopback", targets: ["MagpieLoopback"]),
@@ -20,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // The C core: CSources/ with its public header in include/. System libraries from Debian's
@@ -79,6 +85,15 @@ let package = Package(
                     .when(platforms: [.linux], configuration: .release))
             ]
         ),
+        .target(name: "MagpieServer", dependencies: ["Magpie"], path: "Sources/MagpieServer"),
+        .executableTarget(
+            name: "magpie-server",
+            dependencies: [
+                "MagpieServer", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/magpie-server"),
         .executableTarget(name: "magpie-cache-bench", dependencies: ["Magpie"], path: "Benchmarks/CacheBench"),
         .executableTarget(name: "magpie-decode-bench", dependencies: ["MagpieImage"], path: "Benchmarks/DecodeBench"),
         .executableTarget(name: "magpie-disk-cache-bench", dependencies: ["Magpie"], path: "Benchmarks/DiskCacheBench"),
@@ -94,7 +109,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MagpieTests",
-            dependencies: ["Magpie", "MagpieLoopback", "magpie", "magpie-cache-writer", "MagpieTestSupport"],
+            dependencies: [
+                "Magpie", "MagpieLoopback", "magpie", "magpie-cache-writer", "MagpieTestSupport", "MagpieServer",
+                "magpie-server",
+            ],
             path: "Tests/MagpieTests"),
         // Concurrency stress tests, apart so CI runs exactly these under ThreadSanitizer.
         .testTarget(

@@ -79,6 +79,8 @@ public final class ImageManager: Sendable {
     public var retrievalsInFlight: Int { flights.inFlight }
     /// Callers waiting on those retrievals right now.
     public var callersWaiting: Int { flights.waiting }
+    /// Callers waiting on retrievals of bytes (``retrieveData(with:options:progress:)``) right now.
+    public var dataCallersWaiting: Int { dataFlights.waiting }
     /// Background revalidations running now (see ``ImageOptions/CacheOptions/HTTPCaching/servesStaleWhileRevalidating``).
     public var backgroundRevalidationsInFlight: Int { backgroundRevalidations.withLock { $0.count } }
 

@@ -1,0 +1,176 @@
+import Magpie
+import MagpieImage
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The image service, framework-neutral: takes a request's method, raw target and headers, and
+/// answers with status, headers and body. An imgproxy-compatible URL is parsed and its signature
+/// verified, its options checked (all before anything is fetched), and the variant retrieved
+/// through the manager's one pipeline for bytes: an encoded variant on disk is served without a
+/// decode, a new size of a known source costs no download, and identical requests share one
+/// download and one encode.
+///
+/// Mount it under any HTTP server: the `magpie-server` executable does with Hummingbird.
+public final class ImageService: Sendable {
+    public let manager: ImageManager
+    public let configuration: ServiceConfiguration
+    private let now: @Sendable () -> Double
+
+    /// - Parameter now: seconds since 1970, for `exp` (tests give their own).
+    public init(
+        manager: ImageManager, configuration: ServiceConfiguration,
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
+        self.manager = manager
+        self.configuration = configuration
+        self.now = now
+    }
+
+    public func respond(to request: ServiceRequest) async -> ServiceResponse {
+        let id = Self.requestID(request.header("X-Request-ID"))
+        let node = configuration.nodeName
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return ServiceError.methodNotAllowed.response(requestID: id, node: node)
+        }
+        var response: ServiceResponse
+        switch await answer(request, id: id) {
+        case .success(let r): response = r
+        case .failure(let e): response = e.response(requestID: id, node: node)
+        }
+        if request.method == "HEAD" { response.body = [] }
+        return response
+    }
+
+    private func answer(_ request: ServiceRequest, id: String) async -> Result<ServiceResponse, ServiceError> {
+        let target = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.target
+        if target == "/health" {
+            return .success(
+                ServiceResponse(status: 200, headers: standardHeaders(id, "text/plain"), body: Array("ok\n".utf8)))
+        }
+        let plan: Plan
+        do {
+            plan = try self.plan(request)
+        } catch {
+            return .failure(error)
+        }
+        let result: RetrieveDataResult
+        do {
+            result = try await manager.retrieveData(with: .network(plan.source), options: plan.options)
+        } catch {
+            return .failure(ServiceError(error))
+        }
+        return .success(success(result, plan: plan, request: request, id: id))
+    }
+
+    /// What a request asks for, checked: nothing is fetched for a request that fails here.
+    struct Plan {
+        var source: URL
+        var options: ImageOptions
+        var maxAge: Int
+        var variesOnAccept: Bool
+    }
+
+    func plan(_ request: ServiceRequest) throws(ServiceError) -> Plan {
+        let path = try ServicePath.parse(request.target)
+        if configuration.keys.isEmpty {
+            guard configuration.allowsUnsigned, !path.signature.contains(":") else { throw .badSignature }
+        } else if !URLSignature.verify(
+            path.signature, path: path.signed, keys: configuration.keys, size: configuration.signatureSize)
+        {
+            throw .badSignature
+        }
+        let options = try ProcessingOptions.parse(path.options, presets: configuration.presets)
+        var maxAge = configuration.ttl
+        if let expires = options.expires {
+            let left = Double(expires) - now()
+            guard left > 0 else { throw .expired }
+            maxAge = min(maxAge, Int(left))
+        }
+        let limit = configuration.maxResultDimension
+        guard options.width * options.dpr <= limit, options.height * options.dpr <= limit else { throw .tooLarge }
+        let source = try checkedSource(path.source)
+        var format = options.format ?? "auto"
+        if let ext = path.ext {
+            guard ["jpg", "jpeg", "png", "webp"].contains(ext) else { throw .badOption }
+            format = ext == "jpeg" ? "jpg" : ext
+        }
+        var varies = false
+        if format == "auto" && configuration.autoWebP {
+            varies = true
+            if request.header("Accept")?.lowercased().contains("image/webp") == true { format = "webp" }
+        }
+        let variant = Variant(options, format: format)
+        var o = manager.defaultOptions
+        o.processor = variant.processor
+        o.onlyLoadFirstFrame = true
+        o.cache.serializer = variant.serializer
+        o.cache.storesOriginal = true
+        return Plan(source: source, options: o, maxAge: maxAge, variesOnAccept: varies)
+    }
+
+    /// The source URL if it may be fetched: http(s), a host, no credentials, and a prefix of the
+    /// allowed ones when any are set. The address it leads to is the downloader's policy's to judge.
+    private func checkedSource(_ text: String) throws(ServiceError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { throw .malformedPath }
+        guard url.user == nil, url.password == nil else { throw .sourceDenied }
+        let allowed = configuration.allowedSources
+        guard allowed.isEmpty || allowed.contains(where: { text.hasPrefix($0) }) else { throw .sourceDenied }
+        return url
+    }
+
+    private func success(_ result: RetrieveDataResult, plan: Plan, request: ServiceRequest, id: String)
+        -> ServiceResponse
+    {
+        let etag = "\"" + Digest.hex(Digest.md5(result.data)) + "\""
+        var headers = standardHeaders(id, Self.contentType(result.format))
+        headers += [
+            ("Cache-Control", "public, max-age=\(plan.maxAge)"), ("ETag", etag),
+            ("X-Magpie-Cache", result.coalesced ? "coalesced" : result.cacheType == .disk ? "hit" : "miss"),
+        ]
+        if plan.variesOnAccept { headers.append(("Vary", "Accept")) }
+        if let match = request.header("If-None-Match"),
+            match.split(separator: ",").contains(where: { $0.trimmingPrefix(" ").hasPrefix(etag) || $0 == "*" })
+        {
+            return ServiceResponse(status: 304, headers: headers.filter { $0.name != "Content-Type" })
+        }
+        headers.append(("Content-Length", String(result.data.count)))
+        return ServiceResponse(status: 200, headers: headers, body: result.data)
+    }
+
+    private func standardHeaders(_ id: String, _ type: String) -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", type), ("X-Content-Type-Options", "nosniff"), ("X-Request-ID", id),
+        ]
+        if let node = configuration.nodeName { headers.append(("X-Magpie-Node", node)) }
+        return headers
+    }
+
+    static func contentType(_ format: ImageFormat) -> String {
+        switch format {
+        case .jpeg: return "image/jpeg"
+        case .png: return "image/png"
+        case .webp: return "image/webp"
+        case .gif: return "image/gif"
+        default: return "application/octet-stream"
+        }
+    }
+
+    /// The caller's request ID when it is `[A-Za-z0-9_-]{1,128}`, else a new one.
+    static func requestID(_ given: String?) -> String {
+        if let given, (1...128).contains(given.utf8.count),
+            given.utf8.allSatisfy({ c in
+                (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c) || c == 0x2D
+                    || c == 0x5F
+            })
+        {
+            return given
+        }
+        return String(UInt64.random(in: .min ... .max), radix: 16) + String(UInt64.random(in: .min ... .max), radix: 16)
+    }
+}

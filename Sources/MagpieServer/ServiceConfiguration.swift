@@ -1,0 +1,67 @@
+/// How an ``ImageService`` answers: its signing keys, option presets and limits. The manager it
+/// runs on (caches, downloader, address policy, decoding width) is configured apart.
+public struct ServiceConfiguration: Sendable {
+    /// A key and salt pair for URL signatures (imgproxy's `IMGPROXY_KEY` and `IMGPROXY_SALT`).
+    public struct SigningKey: Sendable, Hashable {
+        public var key: [UInt8]
+        public var salt: [UInt8]
+        public init(key: [UInt8], salt: [UInt8]) {
+            self.key = key
+            self.salt = salt
+        }
+
+        /// From hex strings (`--key HEX --salt HEX`); `nil` when either is not even-length hex or
+        /// the key is empty.
+        public init?(hexKey: String, hexSalt: String) {
+            guard let key = Hex.decode(hexKey), !key.isEmpty, let salt = Hex.decode(hexSalt) else { return nil }
+            self.init(key: key, salt: salt)
+        }
+    }
+
+    /// Every pair a signature may be made with (several during a key rotation).
+    public var keys: [SigningKey] = []
+    /// Bytes of the HMAC the signature keeps (imgproxy's `IMGPROXY_SIGNATURE_SIZE`), 8 to 32.
+    public var signatureSize = 32
+    /// Accept unsigned paths (any first segment without `:`); refused unless set, when no key is given.
+    public var allowsUnsigned = false
+    /// Named option lists `pr:name` expands to.
+    public var presets: [String: [String]] = [:]
+    /// Largest width or height a request may ask for (after `dpr`).
+    public var maxResultDimension = 8192
+    /// `Cache-Control: max-age` of a result, in seconds (capped by `exp`). One year.
+    public var ttl = 31_536_000
+    /// Serve WebP to clients whose `Accept` names it, when the request names no format.
+    public var autoWebP = false
+    /// When not empty, a source URL must start with one of these (exact prefix match).
+    public var allowedSources: [String] = []
+    /// Sent as `X-Magpie-Node` (which node of a fleet answered).
+    public var nodeName: String?
+
+    public init() {}
+}
+
+/// Hexadecimal text.
+enum Hex {
+    static func decode(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var i = 0
+        while i < digits.count {
+            guard let high = value(digits[i]), let low = value(digits[i + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            i += 2
+        }
+        return bytes
+    }
+
+    private static func value(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}

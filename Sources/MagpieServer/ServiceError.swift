@@ -1,0 +1,50 @@
+/// Why a request failed, as the status it answers with and a short fixed message that never
+/// echoes the request.
+public enum ServiceError: Error, Sendable, Hashable {
+    case malformedPath
+    case badOption
+    case tooLarge
+    case badSignature
+    case expired
+    case sourceDenied
+    case methodNotAllowed
+    /// The origin answered this 4xx.
+    case origin(Int)
+    case badGateway
+    case notAnImage
+    case gatewayTimeout
+    case unavailable
+    case internalError
+
+    public var status: Int {
+        switch self {
+        case .malformedPath, .badOption, .tooLarge: return 400
+        case .badSignature, .expired, .sourceDenied: return 403
+        case .methodNotAllowed: return 405
+        case .origin(let code): return code
+        case .notAnImage: return 422
+        case .badGateway: return 502
+        case .unavailable: return 503
+        case .gatewayTimeout: return 504
+        case .internalError: return 500
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .malformedPath: return "malformed path"
+        case .badOption: return "invalid processing options"
+        case .tooLarge: return "requested size too large"
+        case .badSignature: return "invalid signature"
+        case .expired: return "expired URL"
+        case .sourceDenied: return "source not allowed"
+        case .methodNotAllowed: return "method not allowed"
+        case .origin(let code): return code == 404 ? "source not found" : code == 410 ? "source gone" : "source refused"
+        case .badGateway: return "source unavailable"
+        case .notAnImage: return "source is not a usable image"
+        case .gatewayTimeout: return "source timed out"
+        case .unavailable: return "service unavailable"
+        case .internalError: return "internal error"
+        }
+    }
+}

@@ -1,0 +1,143 @@
+/// An imgproxy-style request path, taken apart from the raw request target (never from a router,
+/// which would drop the empty segment of `http://`):
+///
+///     /{signature}/{option}/{option}…/plain/{percent-encoded source URL}[@{ext}]
+///     /{signature}/{option}/{option}…/{base64url source URL, maybe split by /}[.{ext}]
+///
+/// `%3A` in an option is `:`; a source written `http:/host` (proxies merge slashes) gets its
+/// second slash back; a query string is ignored.
+struct ServicePath: Sendable, Hashable {
+    /// The first segment.
+    var signature: String
+    /// What the signature signs: the path from the `/` after the signature to its end.
+    var signed: String
+    /// Option segments, `:` decoded.
+    var options: [String]
+    /// The source URL, decoded.
+    var source: String
+    /// The output extension the path asks for, lowercased.
+    var ext: String?
+
+    static func parse(_ target: String) throws(ServiceError) -> ServicePath {
+        var raw = Substring(target)
+        if let query = raw.firstIndex(of: "?") { raw = raw[..<query] }
+        guard raw.hasPrefix("/"), raw.utf8.count <= 16 << 10 else { throw .malformedPath }
+        let afterSlash = raw.dropFirst()
+        guard let end = afterSlash.firstIndex(of: "/") else { throw .malformedPath }
+        let signature = String(afterSlash[..<end])
+        let signed = afterSlash[end...]
+        var rest = signed.dropFirst()
+        var options: [String] = []
+        while let slash = rest.firstIndex(of: "/") {
+            let segment = rest[..<slash]
+            let decoded = String(segment).replacing("%3A", with: ":").replacing("%3a", with: ":")
+            guard segment != "plain", decoded.contains(":") else { break }
+            options.append(decoded)
+            rest = rest[rest.index(after: slash)...]
+        }
+        var source: String
+        var ext: String?
+        if rest.hasPrefix("plain/") {
+            var encoded = rest.dropFirst("plain/".count)
+            if let at = encoded.lastIndex(of: "@") {
+                let suffix = encoded[encoded.index(after: at)...]
+                guard isExtension(suffix) else { throw .malformedPath }
+                ext = suffix.lowercased()
+                encoded = encoded[..<at]
+            }
+            guard let decoded = percentDecoded(encoded) else { throw .malformedPath }
+            source = decoded
+        } else {
+            var encoded = rest.filter { $0 != "/" }[...]
+            if let dot = encoded.lastIndex(of: ".") {
+                let suffix = encoded[encoded.index(after: dot)...]
+                guard isExtension(suffix) else { throw .malformedPath }
+                ext = suffix.lowercased()
+                encoded = encoded[..<dot]
+            }
+            guard let bytes = Base64URL.decode(encoded), let text = String(validating: bytes, as: UTF8.self) else {
+                throw .malformedPath
+            }
+            source = text
+        }
+        guard !source.isEmpty else { throw .malformedPath }
+        for scheme in ["http:/", "https:/"] where source.hasPrefix(scheme) && !source.hasPrefix(scheme + "/") {
+            source = scheme + "/" + source.dropFirst(scheme.count)
+        }
+        return ServicePath(signature: signature, signed: String(signed), options: options, source: source, ext: ext)
+    }
+
+    private static func isExtension(_ s: Substring) -> Bool {
+        (1...5).contains(s.utf8.count)
+            && s.utf8.allSatisfy { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || (0x30...0x39).contains($0) }
+    }
+
+    /// `%XX` decoded once; `nil` for a broken escape or bytes that are not UTF-8.
+    static func percentDecoded(_ s: Substring) -> String? {
+        var out: [UInt8] = []
+        var bytes = s.utf8.makeIterator()
+        while let b = bytes.next() {
+            guard b == UInt8(ascii: "%") else {
+                out.append(b)
+                continue
+            }
+            guard let h = bytes.next().flatMap(hexValue), let l = bytes.next().flatMap(hexValue) else { return nil }
+            out.append(h << 4 | l)
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    private static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: return c - 0x30
+        case 0x41...0x46: return c - 0x41 + 10
+        case 0x61...0x66: return c - 0x61 + 10
+        default: return nil
+        }
+    }
+}
+
+/// base64url without padding (RFC 4648 §5); padding is accepted on input.
+enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            let n = min(3, bytes.count - i)
+            var word = UInt32(bytes[i]) << 16
+            if n > 1 { word |= UInt32(bytes[i + 1]) << 8 }
+            if n > 2 { word |= UInt32(bytes[i + 2]) }
+            for k in 0...n { out.append(alphabet[Int(word >> UInt32(18 - 6 * k) & 63)]) }
+            i += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func decode(_ text: Substring) -> [UInt8]? {
+        var values: [UInt8] = []
+        for c in text.utf8 {
+            switch c {
+            case 0x41...0x5A: values.append(c - 0x41)
+            case 0x61...0x7A: values.append(c - 0x61 + 26)
+            case 0x30...0x39: values.append(c - 0x30 + 52)
+            case UInt8(ascii: "-"), UInt8(ascii: "+"): values.append(62)
+            case UInt8(ascii: "_"), UInt8(ascii: "/"): values.append(63)
+            case UInt8(ascii: "="): continue
+            default: return nil
+            }
+        }
+        guard values.count % 4 != 1 else { return nil }
+        var out: [UInt8] = []
+        var i = 0
+        while i < values.count {
+            let n = min(4, values.count - i)
+            var word: UInt32 = 0
+            for k in 0..<4 { word = word << 6 | UInt32(k < n ? values[i + k] : 0) }
+            for k in 0..<(n - 1) { out.append(UInt8(truncatingIfNeeded: word >> UInt32(16 - 8 * k))) }
+            i += 4
+        }
+        return out
+    }
+}

@@ -1,0 +1,35 @@
+/// A request as the HTTP server hands it over: the method, the raw request target (path and
+/// query, not decoded) and the header fields.
+public struct ServiceRequest: Sendable {
+    public var method: String
+    public var target: String
+    public var headers: [(name: String, value: String)]
+
+    public init(method: String, target: String, headers: [(name: String, value: String)] = []) {
+        self.method = method
+        self.target = target
+        self.headers = headers
+    }
+
+    /// The first value of header `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+/// What the HTTP server sends back.
+public struct ServiceResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}

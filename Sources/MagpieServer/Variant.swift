@@ -1,0 +1,95 @@
+import Magpie
+
+/// The processor and encoding a request's options give, as the library's pipeline takes them.
+struct Variant: Sendable {
+    /// Resizes as asked; its identifier also names the output encoding, so each encoding of a
+    /// size is its own cache entry while the source stays under the plain key.
+    let processor: any ImageProcessor
+    let serializer: OutputSerializer
+
+    init(_ options: ProcessingOptions, format: String) {
+        let w = options.width * options.dpr
+        let h = options.height * options.dpr
+        var resize: (any ImageProcessor)?
+        if w > 0 || h > 0 {
+            // A side of 0 follows the other one.
+            let tw = w > 0 ? w : 1 << 30
+            let th = h > 0 ? h : 1 << 30
+            switch options.resizingType {
+            case .fit:
+                resize = DownsamplingProcessor(width: tw, height: th, mode: .fit, allowsUpscaling: options.enlarge)
+            case .force:
+                resize =
+                    w > 0 && h > 0
+                    ? DownsamplingProcessor(width: w, height: h, mode: .exact, allowsUpscaling: options.enlarge)
+                    : DownsamplingProcessor(width: tw, height: th, mode: .fit, allowsUpscaling: options.enlarge)
+            case .fill:
+                if w > 0 && h > 0 {
+                    // Cover on load (shrink-on-load), then cut the window at the gravity.
+                    resize = CompositeProcessor(
+                        DownsamplingProcessor(width: w, height: h, mode: .cover, allowsUpscaling: options.enlarge),
+                        CroppingProcessor(width: w, height: h, anchor: Self.anchor(options.gravity)))
+                } else {
+                    resize = DownsamplingProcessor(width: tw, height: th, mode: .fit, allowsUpscaling: options.enlarge)
+                }
+            }
+        }
+        serializer = OutputSerializer(format: format, quality: options.quality ?? 80)
+        processor = Tagged(inner: resize ?? DefaultImageProcessor(), tag: "\(options.variantName)|\(serializer.name)")
+    }
+
+    static func anchor(_ gravity: ProcessingOptions.Gravity) -> CropAnchor {
+        switch gravity {
+        case .ce: return .center
+        case .no: return CropAnchor(x: 0.5, y: 0)
+        case .so: return CropAnchor(x: 0.5, y: 1)
+        case .ea: return CropAnchor(x: 1, y: 0.5)
+        case .we: return CropAnchor(x: 0, y: 0.5)
+        case .noea: return CropAnchor(x: 1, y: 0)
+        case .nowe: return CropAnchor(x: 0, y: 0)
+        case .soea: return CropAnchor(x: 1, y: 1)
+        case .sowe: return CropAnchor(x: 0, y: 1)
+        }
+    }
+
+    /// A processor under another identifier.
+    struct Tagged: ImageProcessor {
+        let inner: any ImageProcessor
+        let tag: String
+        var identifier: String { "magpie.serve(\(tag))" }
+        func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
+            try inner.process(input, firstFrameOnly: true)
+        }
+    }
+}
+
+/// Encodes results as the request asks: `jpg`, `png`, `webp`, or `auto`: the source's format for
+/// JPEG and PNG, PNG for a GIF's first frame and other sources with alpha, JPEG otherwise.
+struct OutputSerializer: CacheSerializer, CustomStringConvertible {
+    let format: String
+    let quality: Int
+
+    var name: String { "\(format),q\(quality)" }
+    var description: String { "OutputSerializer(\(name))" }
+
+    func data(for image: Image, original: [UInt8]?, isProcessed: Bool) throws -> [UInt8] {
+        try image.encoded(as: encoding(for: image, original: original))
+    }
+
+    func image(from data: [UInt8], options: DecodingOptions) throws -> Image {
+        try Image(decoding: data, options: options)
+    }
+
+    func encoding(for image: Image, original: [UInt8]?) -> EncodingFormat {
+        switch format {
+        case "png": return .png()
+        case "webp": return .webp(quality: quality)
+        case "jpg": return .jpeg(quality: quality)
+        default:
+            let source = original.map { bytes in bytes.withUnsafeBytes { ImageFormat(sniffing: $0) } } ?? .unknown
+            if source == .jpeg { return .jpeg(quality: quality) }
+            if source == .png || source == .gif || image.hasAlpha { return .png() }
+            return .jpeg(quality: quality)
+        }
+    }
+}

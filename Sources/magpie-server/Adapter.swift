@@ -1,0 +1,24 @@
+import HTTPTypes
+import Hummingbird
+import MagpieServer
+import NIOCore
+
+/// Hummingbird 2 to ``ImageService`` and back: the raw request target (the router would drop the
+/// empty segment of `http://`), the method and the headers in; status, headers and body out.
+enum Adapter {
+    static func respond(_ request: Request, _ service: ImageService) async -> Response {
+        let answer = await service.respond(
+            to: ServiceRequest(
+                method: request.method.rawValue, target: request.uri.string,
+                headers: request.headers.map { ($0.name.rawName, $0.value) }))
+        var fields = HTTPFields()
+        for (name, value) in answer.headers {
+            if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
+        }
+        let status = HTTPResponse.Status(code: answer.status)
+        guard !answer.body.isEmpty else {
+            return Response(status: status, headers: fields)
+        }
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+}

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Hummingbird
+import Magpie
+import MagpieServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `magpie-server`: the image service over HTTP (Hummingbird 2).
+@main
+struct ServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "magpie-server",
+        abstract: "An imgproxy-compatible image proxy and thumbnail server with a two-tier cache.")
+
+    @Option(name: .long, help: "Address and port to listen on.")
+    var bind = "127.0.0.1:8080"
+    @Option(name: .long, help: "Signing key in hex (repeatable, paired with --salt in order; or MAGPIE_KEY).")
+    var key: [String] = []
+    @Option(name: .long, help: "Signing salt in hex (repeatable; or MAGPIE_SALT).")
+    var salt: [String] = []
+    @Option(name: .long, help: "Bytes of the HMAC a signature keeps (8 to 32).")
+    var signatureSize = 32
+    @Flag(name: .long, help: "Serve unsigned URLs (only without a key).")
+    var allowUnsigned = false
+    @Option(name: .long, help: "A preset, NAME=OPTION/OPTION… (repeatable).")
+    var preset: [String] = []
+    @Option(name: .long, help: "The cache folder.")
+    var cacheDir: String
+    @Option(name: .long, help: "Disk cache limit in bytes (0 = none).")
+    var diskLimit = 10 << 30
+    @Option(name: .long, help: "Memory cache limit in bytes of decoded pixels.")
+    var memoryLimit = 256 << 20
+    @Option(name: .customLong("allow-network"), help: "A CIDR block sources may resolve to (repeatable).")
+    var allowedNetworks: [String] = []
+    @Option(name: .customLong("allowed-source"), help: "A prefix every source URL must start with (repeatable).")
+    var allowedSources: [String] = []
+    @Option(name: .long, help: "Cache-Control max-age of results, in seconds.")
+    var ttl = 31_536_000
+    @Flag(name: .long, help: "Serve WebP to clients that accept it when the URL names no format.")
+    var autoWebp = false
+    @Option(name: .long, help: "Largest width or height a URL may ask for.")
+    var maxResultDimension = 8192
+    @Option(name: .long, help: "Largest source body in bytes.")
+    var maxSrcBytes = 32 << 20
+    @Option(name: .long, help: "Connect timeout in seconds.")
+    var connectTimeout = 3
+    @Option(name: .long, help: "Download timeout in seconds, redirects included.")
+    var downloadTimeout = 10
+    @Option(name: .long, help: "Redirects followed at most.")
+    var maxRedirects = 5
+    @Option(name: .long, help: "Decodes and encodes at a time (default: the core count).")
+    var workers: Int?
+    @Option(name: .long, help: "Sent as X-Magpie-Node.")
+    var nodeName: String?
+
+    func run() async throws {
+        let (host, port) = try Self.address(bind)
+        let service = try makeService()
+        let app = Application(
+            responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
+                await Adapter.respond(request, service)
+            },
+            configuration: .init(address: .hostname(host, port: port), serverName: "magpie"),
+            onServerRunning: { channel in
+                print("magpie-server listening on \(channel.localAddress?.description ?? bind)")
+                fflush(nil)
+            })
+        try await app.runService()
+        await service.manager.cache.shutdown()
+        try await service.manager.downloader.shutdown()
+    }
+
+    func makeService() throws -> ImageService {
+        var configuration = ServiceConfiguration()
+        var keys = key
+        var salts = salt
+        if keys.isEmpty, let k = ProcessInfo.processInfo.environment["MAGPIE_KEY"] { keys = [k] }
+        if salts.isEmpty, let s = ProcessInfo.processInfo.environment["MAGPIE_SALT"] { salts = [s] }
+        guard keys.count == salts.count else { throw ValidationError("give as many --salt as --key") }
+        for (k, s) in zip(keys, salts) {
+            guard let pair = ServiceConfiguration.SigningKey(hexKey: k, hexSalt: s) else {
+                throw ValidationError("--key and --salt must be hex")
+            }
+            configuration.keys.append(pair)
+        }
+        guard !configuration.keys.isEmpty || allowUnsigned else {
+            throw ValidationError("no signing key: give --key and --salt, or --allow-unsigned")
+        }
+        guard (8...32).contains(signatureSize) else { throw ValidationError("--signature-size must be 8 to 32") }
+        configuration.signatureSize = signatureSize
+        configuration.allowsUnsigned = allowUnsigned && configuration.keys.isEmpty
+        for p in preset {
+            let parts = p.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else { throw ValidationError("--preset NAME=OPTIONS") }
+            configuration.presets[parts[0]] = parts[1].split(separator: "/").map(String.init)
+        }
+        configuration.ttl = ttl
+        configuration.autoWebP = autoWebp
+        configuration.maxResultDimension = maxResultDimension
+        configuration.allowedSources = allowedSources
+        configuration.nodeName = nodeName
+        var download = ImageDownloader.Config(
+            timeout: .seconds(downloadTimeout), connectTimeout: .seconds(connectTimeout), maxRedirects: maxRedirects,
+            maxBodySize: maxSrcBytes)
+        do {
+            download.addressPolicy = try AddressPolicy.publicOnly.allowing(networks: allowedNetworks)
+        } catch {
+            throw ValidationError("--allow-network: \(error)")
+        }
+        let cache = try ImageCache(
+            memory: .init(totalCostLimit: memoryLimit),
+            disk: DiskCache.Config(directory: cacheDir, sizeLimit: diskLimit))
+        let manager = ImageManager(cache: cache, downloader: ImageDownloader(config: download)) {
+            $0.processingConcurrency = workers
+        }
+        return ImageService(manager: manager, configuration: configuration)
+    }
+
+    static func address(_ text: String) throws -> (String, Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port)
+        else { throw ValidationError("--bind ADDRESS:PORT") }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host, port)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import MagpieLoopback
+import MagpieTestSupport
+import Testing
+
+@testable import Magpie
+
+/// `magpie-server` as a process: Hummingbird in front of the service, over loopback.
+@Suite struct ServerProcessTests {
+    static var binary: URL { CLI.binary.deletingLastPathComponent().appendingPathComponent("magpie-server") }
+
+    /// Starts the server and returns it with its port, read from its first line of output.
+    static func start(_ arguments: [String]) throws -> (ChildProcess, Int) {
+        let child = try ChildProcess(binary, ["--bind", "127.0.0.1:0"] + arguments)
+        let line = try #require(child.readLine(), "the server printed nothing")
+        #expect(line.hasPrefix("magpie-server listening on"), "\(line)")
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) }, "\(line)")
+        return (child, port)
+    }
+
+    @Test func servesThumbnailsSurvivesGarbageAndStopsOnSIGTERM() async throws {
+        let origin = try await LoopbackServer(host: "127.0.0.2") { _ in .ok(NetFixture.jpeg, contentType: "image/jpeg")
+        }
+        let dir = try TemporaryDirectory()
+        let (server, port) = try Self.start([
+            "--allow-unsigned", "--cache-dir", dir.path("cache"), "--allow-network", "127.0.0.2/32",
+        ])
+        let loader = HTTPDataLoader(addressPolicy: .allowAll)
+        func get(_ target: String) async throws -> DataResponse {
+            try await loader.load(
+                DataRequest(url: URL(string: "http://127.0.0.1:\(port)" + target)!, acceptableStatusCodes: 0..<600),
+                progress: { _, _ in })
+        }
+        let image = "/unsafe/rs:fit:32:32/plain/http://127.0.0.2:\(origin.port)/a.jpg"
+        let first = try await get(image)
+        #expect(first.statusCode == 200 && first.headers.value(for: "Content-Type") == "image/jpeg")
+        let decoded = try Image(decoding: first.body)
+        #expect(decoded.width == 32 && decoded.height == 21)
+        #expect(try await get(image).headers.value(for: "X-Magpie-Cache") == "hit")
+        for garbage in [
+            "/", "//", "/unsafe", "/unsafe/plain/", "/unsafe/rs:fit:-1:1/plain/http://x/a.jpg", "/%00/%ff",
+            "/unsafe/w:10/" + String(repeating: "A", count: 4000), "/unsafe/plain/http://[::1]:1/a.jpg",
+        ] {
+            let r = try await get(garbage)
+            #expect((400..<500).contains(r.statusCode), "\(garbage): \(r.statusCode)")
+        }
+        let health = try await get("/health")
+        #expect(health.statusCode == 200 && health.body == Array("ok\n".utf8))
+        #expect(origin.requestCount("/a.jpg") == 1)
+        try await loader.shutdown()
+        kill(server.process.processIdentifier, SIGTERM)
+        server.process.waitUntilExit()
+        #expect(server.process.terminationStatus == 0)
+        try await origin.shutdown()
+    }
+
+    @Test func refusesToStartWithoutAKey() throws {
+        let dir = try TemporaryDirectory()
+        let run = try CLI.run(arguments: ["--cache-dir", dir.path("c")], executable: Self.binary)
+        #expect(run.status != 0 && run.stderr.contains("no signing key"), "\(run.stderr)")
+    }
+}

@@ -1,0 +1,65 @@
+import Testing
+
+@testable import MagpieServer
+
+/// The imgproxy URL grammar and signature, without a server.
+@Suite struct ServicePathTests {
+    @Test func plainAndBase64SourcesParse() throws {
+        let plain = try ServicePath.parse(
+            "/sig/rs:fit:300:200/q%3A80/plain/http%3A%2F%2Fexample.com%2Fa%20b.jpg@webp?x=1")
+        #expect(plain.signature == "sig" && plain.options == ["rs:fit:300:200", "q:80"])
+        #expect(plain.source == "http://example.com/a b.jpg" && plain.ext == "webp")
+        #expect(plain.signed == "/rs:fit:300:200/q%3A80/plain/http%3A%2F%2Fexample.com%2Fa%20b.jpg@webp")
+        let merged = try ServicePath.parse("/sig/w:10/plain/http:/example.com/a.png")
+        #expect(merged.source == "http://example.com/a.png" && merged.ext == nil)
+        let encoded = Base64URL.encode(Array("https://example.com/images/cat.jpg".utf8))
+        let split = encoded.prefix(10) + "/" + encoded.dropFirst(10)
+        let b64 = try ServicePath.parse("/sig/h:50/\(split).png")
+        #expect(b64.source == "https://example.com/images/cat.jpg" && b64.ext == "png" && b64.options == ["h:50"])
+        let noOptions = try ServicePath.parse("/unsafe/plain/https://example.com/x.jpg")
+        #expect(noOptions.options.isEmpty && noOptions.source == "https://example.com/x.jpg")
+    }
+
+    @Test(arguments: [
+        "", "/", "nosl", "/sig", "/sig/rs:fit:1:1/plain/", "/sig/plain/http://x/a.jpg@toolongext",
+        "/sig/plain/http://x/%zz.jpg", "/sig/%%%", "/sig/a.b.c", "/sig/plain/http://x/a.jpg@we-bp",
+    ])
+    func malformedPathsAreRefused(_ path: String) {
+        #expect(throws: ServiceError.malformedPath) { try ServicePath.parse(path) }
+    }
+
+    @Test func signaturesMatchImgproxys() throws {
+        // imgproxy's documented example key and salt; the expected values come from Python's hmac.
+        let key = try #require(
+            ServiceConfiguration.SigningKey(
+                hexKey: "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881",
+                hexSalt: "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"))
+        let path = "/rs:fit:300:300/plain/http://img.example.com/pretty/image.jpg"
+        #expect(URLSignature.sign(path, with: key) == "m3k5QADfcKPDj-SDI2AIogZbC3FlAXszuwhtWXYqavc")
+        #expect(URLSignature.sign(path, with: key, size: 8) == "m3k5QADfcKM")
+        let other = try #require(ServiceConfiguration.SigningKey(hexKey: "00ff", hexSalt: ""))
+        #expect(URLSignature.verify("m3k5QADfcKM", path: path, keys: [other, key], size: 8), "rotation: any key")
+        #expect(!URLSignature.verify("m3k5QADfcKPDj-SDI2AIogZbC3FlAXszuwhtWXYqav", path: path, keys: [key], size: 32))
+        #expect(!URLSignature.verify("", path: path, keys: [key], size: 32))
+        #expect(ServiceConfiguration.SigningKey(hexKey: "abc", hexSalt: "") == nil)
+        #expect(ServiceConfiguration.SigningKey(hexKey: "zz", hexSalt: "") == nil)
+    }
+
+    @Test func optionsParseAndNormalise() throws {
+        let presets = ["thumb": ["rs:fill:100:100", "q:70"]]
+        let o = try ProcessingOptions.parse(
+            ["pr:thumb", "g:noea", "dpr:2", "cb:v2", "exp:4102444800"], presets: presets)
+        #expect(o.resizingType == .fill && o.width == 100 && o.height == 100 && o.quality == 70 && o.gravity == .noea)
+        #expect(o.variantName == "fill,200x200,noea,q70,cbv2" && o.expires == 4_102_444_800)
+        #expect(try ProcessingOptions.parse(["s:10:20:1", "f:jpeg"], presets: [:]).variantName == "fit,10x20,el,ce")
+        for bad in [
+            ["rs:zoom:1:1"], ["w:-1"], ["w:1x"], ["q:0"], ["q:101"], ["dpr:9"], ["g:up"], ["f:gif"], ["el:yes"],
+            ["pr:missing"], ["unknown:1"], ["rs:fit:1:1:1:1"], ["w:99999999999999"],
+        ] {
+            #expect(throws: ServiceError.badOption, "\(bad)") { try ProcessingOptions.parse(bad, presets: presets) }
+        }
+        #expect(throws: ServiceError.badOption) {
+            try ProcessingOptions.parse(["pr:loop"], presets: ["loop": ["pr:loop"]])
+        }
+    }
+}
