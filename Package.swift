@@ -85,12 +85,15 @@ let package = Package(
                     .when(platforms: [.linux], configuration: .release))
             ]
         ),
-        .target(name: "MagpieServer", dependencies: ["Magpie"], path: "Sources/MagpieServer"),
+        .target(
+            name: "MagpieServer", dependencies: ["Magpie", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/MagpieServer"),
         .executableTarget(
             name: "magpie-server",
             dependencies: [
                 "MagpieServer", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/magpie-server"),
@@ -111,7 +114,7 @@ let package = Package(
             name: "MagpieTests",
             dependencies: [
                 "Magpie", "MagpieLoopback", "magpie", "magpie-cache-writer", "MagpieTestSupport", "MagpieServer",
-                "magpie-server",
+                "magpie-server", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/MagpieTests"),
         // Concurrency stress tests, apart so CI runs exactly these under ThreadSanitizer.

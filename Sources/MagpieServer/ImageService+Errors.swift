@@ -36,6 +36,7 @@ extension ServiceError {
             ("X-Content-Type-Options", "nosniff"), ("X-Request-ID", requestID),
         ]
         if let node { headers.append(("X-Magpie-Node", node)) }
+        if self == .busy { headers.append(("Retry-After", "1")) }
         return ServiceResponse(status: status, headers: headers, body: Array((message + "\n").utf8))
     }
 }

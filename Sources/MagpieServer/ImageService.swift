@@ -1,3 +1,4 @@
+import Logging
 import Magpie
 import MagpieImage
 
@@ -19,23 +20,60 @@ public final class ImageService: Sendable {
     public let manager: ImageManager
     public let configuration: ServiceConfiguration
     private let now: @Sendable () -> Double
+    /// Image requests being answered now (see ``ServiceConfiguration/maxInFlight``).
+    private let inFlight = Locked(0)
+    /// The access log: one line per request at `info` (id, method, status, bytes, milliseconds,
+    /// cache result), never the path or the source URL.
+    private let accessLog: Logger?
 
-    /// - Parameter now: seconds since 1970, for `exp` (tests give their own).
+    /// - Parameters:
+    ///   - accessLog: where each request is logged (`nil`: nowhere).
+    ///   - now: seconds since 1970, for `exp` (tests give their own).
     public init(
-        manager: ImageManager, configuration: ServiceConfiguration,
+        manager: ImageManager, configuration: ServiceConfiguration, accessLog: Logger? = nil,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.manager = manager
         self.configuration = configuration
+        self.accessLog = accessLog
         self.now = now
     }
 
+    /// Image requests being answered now.
+    public var requestsInFlight: Int { inFlight.withLock { $0 } }
+
     public func respond(to request: ServiceRequest) async -> ServiceResponse {
+        let started = ContinuousClock.now
         let id = Self.requestID(request.header("X-Request-ID"))
+        let response = await respond(request, id: id)
+        if let accessLog {
+            let ms = (ContinuousClock.now - started) / .milliseconds(1)
+            accessLog.info(
+                "request",
+                metadata: [
+                    "id": "\(id)",
+                    "method": "\(request.method == "HEAD" ? "HEAD" : request.method == "GET" ? "GET" : "other")",
+                    "status": "\(response.status)", "bytes": "\(response.header("Content-Length") ?? "0")",
+                    "ms": "\((ms * 10).rounded() / 10)", "cache": "\(response.header("X-Magpie-Cache") ?? "-")",
+                ])
+        }
+        return response
+    }
+
+    private func respond(_ request: ServiceRequest, id: String) async -> ServiceResponse {
         let node = configuration.nodeName
         guard request.method == "GET" || request.method == "HEAD" else {
             return ServiceError.methodNotAllowed.response(requestID: id, node: node)
         }
+        let admitted = inFlight.withLock { n -> Bool in
+            guard let limit = configuration.maxInFlight, n >= limit, !request.target.hasPrefix("/health") else {
+                n += 1
+                return true
+            }
+            return false
+        }
+        guard admitted else { return ServiceError.busy.response(requestID: id, node: node) }
+        defer { inFlight.withLock { $0 -= 1 } }
         var response: ServiceResponse
         switch await answer(request, id: id) {
         case .success(let r): response = r
@@ -103,7 +141,7 @@ public final class ImageService: Sendable {
             varies = true
             if request.header("Accept")?.lowercased().contains("image/webp") == true { format = "webp" }
         }
-        let variant = Variant(options, format: format)
+        let variant = Variant(options, format: format, maxSourcePixels: configuration.maxSourcePixels)
         var o = manager.defaultOptions
         o.processor = variant.processor
         o.onlyLoadFirstFrame = true

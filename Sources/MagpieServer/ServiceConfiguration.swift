@@ -36,6 +36,11 @@ public struct ServiceConfiguration: Sendable {
     public var allowedSources: [String] = []
     /// Sent as `X-Magpie-Node` (which node of a fleet answered).
     public var nodeName: String?
+    /// Image requests answered at once at most; past it a request is 429 with `Retry-After: 1`
+    /// at once, before any work (`nil`: no limit). `/health` is never refused.
+    public var maxInFlight: Int?
+    /// Largest source in pixels (width × height from its header, before any decode). 50 MP.
+    public var maxSourcePixels = 50_000_000
 
     public init() {}
 }

@@ -8,6 +8,8 @@ public enum ServiceError: Error, Sendable, Hashable {
     case expired
     case sourceDenied
     case methodNotAllowed
+    /// More requests in flight than allowed.
+    case busy
     /// The origin answered this 4xx.
     case origin(Int)
     case badGateway
@@ -21,6 +23,7 @@ public enum ServiceError: Error, Sendable, Hashable {
         case .malformedPath, .badOption, .tooLarge: return 400
         case .badSignature, .expired, .sourceDenied: return 403
         case .methodNotAllowed: return 405
+        case .busy: return 429
         case .origin(let code): return code
         case .notAnImage: return 422
         case .badGateway: return 502
@@ -39,6 +42,7 @@ public enum ServiceError: Error, Sendable, Hashable {
         case .expired: return "expired URL"
         case .sourceDenied: return "source not allowed"
         case .methodNotAllowed: return "method not allowed"
+        case .busy: return "too many requests"
         case .origin(let code): return code == 404 ? "source not found" : code == 410 ? "source gone" : "source refused"
         case .badGateway: return "source unavailable"
         case .notAnImage: return "source is not a usable image"

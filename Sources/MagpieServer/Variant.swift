@@ -7,7 +7,7 @@ struct Variant: Sendable {
     let processor: any ImageProcessor
     let serializer: OutputSerializer
 
-    init(_ options: ProcessingOptions, format: String) {
+    init(_ options: ProcessingOptions, format: String, maxSourcePixels: Int) {
         let w = options.width * options.dpr
         let h = options.height * options.dpr
         var resize: (any ImageProcessor)?
@@ -35,7 +35,9 @@ struct Variant: Sendable {
             }
         }
         serializer = OutputSerializer(format: format, quality: options.quality ?? 80)
-        processor = Tagged(inner: resize ?? DefaultImageProcessor(), tag: "\(options.variantName)|\(serializer.name)")
+        processor = Tagged(
+            inner: resize ?? DefaultImageProcessor(), tag: "\(options.variantName)|\(serializer.name)",
+            maxSourcePixels: maxSourcePixels)
     }
 
     static func anchor(_ gravity: ProcessingOptions.Gravity) -> CropAnchor {
@@ -52,14 +54,33 @@ struct Variant: Sendable {
         }
     }
 
-    /// A processor under another identifier.
+    /// A processor under another identifier, that refuses a source over the pixel limit from its
+    /// header, before anything is decoded.
     struct Tagged: ImageProcessor {
         let inner: any ImageProcessor
         let tag: String
+        let maxSourcePixels: Int
         var identifier: String { "magpie.serve(\(tag))" }
         func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
-            try inner.process(input, firstFrameOnly: true)
+            let (w, h): (Int, Int)
+            switch input {
+            case .data(let data): (w, h) = try Image.outputSize(of: data)
+            case .image(let image): (w, h) = (image.width, image.height)
+            }
+            guard w.multipliedReportingOverflow(by: h).partialValue <= maxSourcePixels, w <= Int(Int32.max),
+                h <= Int(Int32.max)
+            else {
+                throw SourceTooLarge(width: w, height: h)
+            }
+            return try inner.process(input, firstFrameOnly: true)
         }
+    }
+
+    /// A source over ``ServiceConfiguration/maxSourcePixels``.
+    struct SourceTooLarge: Error, CustomStringConvertible {
+        let width: Int
+        let height: Int
+        var description: String { "source of \(width)×\(height) pixels is over the limit" }
     }
 }
 

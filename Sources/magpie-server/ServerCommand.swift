@@ -1,5 +1,6 @@
 import ArgumentParser
 import Hummingbird
+import Logging
 import Magpie
 import MagpieServer
 
@@ -60,6 +61,10 @@ struct ServerCommand: AsyncParsableCommand {
     var workers: Int?
     @Option(name: .long, help: "Sent as X-Magpie-Node.")
     var nodeName: String?
+    @Option(name: .long, help: "Image requests answered at once; more are 429 at once.")
+    var maxInflight = 256
+    @Option(name: .long, help: "Largest source in pixels, from its header before decoding.")
+    var maxSrcPixels = 50_000_000
 
     func run() async throws {
         let (host, port) = try Self.address(bind)
@@ -107,6 +112,9 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.maxResultDimension = maxResultDimension
         configuration.allowedSources = allowedSources
         configuration.nodeName = nodeName
+        guard maxInflight > 0, maxSrcPixels > 0 else { throw ValidationError("limits must be positive") }
+        configuration.maxInFlight = maxInflight
+        configuration.maxSourcePixels = maxSrcPixels
         var download = ImageDownloader.Config(
             timeout: .seconds(downloadTimeout), connectTimeout: .seconds(connectTimeout), maxRedirects: maxRedirects,
             maxBodySize: maxSrcBytes)
@@ -121,7 +129,8 @@ struct ServerCommand: AsyncParsableCommand {
         let manager = ImageManager(cache: cache, downloader: ImageDownloader(config: download)) {
             $0.processingConcurrency = workers
         }
-        return ImageService(manager: manager, configuration: configuration)
+        return ImageService(
+            manager: manager, configuration: configuration, accessLog: Logger(label: "magpie.access"))
     }
 
     static func address(_ text: String) throws -> (String, Int) {
