@@ -207,36 +207,7 @@ case "compare":
             + sides.map { "\($0) " + String(format: "%.3f", median(cpu[$0]!)) }.joined(separator: ", "))
 
 case "policy":
-    // The address policy's cost on warm downloads: every URL by the name `localhost`, through
-    // downloaders whose connections are open already (one untimed pass first, then three timed
-    // ones). Off: the HTTP client resolves the name itself. On: the loader resolved it once,
-    // judged it and pinned it. Seven rounds, each side first in turn, medians.
-    let urls = try readList(args[2]).map {
-        URL(string: $0.absoluteString.replacingOccurrences(of: "://127.0.0.1:", with: "://localhost:"))!
-    }
-    let sides: [(String, AddressPolicy)] = [
-        ("off (allowAll)", .allowAll), ("standard", .standard),
-        ("publicOnly + 127.0.0.0/8", try AddressPolicy.publicOnly.allowing(networks: ["127.0.0.0/8"])),
-    ]
-    var times: [String: [Double]] = [:]
-    for round in 0..<7 {
-        for offset in 0..<sides.count {
-            let (name, policy) = sides[(round + offset) % sides.count]
-            var config = ImageDownloader.Config(maxConcurrentDownloadsPerHost: concurrency)
-            config.addressPolicy = policy
-            let downloader = ImageDownloader(config: config)
-            try await downloadAll(urls, downloader)
-            times[name, default: []].append(
-                try await seconds { for _ in 0..<3 { try await downloadAll(urls, downloader) } })
-            try await downloader.shutdown()
-        }
-    }
-    let m = times.mapValues(median)
-    let off = m["off (allowAll)"]!
-    print(
-        "address policy, 3 × \(urls.count) warm downloads by name, medians of 7: "
-            + sides.map { "\($0.0) " + String(format: "%.3f s (%.3f×)", m[$0.0]!, m[$0.0]! / off) }
-            .joined(separator: ", "))
+    try await measurePolicy(try readList(args[2]))
 
 case "prefetch", "fetch", "download", "loader":
     // One side of `compare` alone, five times (for profiling); "download" is the downloader

@@ -42,6 +42,12 @@ public final class ImageService: Sendable {
     /// Image requests being answered now.
     public var requestsInFlight: Int { inFlight.withLock { $0 } }
 
+    private let draining = Locked(false)
+    /// From now on `/health` answers 503 `draining`, so a balancer stops sending requests while
+    /// the server finishes the ones it has (call it when graceful shutdown begins).
+    public func beginDraining() { draining.withLock { $0 = true } }
+    public var isDraining: Bool { draining.withLock { $0 } }
+
     public func respond(to request: ServiceRequest) async -> ServiceResponse {
         let started = ContinuousClock.now
         let id = Self.requestID(request.header("X-Request-ID"))
@@ -86,8 +92,12 @@ public final class ImageService: Sendable {
     private func answer(_ request: ServiceRequest, id: String) async -> Result<ServiceResponse, ServiceError> {
         let target = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.target
         if target == "/health" {
-            return .success(
-                ServiceResponse(status: 200, headers: standardHeaders(id, "text/plain"), body: Array("ok\n".utf8)))
+            var headers = standardHeaders(id, "text/plain")
+            headers.append(("Cache-Control", "no-store"))
+            guard !isDraining else {
+                return .success(ServiceResponse(status: 503, headers: headers, body: Array("draining\n".utf8)))
+            }
+            return .success(ServiceResponse(status: 200, headers: headers, body: Array("ok\n".utf8)))
         }
         let plan: Plan
         do {

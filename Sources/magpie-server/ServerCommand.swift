@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Magpie
 import MagpieServer
+import ServiceLifecycle
 
 #if canImport(Glibc)
     import Glibc
@@ -61,6 +62,10 @@ struct ServerCommand: AsyncParsableCommand {
     var workers: Int?
     @Option(name: .long, help: "Sent as X-Magpie-Node.")
     var nodeName: String?
+    @Option(name: .long, help: "Seconds in-flight requests get to finish after SIGTERM.")
+    var gracefulTimeout = 20
+    @Option(name: .long, help: "Seconds /health answers 503 before the listener closes, after SIGTERM.")
+    var shutdownDelay = 0
     @Option(name: .long, help: "Image requests answered at once; more are 429 at once.")
     var maxInflight = 256
     @Option(name: .long, help: "Largest source in pixels, from its header before decoding.")
@@ -78,7 +83,18 @@ struct ServerCommand: AsyncParsableCommand {
                 print("magpie-server listening on \(channel.localAddress?.description ?? bind)")
                 fflush(nil)
             })
-        try await app.runService()
+        // The drain service is listed last, so a graceful shutdown reaches it first (in reverse
+        // order): /health turns 503, then the server stops accepting and finishes in-flight work.
+        var group = ServiceGroupConfiguration(
+            services: [
+                .init(service: app),
+                .init(
+                    service: DrainService(
+                        service: service, delay: .seconds(shutdownDelay), logger: Logger(label: "magpie.server"))),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: Logger(label: "magpie.server"))
+        group.maximumGracefulShutdownDuration = .seconds(gracefulTimeout + shutdownDelay)
+        try await ServiceGroup(configuration: group).run()
         await service.manager.cache.shutdown()
         try await service.manager.downloader.shutdown()
     }

@@ -54,6 +54,39 @@ import Testing
         try await origin.shutdown()
     }
 
+    /// SIGTERM: `/health` turns 503 `draining` while the listener stays open for the shutdown
+    /// delay, a request in flight is finished, and the process exits 0.
+    @Test func sigtermDrainsThenFinishesInFlightRequests() async throws {
+        let gate = Gate()
+        let origin = try await LoopbackServer(host: "127.0.0.2") { _ in
+            await gate.wait()
+            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
+        }
+        let dir = try TemporaryDirectory()
+        let (server, port) = try Self.start([
+            "--allow-unsigned", "--cache-dir", dir.path("cache"), "--allow-network", "127.0.0.2/32",
+            "--shutdown-delay", "2", "--graceful-timeout", "30",
+        ])
+        let loader = HTTPDataLoader(addressPolicy: .allowAll)
+        func get(_ target: String) async throws -> DataResponse {
+            try await loader.load(
+                DataRequest(url: URL(string: "http://127.0.0.1:\(port)" + target)!, acceptableStatusCodes: 0..<600),
+                progress: { _, _ in })
+        }
+        let inFlight = Task { try await get("/unsafe/w:16/plain/http://127.0.0.2:\(origin.port)/a.jpg") }
+        while origin.totalRequests == 0 { await Task.yield() }
+        kill(server.process.processIdentifier, SIGTERM)
+        var health = try await get("/health")
+        for _ in 0..<10_000 where health.statusCode == 200 { health = try await get("/health") }
+        #expect(health.statusCode == 503 && health.body == Array("draining\n".utf8))
+        gate.open()
+        #expect(try await inFlight.value.statusCode == 200)
+        try await loader.shutdown()
+        server.process.waitUntilExit()
+        #expect(server.process.terminationStatus == 0)
+        try await origin.shutdown()
+    }
+
     @Test func refusesToStartWithoutAKey() throws {
         let dir = try TemporaryDirectory()
         let run = try CLI.run(arguments: ["--cache-dir", dir.path("c")], executable: Self.binary)
