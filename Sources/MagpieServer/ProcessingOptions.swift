@@ -3,7 +3,8 @@
 /// `f|format|ext`, `pr|preset`, `exp|expires`, `cb|cachebuster`, `dpr`.
 struct ProcessingOptions: Sendable, Hashable {
     enum ResizingType: String, Sendable {
-        case fit, fill, force
+        case fit, fill, force, auto
+        case fillDown = "fill-down"
     }
 
     enum Gravity: String, Sendable, CaseIterable {

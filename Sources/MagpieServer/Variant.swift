@@ -10,30 +10,12 @@ struct Variant: Sendable {
     init(_ options: ProcessingOptions, format: String, maxSourcePixels: Int) {
         let w = options.width * options.dpr
         let h = options.height * options.dpr
-        var resize: (any ImageProcessor)?
-        if w > 0 || h > 0 {
-            // A side of 0 follows the other one.
-            let tw = w > 0 ? w : 1 << 30
-            let th = h > 0 ? h : 1 << 30
-            switch options.resizingType {
-            case .fit:
-                resize = DownsamplingProcessor(width: tw, height: th, mode: .fit, allowsUpscaling: options.enlarge)
-            case .force:
-                resize =
-                    w > 0 && h > 0
-                    ? DownsamplingProcessor(width: w, height: h, mode: .exact, allowsUpscaling: options.enlarge)
-                    : DownsamplingProcessor(width: tw, height: th, mode: .fit, allowsUpscaling: options.enlarge)
-            case .fill:
-                if w > 0 && h > 0 {
-                    // Cover on load (shrink-on-load), then cut the window at the gravity.
-                    resize = CompositeProcessor(
-                        DownsamplingProcessor(width: w, height: h, mode: .cover, allowsUpscaling: options.enlarge),
-                        CroppingProcessor(width: w, height: h, anchor: Self.anchor(options.gravity)))
-                } else {
-                    resize = DownsamplingProcessor(width: tw, height: th, mode: .fit, allowsUpscaling: options.enlarge)
-                }
-            }
-        }
+        let resize: (any ImageProcessor)? =
+            w > 0 || h > 0
+            ? Resize(
+                type: options.resizingType, width: w, height: h, enlarge: options.enlarge,
+                anchor: Self.anchor(options.gravity))
+            : nil
         serializer = OutputSerializer(format: format, quality: options.quality ?? 80)
         processor = Tagged(
             inner: resize ?? DefaultImageProcessor(), tag: "\(options.variantName)|\(serializer.name)",

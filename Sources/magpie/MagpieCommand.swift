@@ -20,7 +20,7 @@ struct MagpieCommand: AsyncParsableCommand {
         abstract: "Image loading and thumbnails for servers and terminals.",
         version: "magpie \(MagpieCore.version)",
         subcommands: [
-            Fetch.self, Prefetch.self, Demo.self, Info.self, Thumb.self, Convert.self, CacheCommand.self,
+            Fetch.self, Prefetch.self, Demo.self, Info.self, Thumb.self, Convert.self, CacheCommand.self, Serve.self,
         ]
     )
 }

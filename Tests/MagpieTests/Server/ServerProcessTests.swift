@@ -91,5 +91,8 @@ import Testing
         let dir = try TemporaryDirectory()
         let run = try CLI.run(arguments: ["--cache-dir", dir.path("c")], executable: Self.binary)
         #expect(run.status != 0 && run.stderr.contains("no signing key"), "\(run.stderr)")
+        // `magpie serve` runs the same server with the same arguments.
+        let forwarded = try CLI.run(["serve", "--cache-dir", dir.path("c")])
+        #expect(forwarded.status == run.status && forwarded.stderr.contains("no signing key"), "\(forwarded.stderr)")
     }
 }

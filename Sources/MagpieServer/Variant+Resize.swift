@@ -1,0 +1,61 @@
+import Magpie
+
+extension Variant {
+    /// imgproxy's resizing types, decided from the source's size (read from its header before
+    /// decoding, so the library still shrinks on load):
+    /// - `fit`: inside W×H, aspect kept; a side of 0 follows the other;
+    /// - `force`: exactly W×H;
+    /// - `fill`: cover W×H, then crop at the gravity; without `enlarge` a smaller source is not
+    ///   enlarged, and the crop is W×H or the whole side where the source is shorter;
+    /// - `fill-down`: as `fill`, but when the source is too small the crop keeps W:H's aspect;
+    /// - `auto`: `fill` when the source and W×H are both landscape or both portrait, else `fit`.
+    struct Resize: ImageProcessor {
+        let type: ProcessingOptions.ResizingType
+        let width: Int
+        let height: Int
+        let enlarge: Bool
+        let anchor: CropAnchor
+
+        /// Never used alone: the tagged processor around it names the variant.
+        var identifier: String { "magpie.serve.resize" }
+
+        func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
+            let (sw, sh): (Int, Int)
+            switch input {
+            case .data(let data): (sw, sh) = try Image.outputSize(of: data)
+            case .image(let image): (sw, sh) = (image.width, image.height)
+            }
+            return try plan(sourceWidth: sw, sourceHeight: sh).process(input, firstFrameOnly: true)
+        }
+
+        /// The library processors for a source of `sw`×`sh`.
+        func plan(sourceWidth sw: Int, sourceHeight sh: Int) -> any ImageProcessor {
+            let tw = width > 0 ? width : 1 << 30
+            let th = height > 0 ? height : 1 << 30
+            var type = self.type
+            if type == .auto { type = width > 0 && height > 0 && (sw >= sh) == (width >= height) ? .fill : .fit }
+            if width == 0 || height == 0 || type == .fit {
+                return DownsamplingProcessor(width: tw, height: th, mode: .fit, allowsUpscaling: enlarge)
+            }
+            if type == .force {
+                return DownsamplingProcessor(width: width, height: height, mode: .exact, allowsUpscaling: enlarge)
+            }
+            let cover = max(Double(width) / Double(sw), Double(height) / Double(sh))
+            let scale = enlarge ? cover : min(1, cover)
+            let cw = max(1, Int((Double(sw) * scale).rounded()))
+            let ch = max(1, Int((Double(sh) * scale).rounded()))
+            var (bw, bh) = (min(width, cw), min(height, ch))
+            if type == .fillDown && (cw < width || ch < height) {
+                let aspect = Double(width) / Double(height)
+                if Double(cw) / Double(ch) > aspect {
+                    (bw, bh) = (max(1, Int((Double(ch) * aspect).rounded())), ch)
+                } else {
+                    (bw, bh) = (cw, max(1, Int((Double(cw) / aspect).rounded())))
+                }
+            }
+            return CompositeProcessor(
+                DownsamplingProcessor(width: cw, height: ch, mode: .exact, allowsUpscaling: scale > 1),
+                CroppingProcessor(width: min(bw, cw), height: min(bh, ch), anchor: anchor))
+        }
+    }
+}
