@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
     targets: [
         // The C core: CSources/ with its public header in include/. System libraries from Debian's
@@ -87,7 +89,11 @@ let package = Package(
             ]
         ),
         .target(
-            name: "MagpieServer", dependencies: ["Magpie", .product(name: "Logging", package: "swift-log")],
+            name: "MagpieServer",
+            dependencies: [
+                "Magpie", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
             path: "Sources/MagpieServer"),
         .executableTarget(
             name: "magpie-server",
@@ -96,6 +102,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/magpie-server"),
@@ -117,6 +125,7 @@ let package = Package(
             dependencies: [
                 "Magpie", "MagpieLoopback", "magpie", "magpie-cache-writer", "MagpieTestSupport", "MagpieServer",
                 "magpie-server", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Tests/MagpieTests"),
         // Concurrency stress tests, apart so CI runs exactly these under ThreadSanitizer.

@@ -1,6 +1,7 @@
 import Logging
 import Magpie
 import MagpieImage
+import Metrics
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -25,17 +26,21 @@ public final class ImageService: Sendable {
     /// The access log: one line per request at `info` (id, method, status, bytes, milliseconds,
     /// cache result), never the path or the source URL.
     private let accessLog: Logger?
+    private let metrics: ServiceMetrics
 
     /// - Parameters:
     ///   - accessLog: where each request is logged (`nil`: nowhere).
+    ///   - metrics: where the service's metrics go (default: swift-metrics' bootstrapped system).
     ///   - now: seconds since 1970, for `exp` (tests give their own).
     public init(
         manager: ImageManager, configuration: ServiceConfiguration, accessLog: Logger? = nil,
+        metrics: (any MetricsFactory)? = nil,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.manager = manager
         self.configuration = configuration
         self.accessLog = accessLog
+        self.metrics = ServiceMetrics(factory: metrics ?? MetricsSystem.factory)
         self.now = now
     }
 
@@ -52,6 +57,10 @@ public final class ImageService: Sendable {
         let started = ContinuousClock.now
         let id = Self.requestID(request.header("X-Request-ID"))
         let response = await respond(request, id: id)
+        let target = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.target
+        metrics.record(
+            route: target == "/health" ? "health" : "image", response: response, duration: ContinuousClock.now - started
+        )
         if let accessLog {
             let ms = (ContinuousClock.now - started) / .milliseconds(1)
             accessLog.info(
@@ -69,6 +78,7 @@ public final class ImageService: Sendable {
     private func respond(_ request: ServiceRequest, id: String) async -> ServiceResponse {
         let node = configuration.nodeName
         guard request.method == "GET" || request.method == "HEAD" else {
+            metrics.refused(.methodNotAllowed)
             return ServiceError.methodNotAllowed.response(requestID: id, node: node)
         }
         let admitted = inFlight.withLock { n -> Bool in
@@ -78,12 +88,21 @@ public final class ImageService: Sendable {
             }
             return false
         }
-        guard admitted else { return ServiceError.busy.response(requestID: id, node: node) }
-        defer { inFlight.withLock { $0 -= 1 } }
+        guard admitted else {
+            metrics.refused(.busy)
+            return ServiceError.busy.response(requestID: id, node: node)
+        }
+        metrics.inFlight.increment()
+        defer {
+            inFlight.withLock { $0 -= 1 }
+            metrics.inFlight.decrement()
+        }
         var response: ServiceResponse
         switch await answer(request, id: id) {
         case .success(let r): response = r
-        case .failure(let e): response = e.response(requestID: id, node: node)
+        case .failure(let e):
+            metrics.refused(e)
+            response = e.response(requestID: id, node: node)
         }
         if request.method == "HEAD" { response.body = [] }
         return response

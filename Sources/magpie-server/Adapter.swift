@@ -6,7 +6,14 @@ import NIOCore
 /// Hummingbird 2 to ``ImageService`` and back: the raw request target (the router would drop the
 /// empty segment of `http://`), the method and the headers in; status, headers and body out.
 enum Adapter {
-    static func respond(_ request: Request, _ service: ImageService) async -> Response {
+    static func respond(_ request: Request, _ service: ImageService, metrics: MetricsEndpoint?) async -> Response {
+        if let metrics, request.uri.path == "/metrics" {
+            var fields = HTTPFields()
+            fields[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            fields[.cacheControl] = "no-store"
+            return Response(
+                status: .ok, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.render())))
+        }
         let answer = await service.respond(
             to: ServiceRequest(
                 method: request.method.rawValue, target: request.uri.string,

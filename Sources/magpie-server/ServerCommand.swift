@@ -3,6 +3,8 @@ import Hummingbird
 import Logging
 import Magpie
 import MagpieServer
+import Metrics
+import Prometheus
 import ServiceLifecycle
 
 #if canImport(Glibc)
@@ -62,6 +64,8 @@ struct ServerCommand: AsyncParsableCommand {
     var workers: Int?
     @Option(name: .long, help: "Sent as X-Magpie-Node.")
     var nodeName: String?
+    @Flag(name: .long, help: "Serve Prometheus metrics at /metrics.")
+    var metrics = false
     @Option(name: .long, help: "Seconds in-flight requests get to finish after SIGTERM.")
     var gracefulTimeout = 20
     @Option(name: .long, help: "Seconds /health answers 503 before the listener closes, after SIGTERM.")
@@ -73,10 +77,16 @@ struct ServerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (host, port) = try Self.address(bind)
-        let service = try makeService()
+        var endpoint: MetricsEndpoint?
+        var factory: (any MetricsFactory)?
+        let registry = PrometheusCollectorRegistry()
+        if metrics { factory = PrometheusMetricsFactory(registry: registry) }
+        let service = try makeService(metrics: factory)
+        if metrics { endpoint = MetricsEndpoint(registry: registry, service: service) }
+        let metricsEndpoint = endpoint
         let app = Application(
             responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
-                await Adapter.respond(request, service)
+                await Adapter.respond(request, service, metrics: metricsEndpoint)
             },
             configuration: .init(address: .hostname(host, port: port), serverName: "magpie"),
             onServerRunning: { channel in
@@ -99,7 +109,7 @@ struct ServerCommand: AsyncParsableCommand {
         try await service.manager.downloader.shutdown()
     }
 
-    func makeService() throws -> ImageService {
+    func makeService(metrics: (any MetricsFactory)?) throws -> ImageService {
         var configuration = ServiceConfiguration()
         var keys = key
         var salts = salt
@@ -146,7 +156,8 @@ struct ServerCommand: AsyncParsableCommand {
             $0.processingConcurrency = workers
         }
         return ImageService(
-            manager: manager, configuration: configuration, accessLog: Logger(label: "magpie.access"))
+            manager: manager, configuration: configuration, accessLog: Logger(label: "magpie.access"),
+            metrics: metrics ?? NOOPMetricsHandler.instance)
     }
 
     static func address(_ text: String) throws -> (String, Int) {

@@ -23,7 +23,7 @@ import Testing
         }
         let dir = try TemporaryDirectory()
         let (server, port) = try Self.start([
-            "--allow-unsigned", "--cache-dir", dir.path("cache"), "--allow-network", "127.0.0.2/32",
+            "--allow-unsigned", "--cache-dir", dir.path("cache"), "--allow-network", "127.0.0.2/32", "--metrics",
         ])
         let loader = HTTPDataLoader(addressPolicy: .allowAll)
         func get(_ target: String) async throws -> DataResponse {
@@ -47,6 +47,11 @@ import Testing
         let health = try await get("/health")
         #expect(health.statusCode == 200 && health.body == Array("ok\n".utf8))
         #expect(origin.requestCount("/a.jpg") == 1)
+        let metrics = String(decoding: try await get("/metrics").body, as: UTF8.self)
+        #expect(metrics.contains(#"magpie_requests_total{route="image",code="200"} 2"#), "\(metrics)")
+        #expect(
+            metrics.contains("magpie_origin_bytes \(NetFixture.jpeg.count).0")
+                && metrics.contains("magpie_process_resident_bytes"), "\(metrics)")
         try await loader.shutdown()
         kill(server.process.processIdentifier, SIGTERM)
         server.process.waitUntilExit()
