@@ -201,13 +201,29 @@ public final class ImageService: Sendable {
             ("X-Magpie-Cache", result.coalesced ? "coalesced" : result.cacheType == .disk ? "hit" : "miss"),
         ]
         if plan.variesOnAccept { headers.append(("Vary", "Accept")) }
-        if let match = request.header("If-None-Match"),
-            match.split(separator: ",").contains(where: { $0.trimmingPrefix(" ").hasPrefix(etag) || $0 == "*" })
-        {
+        if let modified = result.lastModified, HTTPDate.parse(modified) != nil {
+            headers.append(("Last-Modified", modified))
+        }
+        if Self.notModified(request, etag: etag, lastModified: result.lastModified) {
             return ServiceResponse(status: 304, headers: headers.filter { $0.name != "Content-Type" })
         }
         headers.append(("Content-Length", String(result.data.count)))
         return ServiceResponse(status: 200, headers: headers, body: result.data)
+    }
+
+    /// RFC 9110 §13.2.2: `If-None-Match` when the request has one (a tag of ours, or `*`), else
+    /// `If-Modified-Since` against the origin's `Last-Modified` (no later than it: not modified).
+    static func notModified(_ request: ServiceRequest, etag: String, lastModified: String?) -> Bool {
+        if let match = request.header("If-None-Match") {
+            return match.split(separator: ",").contains { tag in
+                let t = tag.trimmingPrefix(" ")
+                return t == "*" || t.hasPrefix(etag) || t.hasPrefix("W/" + etag)
+            }
+        }
+        guard let since = request.header("If-Modified-Since").flatMap(HTTPDate.parse),
+            let modified = lastModified.flatMap(HTTPDate.parse)
+        else { return false }
+        return modified <= since
     }
 
     private func standardHeaders(_ id: String, _ type: String) -> [(name: String, value: String)] {

@@ -11,14 +11,14 @@
 /// the single spaces are as the grammar has them (`Thu, 18  Aug  2050 …`, a one-digit hour, a
 /// two-digit year in the IMF form or `UTC` are not dates), while `THU`, `AUG` and `gMT` are read
 /// as `Thu`, `Aug` and `GMT`.
-enum HTTPDate {
+package enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     private static let days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
     private static let longDays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
     /// "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT" or
     /// "Sun Nov  6 08:49:37 1994" (surrounding spaces and tabs aside); `nil` for anything else.
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let b = Array(HTTPCacheHeaders.trimmed(Substring(text)).utf8)
         let fields: (day: Int?, month: Int?, year: Int?, time: Int?)
         if b.count == 29, b[3] == UInt8(ascii: ","), word(b, 0..<3, in: days) != nil {

@@ -6,6 +6,8 @@ extension ImageManager {
         var data: [UInt8]
         var cacheType: CacheType
         var revalidated: Bool
+        /// The origin's `Last-Modified` for these bytes, when it sent one.
+        var lastModified: String? = nil
     }
 
     /// The bytes for `source`:
@@ -53,7 +55,7 @@ extension ImageManager {
             let format = found.data.withUnsafeBytes { ImageFormat(sniffing: $0) }
             return RetrieveDataResult(
                 data: found.data, format: format, cacheType: found.cacheType, revalidated: found.revalidated,
-                source: source, coalesced: joined)
+                source: source, coalesced: joined, lastModified: found.lastModified)
         } catch {
             guard let failure = ImageRetrieveError.wrapping(error, processor: options.processorIdentifier) else {
                 throw .cancelled
@@ -80,8 +82,11 @@ extension ImageManager {
                 source, key: key, options: options, target: target, strict: prefetching, report: report)
         }
         let image = try await retrieveImage(with: source, options: options, progress: report).image
-        if let data = try? await target.diskData(forKey: key, processorIdentifier: pid, policy: options.cache.policy) {
-            return FetchedData(data: data, cacheType: .none, revalidated: false)
+        if let entry = try? await target.diskEntry(
+            forKey: key, processorIdentifier: pid, policy: options.cache.policy, allowingStale: true)
+        {
+            return FetchedData(
+                data: entry.payload, cacheType: .none, revalidated: false, lastModified: entry.metadata.lastModified)
         }
         let serializer = options.cache.serializer ?? target.serializer
         let encoded = try await processing.run { try serializer.data(for: image, original: nil, isProcessed: true) }
@@ -111,7 +116,8 @@ extension ImageManager {
         let rule = StoredEntryRule.Entry(
             entry.freshness, isStale: entry.isStale, staleFor: now - entry.freshness.freshUntil,
             canRevalidate: isNetwork && entry.metadata.canRevalidate)
-        let stored = FetchedData(data: entry.payload, cacheType: .disk, revalidated: false)
+        let stored = FetchedData(
+            data: entry.payload, cacheType: .disk, revalidated: false, lastModified: entry.metadata.lastModified)
         var decision = StoredEntryRule.decide(rule, options: options)
         if decision == .serveStaleWhileRevalidating && prefetching { decision = .revalidate }
         switch decision {
@@ -142,7 +148,8 @@ extension ImageManager {
                     source, key: key, options: options, target: target, validators: entry.metadata,
                     freshness: entry.freshness, renewing: [pid], report: report)
                 guard case .confirmed = outcome else { return nil }  // replaced: read what was stored
-                return FetchedData(data: entry.payload, cacheType: .disk, revalidated: true)
+                return FetchedData(
+                    data: entry.payload, cacheType: .disk, revalidated: true, lastModified: entry.metadata.lastModified)
             } catch let error as ImageDownloadError
                 where StoredEntryRule.servesStale(after: error, rule, options: options)
             {
@@ -168,7 +175,8 @@ extension ImageManager {
         _ = try await revalidated(
             loaded, key: key, options: options, target: target, validators: entry.metadata,
             freshness: entry.freshness, renewing: [""])
-        return FetchedData(data: entry.payload, cacheType: .disk, revalidated: true)
+        return FetchedData(
+            data: entry.payload, cacheType: .disk, revalidated: true, lastModified: entry.metadata.lastModified)
     }
 
     /// Starts one background revalidation of an original's entry unless one is running for it
@@ -218,6 +226,7 @@ extension ImageManager {
                 logger.warning("caching failed", metadata: ["key": "\(key)", "error": "\(error)"])
             }
         }
-        return FetchedData(data: loaded.data, cacheType: .none, revalidated: false)
+        return FetchedData(
+            data: loaded.data, cacheType: .none, revalidated: false, lastModified: loaded.validators.lastModified)
     }
 }

@@ -35,4 +35,7 @@ public struct RetrieveDataResult: Sendable {
     public var source: Source
     /// Whether this caller shared another caller's retrieval.
     public var coalesced: Bool
+    /// The origin's `Last-Modified` for the bytes (a processed variant's is its source's), when
+    /// it sent one.
+    public var lastModified: String?
 }
