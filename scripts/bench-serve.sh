@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Service benchmark, all on loopback, with wrk: magpie-server against thumbor 7.8 (PyPI, in a
+# virtualenv, Pillow as it requires, 2 processes) and against nginx serving the same output bytes
+# as static files. nginx is also the origin, serving the 1,000 images of the network benchmark.
+#   cold: every request a new variant (1,000 sources × widths, each URL asked once)
+#   warm: 100 variants asked over and over, after one pass that caches them
+# Reports requests/s, p50 and p99 latency (wrk --latency) and each server's peak RSS.
+#   scripts/bench-serve.sh        DURATION (s, default 15), CONNS (default 8) from the environment
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=lib/netbench.sh
+. scripts/lib/netbench.sh
+netbench_prepare
+duration=${DURATION:-15}
+conns=${CONNS:-8}
+mkdir -p "$work"
+rm -f .build-bench/*/release/description.json
+swift build -c release --static-swift-stdlib --product magpie-server --scratch-path .build-bench 2>&1 | tail -1
+server_bin=.build-bench/release/magpie-server
+venv=${THUMBOR_VENV:-$work/thumbor-venv}
+[ -x "$venv/bin/thumbor" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q "thumbor==7.8.*"; }
+
+netbench_images "$work/www"
+netbench_nginx "$work"
+origin=${base#http://}
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+peak_rss() { local total=0; for pid in "$@"; do
+    total=$((total + $(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0))); done; echo "$total"; }
+pids=()
+cleanup() { kill "${pids[@]}" 2>/dev/null || true; kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true; }
+trap cleanup EXIT
+
+# magpie-server
+mport=$(free_port)
+rm -rf "$work/serve-cache"
+"$server_bin" --bind "127.0.0.1:$mport" --allow-unsigned --cache-dir "$work/serve-cache" \
+    --allow-network 127.0.0.1/32 --max-inflight 4096 > "$work/magpie-server.log" 2>&1 &
+mpid=$!; pids+=("$mpid")
+# thumbor: originals kept by its file storage, results by its file result storage (its variant cache)
+tport=$(free_port)
+rm -rf "$work/thumbor"
+cat > "$work/thumbor.conf" <<CONF
+ALLOW_UNSAFE_URL = True
+LOADER = 'thumbor.loaders.http_loader'
+STORAGE = 'thumbor.storages.file_storage'
+FILE_STORAGE_ROOT_PATH = '$work/thumbor/storage'
+RESULT_STORAGE = 'thumbor.result_storages.file_storage'
+RESULT_STORAGE_FILE_STORAGE_ROOT_PATH = '$work/thumbor/result'
+RESULT_STORAGE_STORES_UNSAFE = True
+QUALITY = 80
+CONF
+"$venv/bin/thumbor" --ip 127.0.0.1 --port "$tport" --conf "$work/thumbor.conf" --processes 2 \
+    -l error > "$work/thumbor.log" 2>&1 &
+tpid=$!; pids+=("$tpid")
+for url in "http://127.0.0.1:$mport/health" "http://127.0.0.1:$tport/healthcheck"; do
+    for _ in $(seq 100); do curl -sf "$url" > /dev/null && break; sleep 0.2; done
+done
+
+# wrk scripts: PREFIX and SUFFIX around "W:W" or "WxW", then the source
+lua() {  # $1 mode (cold|warm), $2 format of one path: %d width twice, %s source
+    cat > "$work/$1.lua" <<LUA
+local counter, id, threads = 0, 0, 0
+function setup(thread) thread:set("id", threads); threads = threads + 1 end
+function init(args) counter = 0 end
+function request()
+  counter = counter + 1
+  local n = counter * 16 + id
+  if "$1" == "warm" then n = n % 100 end
+  local src = n % 1000
+  local ext = (src % 10 == 9) and "png" or "jpg"
+  local w = 64 + (math.floor(n / 1000) * 7) % 448 + (n % 3)
+  return wrk.format("GET", string.format("$2", w, w, string.format("%04d.", src) .. ext))
+end
+LUA
+}
+run() {  # $1 label, $2 base URL, $3 lua; prints "label: req/s, p50, p99"
+    local out
+    out=$(wrk -t1 -c"$conns" -d"${duration}s" --latency -s "$3" "$2" 2>&1)
+    local rps p50 p99 errs
+    rps=$(awk '/Requests\/sec/ {print $2}' <<< "$out")
+    p50=$(awk '$1 == "50%" {print $2}' <<< "$out")
+    p99=$(awk '$1 == "99%" {print $2}' <<< "$out")
+    errs=$(awk '/Non-2xx/ {print $5}' <<< "$out")
+    echo "$1: $rps requests/s, p50 $p50, p99 $p99${errs:+, $errs non-2xx}"
+    echo "$rps" > "$work/rps-$1"
+}
+mpath="/unsafe/rs:fit:%d:%d/plain/http://$origin/%s"
+tpath="/unsafe/fit-in/%dx%d/$origin/%s"
+lua cold "$mpath"; cp "$work/cold.lua" "$work/magpie-cold.lua"
+lua warm "$mpath"; cp "$work/warm.lua" "$work/magpie-warm.lua"
+lua cold "$tpath"; cp "$work/cold.lua" "$work/thumbor-cold.lua"
+lua warm "$tpath"; cp "$work/warm.lua" "$work/thumbor-warm.lua"
+
+echo "== cold: every request a new variant (${duration} s, $conns connections)"
+run "magpie cold" "http://127.0.0.1:$mport" "$work/magpie-cold.lua"
+run "thumbor cold" "http://127.0.0.1:$tport" "$work/thumbor-cold.lua"
+
+echo "== warm: 100 variants, cached"
+for n in $(seq 0 99); do  # one pass caches them (and gives nginx the same bytes as files)
+    src=$((n % 1000)); ext=jpg; [ $((src % 10)) -eq 9 ] && ext=png
+    w=$((64 + (n / 1000 * 7) % 448 + n % 3))
+    mkdir -p "$work/www/out"
+    curl -sf -o "$work/www/out/$n.img" "http://127.0.0.1:$mport$(printf "$mpath" "$w" "$w" "$(printf %04d $src).$ext")"
+    curl -sf -o /dev/null "http://127.0.0.1:$tport$(printf "$tpath" "$w" "$w" "$(printf %04d $src).$ext")"
+done
+cat > "$work/static.lua" <<LUA
+local counter, id, threads = 0, 0, 0
+function setup(thread) thread:set("id", threads); threads = threads + 1 end
+function request() counter = counter + 1; return wrk.format("GET", "/out/" .. ((counter * 16 + id) % 100) .. ".img") end
+LUA
+run "magpie warm" "http://127.0.0.1:$mport" "$work/magpie-warm.lua"
+run "thumbor warm" "http://127.0.0.1:$tport" "$work/thumbor-warm.lua"
+run "nginx static" "$base" "$work/static.lua"
+
+mrss=$(peak_rss "$mpid")
+trss=$(peak_rss $(pgrep -f "thumbor --ip 127.0.0.1 --port $tport" || true))
+echo "== peak RSS: magpie-server $mrss KiB, thumbor (all processes) $trss KiB"
+awk -v mc="$(cat "$work/rps-magpie cold")" -v tc="$(cat "$work/rps-thumbor cold")" \
+    -v mw="$(cat "$work/rps-magpie warm")" -v ns="$(cat "$work/rps-nginx static")" -v mr="$mrss" -v tr="$trss" \
+    'BEGIN { printf "ratios: cold magpie/thumbor %.2f× requests/s at %.2f× the RSS; warm magpie/nginx static %.2f×\n",
+             mc / tc, mr / tr, mw / ns }'
