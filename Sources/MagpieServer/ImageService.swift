@@ -176,6 +176,9 @@ public final class ImageService: Sendable {
         o.onlyLoadFirstFrame = true
         o.cache.serializer = variant.serializer
         o.cache.storesOriginal = true
+        // Answers are bytes: a decoded image kept in memory would only cost RSS (a new size of a
+        // known source starts from the source's bytes on disk, and a variant is served as stored).
+        o.cache.memory.expiration = .expired
         return Plan(source: source, options: o, maxAge: maxAge, variesOnAccept: varies)
     }
 
