@@ -27,6 +27,7 @@ public final class ImageService: Sendable {
     /// cache result), never the path or the source URL.
     private let accessLog: Logger?
     private let metrics: ServiceMetrics
+    private let variants: VariantMemory
 
     /// - Parameters:
     ///   - accessLog: where each request is logged (`nil`: nowhere).
@@ -41,6 +42,8 @@ public final class ImageService: Sendable {
         self.configuration = configuration
         self.accessLog = accessLog
         self.metrics = ServiceMetrics(factory: metrics ?? MetricsSystem.factory)
+        self.variants = VariantMemory(
+            limit: configuration.variantMemoryLimit, lifetime: configuration.variantMemoryLifetime)
         self.now = now
     }
 
@@ -124,13 +127,19 @@ public final class ImageService: Sendable {
         } catch {
             return .failure(error)
         }
+        let key = plan.source.absoluteString + "\u{0}" + plan.options.processorIdentifier
+        if let hit = variants.variant(forKey: key) {
+            return .success(success(hit, cache: "hit", plan: plan, request: request, id: id))
+        }
         let result: RetrieveDataResult
         do {
             result = try await manager.retrieveData(with: .network(plan.source), options: plan.options)
         } catch {
             return .failure(ServiceError(error))
         }
-        return .success(success(result, plan: plan, request: request, id: id))
+        let cache = result.coalesced ? "coalesced" : result.cacheType == .disk ? "hit" : "miss"
+        return .success(
+            success(variants.store(result, forKey: key), cache: cache, plan: plan, request: request, id: id))
     }
 
     /// What a request asks for, checked: nothing is fetched for a request that fails here.
@@ -194,15 +203,12 @@ public final class ImageService: Sendable {
         return url
     }
 
-    private func success(_ result: RetrieveDataResult, plan: Plan, request: ServiceRequest, id: String)
-        -> ServiceResponse
-    {
-        let etag = "\"" + Digest.hex(Digest.md5(result.data)) + "\""
+    private func success(
+        _ result: VariantMemory.Variant, cache: String, plan: Plan, request: ServiceRequest, id: String
+    ) -> ServiceResponse {
+        let etag = result.etag
         var headers = standardHeaders(id, Self.contentType(result.format))
-        headers += [
-            ("Cache-Control", "public, max-age=\(plan.maxAge)"), ("ETag", etag),
-            ("X-Magpie-Cache", result.coalesced ? "coalesced" : result.cacheType == .disk ? "hit" : "miss"),
-        ]
+        headers += [("Cache-Control", "public, max-age=\(plan.maxAge)"), ("ETag", etag), ("X-Magpie-Cache", cache)]
         if plan.variesOnAccept { headers.append(("Vary", "Accept")) }
         if let modified = result.lastModified, HTTPDate.parse(modified) != nil {
             headers.append(("Last-Modified", modified))

@@ -72,6 +72,8 @@ struct ServerCommand: AsyncParsableCommand {
     var shutdownDelay = 0
     @Option(name: .long, help: "Image requests answered at once; more are 429 at once.")
     var maxInflight = 256
+    @Option(name: .long, help: "Bytes of encoded variants kept in memory (0: none), each for at most 60 s.")
+    var variantMemoryLimit = 64 << 20
     @Option(name: .long, help: "Largest source in pixels, from its header before decoding.")
     var maxSrcPixels = 50_000_000
 
@@ -141,6 +143,8 @@ struct ServerCommand: AsyncParsableCommand {
         guard maxInflight > 0, maxSrcPixels > 0 else { throw ValidationError("limits must be positive") }
         configuration.maxInFlight = maxInflight
         configuration.maxSourcePixels = maxSrcPixels
+        guard variantMemoryLimit >= 0 else { throw ValidationError("--variant-memory-limit cannot be negative") }
+        configuration.variantMemoryLimit = variantMemoryLimit
         var download = ImageDownloader.Config(
             timeout: .seconds(downloadTimeout), connectTimeout: .seconds(connectTimeout), maxRedirects: maxRedirects,
             maxBodySize: maxSrcBytes)

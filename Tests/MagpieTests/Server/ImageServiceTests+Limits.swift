@@ -40,3 +40,26 @@ extension ImageServiceTests {
         try await fits.finish()
     }
 }
+
+extension ImageServiceTests {
+    /// Variants answered lately are kept in memory (a hit skips the pipeline and the disk); with
+    /// no memory tier, a variant whose disk entry is gone is made again.
+    @Test func recentVariantsAreAnsweredFromMemory() async throws {
+        for limit in [64 << 20, 0] {
+            let h = try await Self.harness(Self.images) { $0.variantMemoryLimit = limit }
+            let target = h.target("w:12", "/a.jpg")
+            let first = await h.get(target)
+            #expect(first.status == 200 && first.header("X-Magpie-Cache") == "miss")
+            try await h.service.manager.cache.clearDiskCache()
+            h.service.manager.cache.clearMemoryCache()
+            let again = await h.get(target)
+            #expect(again.status == 200 && again.body == first.body && again.header("ETag") == first.header("ETag"))
+            if limit > 0 {
+                #expect(again.header("X-Magpie-Cache") == "hit" && h.origin.requestCount("/a.jpg") == 1)
+            } else {
+                #expect(again.header("X-Magpie-Cache") == "miss" && h.origin.requestCount("/a.jpg") == 2)
+            }
+            try await h.finish()
+        }
+    }
+}
