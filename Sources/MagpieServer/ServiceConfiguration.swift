@@ -42,8 +42,8 @@ public struct ServiceConfiguration: Sendable {
     /// Largest source in pixels (width × height from its header, before any decode). 50 MP.
     public var maxSourcePixels = 50_000_000
     /// Bytes of encoded variants kept in memory (0: none), each for ``variantMemoryLifetime``
-    /// seconds at most. 64 MiB.
-    public var variantMemoryLimit = 64 << 20
+    /// seconds at most. 16 MiB (about a thousand thumbnails).
+    public var variantMemoryLimit = 16 << 20
     /// How long a variant stays in memory before the disk tier (and the source's freshness) is
     /// asked again. 60 s.
     public var variantMemoryLifetime = 60.0

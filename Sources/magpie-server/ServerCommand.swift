@@ -73,7 +73,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Image requests answered at once; more are 429 at once.")
     var maxInflight = 256
     @Option(name: .long, help: "Bytes of encoded variants kept in memory (0: none), each for at most 60 s.")
-    var variantMemoryLimit = 64 << 20
+    var variantMemoryLimit = 16 << 20
     @Option(name: .long, help: "Largest source in pixels, from its header before decoding.")
     var maxSrcPixels = 50_000_000
 
