@@ -60,6 +60,8 @@ struct ServerCommand: AsyncParsableCommand {
     var downloadTimeout = 10
     @Option(name: .long, help: "Redirects followed at most.")
     var maxRedirects = 5
+    @Option(name: .long, help: "Downloads at a time, all origins together (they never hold a worker).")
+    var maxDownloads = 64
     @Option(name: .long, help: "Decodes and encodes at a time (default: the core count).")
     var workers: Int?
     @Option(name: .long, help: "Sent as X-Magpie-Node.")
@@ -148,6 +150,8 @@ struct ServerCommand: AsyncParsableCommand {
         var download = ImageDownloader.Config(
             timeout: .seconds(downloadTimeout), connectTimeout: .seconds(connectTimeout), maxRedirects: maxRedirects,
             maxBodySize: maxSrcBytes)
+        guard maxDownloads > 0 else { throw ValidationError("--max-downloads must be positive") }
+        download.maxConcurrentDownloads = maxDownloads
         do {
             download.addressPolicy = try AddressPolicy.publicOnly.allowing(networks: allowedNetworks)
         } catch {

@@ -6,6 +6,8 @@ final class AsyncSemaphore: Sendable {
     init(limit: Int) { limiter = AsyncLimiter(limit: limit) }
 
     var limit: Int { limiter.limit }
+    /// Tasks inside, and tasks waiting to enter.
+    var load: (running: Int, waiting: Int) { limiter.load(for: true) }
 
     /// Runs `body` once fewer than `limit` others are inside.
     func withPermit<T: Sendable>(_ body: () async throws -> T) async throws -> T {

@@ -89,7 +89,8 @@ extension ImageDownloader {
             stats.withLock { $0.requests += 1 }
             let current = request
             let response = try await hosts.withPermit(for: scheme + "://" + host) {
-                try await transport.load(current, progress: report)
+                guard let allHosts else { return try await transport.load(current, progress: report) }
+                return try await allHosts.withPermit { try await transport.load(current, progress: report) }
             }
             lastStatus = response.statusCode
             if response.isRedirect, let location = response.headers.value(for: "Location") {

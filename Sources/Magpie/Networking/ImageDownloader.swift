@@ -23,6 +23,9 @@ public final class ImageDownloader: Sendable {
         public var connectTimeout: Duration
         /// Downloads running at once per host; more wait their turn. 6.
         public var maxConcurrentDownloadsPerHost: Int
+        /// Requests running at once, all hosts together (`nil`: no bound but the per-host one).
+        /// A server sets it so that dead or slow origins cannot hold every connection it has.
+        public var maxConcurrentDownloads: Int? = nil
         public var acceptableStatusCodes: Range<Int>
         /// Redirects followed at most. 5.
         public var maxRedirects: Int
@@ -105,6 +108,8 @@ public final class ImageDownloader: Sendable {
     let ownedTransports: [any DataLoading]
     let coalescer = Coalescer<String, DownloadOutcome>()
     let hosts: AsyncLimiter<String>
+    /// The bound on all requests together, when the config sets one.
+    let allHosts: AsyncSemaphore?
     let failed = Locked<[String: (until: Double, error: ImageDownloadError)]>([:])
     /// Size of the failed-URL memory that triggers the next sweep (doubles with what survives).
     let failedSweepAt = Locked(4096)
@@ -143,6 +148,7 @@ public final class ImageDownloader: Sendable {
         self.transports = all
         self.ownedTransports = owned
         self.hosts = AsyncLimiter(limit: config.maxConcurrentDownloadsPerHost)
+        self.allHosts = config.maxConcurrentDownloads.map { AsyncSemaphore(limit: max(1, $0)) }
         self.clock = clock
         self.sleep = sleep
         self.logger = logger
@@ -173,6 +179,8 @@ public final class ImageDownloader: Sendable {
     public var downloadsInFlight: Int { coalescer.inFlight }
     /// Callers waiting on downloads right now.
     public var callersWaiting: Int { coalescer.waiting }
+    /// Requests waiting for a slot under ``Config/maxConcurrentDownloads`` right now.
+    public var requestsQueued: Int { allHosts?.load.waiting ?? 0 }
 
     /// Calls `observer` for every event from now on; returns a token for ``removeObserver(_:)``.
     @discardableResult

@@ -41,3 +41,43 @@ extension DownloaderTests {
         }
     }
 }
+
+extension DownloaderTests {
+    /// `maxConcurrentDownloads` bounds requests across hosts: with two slots, two of four
+    /// downloads to different hosts reach their origins and two wait, until a slot frees.
+    @Test func downloadsAcrossHostsShareOneBound() async throws {
+        let gate = Gate()
+        try await withServer({ _ in
+            await gate.wait()
+            return .ok(NetFixture.png, contentType: "image/png")
+        }) { server in
+            var config = ImageDownloader.Config(maxConcurrentDownloadsPerHost: 6)
+            config.maxConcurrentDownloads = 2
+            config.resolver = ScriptedResolver([
+                "a.test": [["127.0.0.1"]], "b.test": [["127.0.0.1"]], "c.test": [["127.0.0.1"]],
+                "d.test": [["127.0.0.1"]],
+            ])
+            let downloader = ImageDownloader(config: config)
+            let port = server.port
+            let all = Task {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for host in ["a", "b", "c", "d"] {
+                        group.addTask {
+                            try await downloader.download(URL(string: "http://\(host).test:\(port)/x.png")!).data.count
+                        }
+                    }
+                    return try await group.reduce(0, +)
+                }
+            }
+            // Bounded, so that a downloader that let all four through fails here instead of hanging.
+            for _ in 0..<5_000_000 where server.totalRequests < 2 || downloader.requestsQueued < 2 {
+                await Task.yield()
+            }
+            #expect(server.totalRequests == 2 && downloader.requestsQueued == 2)
+            gate.open()
+            #expect(try await all.value == 4 * NetFixture.png.count)
+            #expect(server.totalRequests == 4)
+            try await downloader.shutdown()
+        }
+    }
+}
