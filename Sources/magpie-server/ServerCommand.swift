@@ -1,5 +1,6 @@
 import ArgumentParser
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Magpie
 import MagpieServer
@@ -66,6 +67,10 @@ struct ServerCommand: AsyncParsableCommand {
     var workers: Int?
     @Option(name: .long, help: "Sent as X-Magpie-Node.")
     var nodeName: String?
+    @Option(name: .long, help: "Client connections open at once; past it, new ones wait to be accepted.")
+    var maxConnections = 1024
+    @Option(name: .long, help: "Seconds an idle client connection is kept open.")
+    var idleTimeout = 30
     @Flag(name: .long, help: "Serve Prometheus metrics at /metrics.")
     var metrics = false
     @Option(name: .long, help: "Seconds in-flight requests get to finish after SIGTERM.")
@@ -81,6 +86,9 @@ struct ServerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (host, port) = try Self.address(bind)
+        guard maxConnections > 0, idleTimeout > 0 else {
+            throw ValidationError("--max-connections and --idle-timeout must be positive")
+        }
         var endpoint: MetricsEndpoint?
         var factory: (any MetricsFactory)?
         let registry = PrometheusCollectorRegistry()
@@ -92,7 +100,10 @@ struct ServerCommand: AsyncParsableCommand {
             responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
                 await Adapter.respond(request, service, metrics: metricsEndpoint)
             },
-            configuration: .init(address: .hostname(host, port: port), serverName: "magpie"),
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(idleTimeout)))),
+            configuration: .init(
+                address: .hostname(host, port: port), serverName: "magpie",
+                availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
             onServerRunning: { channel in
                 print("magpie-server listening on \(channel.localAddress?.description ?? bind)")
                 fflush(nil)

@@ -92,6 +92,36 @@ import Testing
         try await origin.shutdown()
     }
 
+    /// A client that connects and sends nothing is closed after `--idle-timeout` (the read below
+    /// returns end of file; its own 20 s receive timeout only bounds a server that never closes).
+    @Test func idleConnectionsAreClosed() async throws {
+        let dir = try TemporaryDirectory()
+        let (server, port) = try Self.start([
+            "--allow-unsigned", "--cache-dir", dir.path("cache"), "--idle-timeout", "1",
+        ])
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(fd >= 0)
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        #expect(connected == 0)
+        var byte: UInt8 = 0
+        let started = ContinuousClock.now
+        let n = recv(fd, &byte, 1, 0)
+        #expect(n == 0, "closed by the server (not the 20 s receive timeout: \(ContinuousClock.now - started))")
+        close(fd)
+        kill(server.process.processIdentifier, SIGTERM)
+        server.process.waitUntilExit()
+    }
+
     @Test func refusesToStartWithoutAKey() throws {
         let dir = try TemporaryDirectory()
         let run = try CLI.run(arguments: ["--cache-dir", dir.path("c")], executable: Self.binary)
