@@ -28,4 +28,18 @@ enum Adapter {
         }
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
+
+    /// The metrics listener: `/metrics`, and 404 for anything else.
+    static func metricsOnly(_ request: Request, _ metrics: MetricsEndpoint) async -> Response {
+        guard request.uri.path == "/metrics" else { return Response(status: .notFound) }
+        return metricsResponse(metrics)
+    }
+
+    private static func metricsResponse(_ metrics: MetricsEndpoint) -> Response {
+        var fields = HTTPFields()
+        fields[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+        fields[.cacheControl] = "no-store"
+        return Response(
+            status: .ok, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.render())))
+    }
 }

@@ -73,6 +73,8 @@ struct ServerCommand: AsyncParsableCommand {
     var idleTimeout = 30
     @Flag(name: .long, help: "Serve Prometheus metrics at /metrics.")
     var metrics = false
+    @Option(name: .long, help: "Serve /metrics on this ADDRESS:PORT only, apart from images (implies --metrics).")
+    var metricsBind: String?
     @Option(name: .long, help: "Seconds in-flight requests get to finish after SIGTERM.")
     var gracefulTimeout = 20
     @Option(name: .long, help: "Seconds /health answers 503 before the listener closes, after SIGTERM.")
@@ -89,13 +91,16 @@ struct ServerCommand: AsyncParsableCommand {
         guard maxConnections > 0, idleTimeout > 0 else {
             throw ValidationError("--max-connections and --idle-timeout must be positive")
         }
+        let metricsAddress = try metricsBind.map(Self.address)
+        let metrics = self.metrics || metricsAddress != nil
         var endpoint: MetricsEndpoint?
         var factory: (any MetricsFactory)?
         let registry = PrometheusCollectorRegistry()
         if metrics { factory = PrometheusMetricsFactory(registry: registry) }
         let service = try makeService(metrics: factory)
         if metrics { endpoint = MetricsEndpoint(registry: registry, service: service) }
-        let metricsEndpoint = endpoint
+        // With a listener of their own, metrics are not served beside the images.
+        let metricsEndpoint = metricsAddress == nil ? endpoint : nil
         let app = Application(
             responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
                 await Adapter.respond(request, service, metrics: metricsEndpoint)
@@ -110,13 +115,25 @@ struct ServerCommand: AsyncParsableCommand {
             })
         // The drain service is listed last, so a graceful shutdown reaches it first (in reverse
         // order): /health turns 503, then the server stops accepting and finishes in-flight work.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app)]
+        if let (metricsHost, metricsPort) = metricsAddress, let endpoint {
+            let metricsApp = Application(
+                responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
+                    await Adapter.metricsOnly(request, endpoint)
+                },
+                configuration: .init(address: .hostname(metricsHost, port: metricsPort), serverName: "magpie"),
+                onServerRunning: { channel in
+                    print("magpie-server metrics on \(channel.localAddress?.description ?? "?")")
+                    fflush(nil)
+                })
+            services.append(.init(service: metricsApp))
+        }
+        services.append(
+            .init(
+                service: DrainService(
+                    service: service, delay: .seconds(shutdownDelay), logger: Logger(label: "magpie.server"))))
         var group = ServiceGroupConfiguration(
-            services: [
-                .init(service: app),
-                .init(
-                    service: DrainService(
-                        service: service, delay: .seconds(shutdownDelay), logger: Logger(label: "magpie.server"))),
-            ],
+            services: services,
             gracefulShutdownSignals: [.sigterm, .sigint], logger: Logger(label: "magpie.server"))
         group.maximumGracefulShutdownDuration = .seconds(gracefulTimeout + shutdownDelay)
         try await ServiceGroup(configuration: group).run()

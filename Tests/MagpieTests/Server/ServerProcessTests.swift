@@ -122,6 +122,43 @@ import Testing
         server.process.waitUntilExit()
     }
 
+    /// `--metrics-bind`: metrics on a listener of their own, and not beside the images.
+    @Test func metricsCanHaveTheirOwnListener() async throws {
+        let dir = try TemporaryDirectory()
+        let child = try ChildProcess(
+            Self.binary,
+            [
+                "--bind", "127.0.0.1:0", "--allow-unsigned", "--cache-dir", dir.path("cache"), "--metrics-bind",
+                "127.0.0.1:0",
+            ])
+        var ports: [String: Int] = [:]
+        while ports.count < 2, let line = child.readLine() {
+            let port = line.split(separator: ":").last.flatMap { Int($0) }
+            if line.hasPrefix("magpie-server listening on") { ports["main"] = port }
+            if line.hasPrefix("magpie-server metrics on") { ports["metrics"] = port }
+        }
+        let main = try #require(ports["main"])
+        let metricsPort = try #require(ports["metrics"])
+        let loader = HTTPDataLoader(addressPolicy: .allowAll)
+        func get(_ port: Int, _ path: String) async throws -> DataResponse {
+            try await loader.load(
+                DataRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, acceptableStatusCodes: 0..<600),
+                progress: { _, _ in })
+        }
+        #expect(try await get(main, "/health").statusCode == 200)
+        let metrics = try await get(metricsPort, "/metrics")
+        #expect(metrics.statusCode == 200)
+        #expect(
+            String(decoding: metrics.body, as: UTF8.self).contains(
+                #"magpie_requests_total{route="health",code="200"} 1"#))
+        #expect(try await get(main, "/metrics").statusCode == 400, "not served beside the images")
+        #expect(try await get(metricsPort, "/health").statusCode == 404)
+        try await loader.shutdown()
+        kill(child.process.processIdentifier, SIGTERM)
+        child.process.waitUntilExit()
+        #expect(child.process.terminationStatus == 0)
+    }
+
     @Test func refusesToStartWithoutAKey() throws {
         let dir = try TemporaryDirectory()
         let run = try CLI.run(arguments: ["--cache-dir", dir.path("c")], executable: Self.binary)
