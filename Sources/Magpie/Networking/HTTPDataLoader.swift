@@ -135,8 +135,13 @@ public final class HTTPDataLoader: DataLoading {
             return receiver.head(of: request)
         } catch {
             if Task.isCancelled { throw CancellationError() }
-            if let truncated = receiver.truncation() { throw truncated }
             let failure = Self.failure(error, request: request)
+            // A deadline that passes mid-body is a timeout, not a truncated body.
+            switch failure {
+            case .timedOut, .shutDown, .invalidURL: throw failure
+            default: break
+            }
+            if let truncated = receiver.truncation() { throw truncated }
             connectionFailed = !receiver.answered && failure.isConnectFailure
             throw failure
         }

@@ -63,3 +63,25 @@ extension ImageServiceTests {
         }
     }
 }
+
+extension ImageServiceTests {
+    /// A stalling origin is 504 once the download timeout passes (never a 404 a CDN would keep);
+    /// a dead one (nothing listening) is 502 at once; neither response is cacheable.
+    @Test func stallingAndDeadOriginsAreGatewayErrors() async throws {
+        let h = try await Self.harness(
+            { _ in
+                .slow(
+                    status: 200, headers: [("Content-Type", "image/jpeg")], chunks: [NetFixture.jpeg],
+                    interval: .seconds(60), contentLength: NetFixture.jpeg.count)
+            }, downloadTimeout: .seconds(1))
+        let stalled = await h.get(h.target("w:10", "/stall.jpg"))
+        #expect(stalled.status == 504 && stalled.header("Cache-Control") == "no-store", "\(stalled.status)")
+        let closed = try await LoopbackServer(host: "127.0.0.2") { _ in .respond(status: 204) }
+        let port = closed.port
+        try await closed.shutdown()
+        let path = "/w:10/plain/http://127.0.0.2:\(port)/dead.jpg"
+        let dead = await h.get("/" + URLSignature.sign(path, with: Self.key) + path)
+        #expect(dead.status == 502 && dead.header("Cache-Control") == "no-store")
+        try await h.finish()
+    }
+}

@@ -39,11 +39,12 @@ import Testing
     }
 
     static func harness(
-        _ handler: @escaping LoopbackServer.Handler, _ configure: (inout ServiceConfiguration) -> Void = { _ in }
+        _ handler: @escaping LoopbackServer.Handler, downloadTimeout: Duration = .seconds(10),
+        _ configure: (inout ServiceConfiguration) -> Void = { _ in }
     ) async throws -> Harness {
         let dir = try TemporaryDirectory()
         let origin = try await LoopbackServer(host: "127.0.0.2", handler: handler)
-        var download = ImageDownloader.Config(timeout: .seconds(10), connectTimeout: .seconds(3))
+        var download = ImageDownloader.Config(timeout: downloadTimeout, connectTimeout: .seconds(3))
         download.addressPolicy = try AddressPolicy.publicOnly.allowing(networks: ["127.0.0.2/32"])
         let cache = try ImageCache(
             memory: .init(cleanInterval: nil), disk: .init(directory: dir.path("cache"), sweepInterval: nil))
