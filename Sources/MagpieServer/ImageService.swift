@@ -132,18 +132,32 @@ public final class ImageService: Sendable {
             return .success(success(hit, cache: "hit", plan: plan, request: request, id: id))
         }
         let result: RetrieveDataResult
-        do {
-            result = try await manager.retrieveData(with: .network(plan.source), options: plan.options)
-        } catch {
-            return .failure(ServiceError(error))
+        switch await retrieve(plan) {
+        case .success(let r): result = r
+        case .failure(let e): return .failure(e)
         }
         let cache = result.coalesced ? "coalesced" : result.cacheType == .disk ? "hit" : "miss"
         return .success(
             success(variants.store(result, forKey: key), cache: cache, plan: plan, request: request, id: id))
     }
 
+    /// The variant through the manager, within ``ServiceConfiguration/requestTimeout`` (past it:
+    /// 503, while a flight other requests share goes on for them).
+    private func retrieve(_ plan: Plan) async -> Result<RetrieveDataResult, ServiceError> {
+        let manager = self.manager
+        let work: @Sendable () async -> Result<RetrieveDataResult, ServiceError> = {
+            do throws(ImageRetrieveError) {
+                return .success(try await manager.retrieveData(with: .network(plan.source), options: plan.options))
+            } catch {
+                return .failure(ServiceError(error))
+            }
+        }
+        guard let seconds = configuration.requestTimeout else { return await work() }
+        return await Deadline.run(seconds: seconds, work) ?? .failure(.requestTimeout)
+    }
+
     /// What a request asks for, checked: nothing is fetched for a request that fails here.
-    struct Plan {
+    struct Plan: Sendable {
         var source: URL
         var options: ImageOptions
         var maxAge: Int
@@ -179,7 +193,10 @@ public final class ImageService: Sendable {
             varies = true
             if request.header("Accept")?.lowercased().contains("image/webp") == true { format = "webp" }
         }
-        let variant = Variant(options, format: format, maxSourcePixels: configuration.maxSourcePixels)
+        let limits = Variant.SourceLimits(
+            pixels: configuration.maxSourcePixels, frames: configuration.maxFrames,
+            framePixels: configuration.maxFramePixels)
+        let variant = Variant(options, format: format, limits: limits)
         var o = manager.defaultOptions
         o.processor = variant.processor
         o.onlyLoadFirstFrame = true

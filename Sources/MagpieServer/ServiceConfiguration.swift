@@ -41,6 +41,13 @@ public struct ServiceConfiguration: Sendable {
     public var maxInFlight: Int?
     /// Largest source in pixels (width × height from its header, before any decode). 50 MP.
     public var maxSourcePixels = 50_000_000
+    /// Most frames a source may declare (a GIF's images, an APNG's frames). 1,000.
+    public var maxFrames = 1000
+    /// Most frames × width × height a source may declare. 1 GP.
+    public var maxFramePixels = 1_000_000_000
+    /// Longest a request may take, from arrival to answer (download, decode and encode
+    /// included); past it the answer is 503. 20 s (`nil`: no limit).
+    public var requestTimeout: Double? = 20
     /// Bytes of encoded variants kept in memory (0: none), each for ``variantMemoryLifetime``
     /// seconds at most. 16 MiB (about a thousand thumbnails).
     public var variantMemoryLimit = 16 << 20

@@ -16,6 +16,8 @@ public enum ServiceError: Error, Sendable, Hashable {
     case notAnImage
     case gatewayTimeout
     case unavailable
+    /// The request took longer than ``ServiceConfiguration/requestTimeout``.
+    case requestTimeout
     case internalError
 
     public var status: Int {
@@ -27,7 +29,7 @@ public enum ServiceError: Error, Sendable, Hashable {
         case .origin(let code): return code
         case .notAnImage: return 422
         case .badGateway: return 502
-        case .unavailable: return 503
+        case .unavailable, .requestTimeout: return 503
         case .gatewayTimeout: return 504
         case .internalError: return 500
         }
@@ -48,6 +50,7 @@ public enum ServiceError: Error, Sendable, Hashable {
         case .notAnImage: return "source is not a usable image"
         case .gatewayTimeout: return "source timed out"
         case .unavailable: return "service unavailable"
+        case .requestTimeout: return "request timed out"
         case .internalError: return "internal error"
         }
     }

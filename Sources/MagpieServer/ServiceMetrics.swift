@@ -35,6 +35,7 @@ struct ServiceMetrics: Sendable {
         case .sourceDenied: reason = "source"
         case .malformedPath, .badOption, .tooLarge: reason = "request"
         case .methodNotAllowed: reason = "method"
+        case .requestTimeout: reason = "timeout"
         default: return
         }
         Counter(label: "magpie_rejections_total", dimensions: [("reason", reason)], factory: factory).increment()

@@ -7,7 +7,7 @@ struct Variant: Sendable {
     let processor: any ImageProcessor
     let serializer: OutputSerializer
 
-    init(_ options: ProcessingOptions, format: String, maxSourcePixels: Int) {
+    init(_ options: ProcessingOptions, format: String, limits: SourceLimits) {
         let w = options.width * options.dpr
         let h = options.height * options.dpr
         let resize: (any ImageProcessor)? =
@@ -19,7 +19,7 @@ struct Variant: Sendable {
         serializer = OutputSerializer(format: format, quality: options.quality ?? 80)
         processor = Tagged(
             inner: resize ?? DefaultImageProcessor(), tag: "\(options.variantName)|\(serializer.name)",
-            maxSourcePixels: maxSourcePixels)
+            limits: limits)
     }
 
     static func anchor(_ gravity: ProcessingOptions.Gravity) -> CropAnchor {
@@ -36,33 +36,48 @@ struct Variant: Sendable {
         }
     }
 
-    /// A processor under another identifier, that refuses a source over the pixel limit from its
+    /// What a source may be, read from its header before anything is decoded.
+    struct SourceLimits: Sendable {
+        /// Width × height.
+        var pixels: Int
+        /// Frames the file declares.
+        var frames: Int
+        /// Frames × width × height.
+        var framePixels: Int
+    }
+
+    /// A processor under another identifier, that refuses a source over the limits from its
     /// header, before anything is decoded.
     struct Tagged: ImageProcessor {
         let inner: any ImageProcessor
         let tag: String
-        let maxSourcePixels: Int
+        let limits: SourceLimits
         var identifier: String { "magpie.serve(\(tag))" }
         func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
-            let (w, h): (Int, Int)
+            let (w, h, frames): (Int, Int, Int)
             switch input {
-            case .data(let data): (w, h) = try Image.outputSize(of: data)
-            case .image(let image): (w, h) = (image.width, image.height)
+            case .data(let data):
+                let info = try ImageInfo(probing: data)
+                (w, h, frames) = (info.width, info.height, max(1, info.frameCount))
+            case .image(let image): (w, h, frames) = (image.width, image.height, image.frames.count)
             }
-            guard w.multipliedReportingOverflow(by: h).partialValue <= maxSourcePixels, w <= Int(Int32.max),
-                h <= Int(Int32.max)
+            let area = w.multipliedReportingOverflow(by: h)
+            let all = area.partialValue.multipliedReportingOverflow(by: frames)
+            guard !area.overflow, area.partialValue <= limits.pixels, frames <= limits.frames, !all.overflow,
+                all.partialValue <= limits.framePixels
             else {
-                throw SourceTooLarge(width: w, height: h)
+                throw SourceTooLarge(width: w, height: h, frames: frames)
             }
             return try inner.process(input, firstFrameOnly: true)
         }
     }
 
-    /// A source over ``ServiceConfiguration/maxSourcePixels``.
+    /// A source over one of the ``SourceLimits``.
     struct SourceTooLarge: Error, CustomStringConvertible {
         let width: Int
         let height: Int
-        var description: String { "source of \(width)×\(height) pixels is over the limit" }
+        let frames: Int
+        var description: String { "source of \(frames) × \(width)×\(height) pixels is over a limit" }
     }
 }
 

@@ -85,6 +85,12 @@ struct ServerCommand: AsyncParsableCommand {
     var variantMemoryLimit = 16 << 20
     @Option(name: .long, help: "Largest source in pixels, from its header before decoding.")
     var maxSrcPixels = 50_000_000
+    @Option(name: .long, help: "Most frames a source may declare (only the first is decoded).")
+    var maxFrames = 1000
+    @Option(name: .long, help: "Most frames × width × height a source may declare.")
+    var maxFramePixels = 1_000_000_000
+    @Option(name: .long, help: "Seconds a request may take in all; past it the answer is 503.")
+    var requestTimeout = 20.0
 
     func run() async throws {
         let (host, port) = try Self.address(bind)
@@ -170,9 +176,14 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.maxResultDimension = maxResultDimension
         configuration.allowedSources = allowedSources
         configuration.nodeName = nodeName
-        guard maxInflight > 0, maxSrcPixels > 0 else { throw ValidationError("limits must be positive") }
+        guard maxInflight > 0, maxSrcPixels > 0, maxFrames > 0, maxFramePixels > 0, requestTimeout > 0 else {
+            throw ValidationError("limits must be positive")
+        }
         configuration.maxInFlight = maxInflight
         configuration.maxSourcePixels = maxSrcPixels
+        configuration.maxFrames = maxFrames
+        configuration.maxFramePixels = maxFramePixels
+        configuration.requestTimeout = requestTimeout
         guard variantMemoryLimit >= 0 else { throw ValidationError("--variant-memory-limit cannot be negative") }
         configuration.variantMemoryLimit = variantMemoryLimit
         var download = ImageDownloader.Config(

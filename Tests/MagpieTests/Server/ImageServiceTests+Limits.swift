@@ -85,3 +85,40 @@ extension ImageServiceTests {
         try await h.finish()
     }
 }
+
+extension ImageServiceTests {
+    /// A two-frame 1×1 GIF: over `maxFrames` 1 or `maxFramePixels` 1 it is 422 before decoding;
+    /// at the limits it is served.
+    @Test func aSourceOverTheFrameLimitsIs422BeforeDecoding() async throws {
+        let gif: LoopbackServer.Handler = { _ in .ok(NetFixture.gif, contentType: "image/gif") }
+        for (frames, framePixels, status) in [(1, 2, 422), (2, 1, 422), (2, 2, 200)] {
+            let h = try await Self.harness(gif) {
+                $0.maxFrames = frames
+                $0.maxFramePixels = framePixels
+            }
+            let r = await h.get(h.target("w:1", "/anim.gif"))
+            #expect(r.status == status, "frames \(frames), frame pixels \(framePixels)")
+            if status == 422 { #expect(h.service.manager.statistics.processed == 0) }
+            try await h.finish()
+        }
+    }
+
+    /// Past the request timeout the answer is 503 at once, though the origin is still sending
+    /// and the download timeout is far off; the same request is served once the origin answers.
+    @Test func aRequestPastItsTimeoutIs503() async throws {
+        let gate = Gate()
+        let h = try await Self.harness({ _ in
+            await gate.wait()
+            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
+        }) { $0.requestTimeout = 0.3 }
+        let started = ContinuousClock.now
+        let late = await h.get(h.target("w:10", "/a.jpg"))
+        #expect(late.status == 503 && late.header("Cache-Control") == "no-store")
+        #expect(String(decoding: late.body, as: UTF8.self) == "request timed out\n")
+        #expect(ContinuousClock.now - started < .seconds(5), "answered at the deadline, not the download's")
+        #expect(h.service.requestsInFlight == 0)
+        gate.open()
+        #expect(await h.get(h.target("w:10", "/a.jpg")).status == 200)
+        try await h.finish()
+    }
+}

@@ -40,12 +40,14 @@ import Testing
 
     static func harness(
         _ handler: @escaping LoopbackServer.Handler, downloadTimeout: Duration = .seconds(10),
-        _ configure: (inout ServiceConfiguration) -> Void = { _ in }
+        _ configure: (inout ServiceConfiguration) -> Void = { _ in },
+        download configureDownload: (inout ImageDownloader.Config) -> Void = { _ in }
     ) async throws -> Harness {
         let dir = try TemporaryDirectory()
         let origin = try await LoopbackServer(host: "127.0.0.2", handler: handler)
         var download = ImageDownloader.Config(timeout: downloadTimeout, connectTimeout: .seconds(3))
         download.addressPolicy = try AddressPolicy.publicOnly.allowing(networks: ["127.0.0.2/32"])
+        configureDownload(&download)
         let cache = try ImageCache(
             memory: .init(cleanInterval: nil), disk: .init(directory: dir.path("cache"), sweepInterval: nil))
         let manager = ImageManager(cache: cache, downloader: ImageDownloader(config: download))

@@ -10,7 +10,8 @@ import Testing
 
     func size(_ options: [String]) throws -> (Int, Int) {
         let parsed = try ProcessingOptions.parse(options, presets: [:])
-        let variant = Variant(parsed, format: "png", maxSourcePixels: 1 << 30)
+        let variant = Variant(
+            parsed, format: "png", limits: .init(pixels: 1 << 30, frames: 1 << 20, framePixels: 1 << 40))
         let image = try variant.processor.process(.image(source), firstFrameOnly: true)
         return (image.width, image.height)
     }
@@ -30,10 +31,10 @@ import Testing
     @Test func gravityPicksTheWindow() throws {
         let west = Variant(
             try ProcessingOptions.parse(["rs:fill:10:64", "g:we"], presets: [:]), format: "png",
-            maxSourcePixels: 1 << 30)
+            limits: .init(pixels: 1 << 30, frames: 1 << 20, framePixels: 1 << 40))
         let east = Variant(
             try ProcessingOptions.parse(["rs:fill:10:64", "g:ea"], presets: [:]), format: "png",
-            maxSourcePixels: 1 << 30)
+            limits: .init(pixels: 1 << 30, frames: 1 << 20, framePixels: 1 << 40))
         let a = try west.processor.process(.image(source), firstFrameOnly: true)
         let b = try east.processor.process(.image(source), firstFrameOnly: true)
         #expect(Array(a.pixels[0..<4]) == Array(source.pixels[0..<4]))
