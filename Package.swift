@@ -14,6 +14,7 @@ let package = Package(
         // The image service, framework-neutral (parse and verify an imgproxy URL, run it through
         // the pipeline, answer), and `magpie-server`, which serves it with Hummingbird.
         .library(name: "MagpieServer", targets: ["MagpieServer"]),
+        .library(name: "MagpieHummingbird", targets: ["MagpieHummingbird"]),
         .executable(name: "magpie-server", targets: ["magpie-server"]),
         // A scripted HTTP server on 127.0.0.1 for tests (yours too): answers, truncations, slow
         // bodies, resets and raw bytes per request, with request counts.
@@ -95,10 +96,18 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Sources/MagpieServer"),
+        .target(
+            name: "MagpieHummingbird",
+            dependencies: [
+                "MagpieServer", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Sources/MagpieHummingbird"),
         .executableTarget(
             name: "magpie-server",
             dependencies: [
-                "MagpieServer", .product(name: "Hummingbird", package: "hummingbird"),
+                "MagpieServer", "MagpieHummingbird", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -5,7 +5,10 @@ import PackageDescription
 let package = Package(
     name: "thumbnailer",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "Magpie", path: "../..")],
+    dependencies: [
+        .package(name: "Magpie", path: "../.."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+    ],
     targets: [
         .executableTarget(
             name: "thumbnailer", dependencies: [.product(name: "Magpie", package: "Magpie")],
@@ -17,6 +20,31 @@ let package = Package(
                 .product(name: "Magpie", package: "Magpie"), .product(name: "MagpieLoopback", package: "Magpie"),
             ],
             path: "Tests/thumbnailerTests"),
+        // An application with routes of its own that mounts Magpie's image service under /img.
+        .target(
+            name: "Gallery",
+            dependencies: [
+                .product(name: "Magpie", package: "Magpie"), .product(name: "MagpieServer", package: "Magpie"),
+                .product(name: "MagpieHummingbird", package: "Magpie"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Sources/Gallery"),
+        .executableTarget(
+            name: "gallery",
+            dependencies: [
+                "Gallery", .product(name: "MagpieServer", package: "Magpie"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Sources/gallery"),
+        .testTarget(
+            name: "galleryTests",
+            dependencies: [
+                "Gallery", .product(name: "Magpie", package: "Magpie"),
+                .product(name: "MagpieLoopback", package: "Magpie"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/galleryTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,6 +11,18 @@ public struct ServiceRequest: Sendable {
         self.headers = headers
     }
 
+    /// The request as a service mounted at `prefix` sees it (the prefix removed from its target),
+    /// or `nil` when the target is not under `prefix`. `""` mounts at the root.
+    public func mounted(at prefix: String) -> ServiceRequest? {
+        guard !prefix.isEmpty else { return self }
+        guard target.hasPrefix(prefix) else { return nil }
+        let rest = target.dropFirst(prefix.count)
+        guard rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") else { return nil }
+        var inner = self
+        inner.target = rest.hasPrefix("/") ? String(rest) : "/" + rest
+        return inner
+    }
+
     /// The first value of header `name` (case-insensitive).
     public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value

@@ -62,4 +62,15 @@ import Testing
             try ProcessingOptions.parse(["pr:loop"], presets: ["loop": ["pr:loop"]])
         }
     }
+
+    @Test func aMountedServiceSeesTheTargetAfterItsPrefix() {
+        let cases: [(String, String, String?)] = [
+            ("/img", "/img/sig/w:10/plain/http://x/a.jpg", "/sig/w:10/plain/http://x/a.jpg"),
+            ("/img", "/img", "/"), ("/img", "/img?x=1", "/?x=1"), ("/img", "/imgx/a", nil), ("/img", "/other", nil),
+            ("", "/sig/plain/a", "/sig/plain/a"),
+        ]
+        for (prefix, target, expected) in cases {
+            #expect(ServiceRequest(method: "GET", target: target).mounted(at: prefix)?.target == expected, "\(target)")
+        }
+    }
 }
