@@ -92,6 +92,9 @@ MAGPIE_HIDDEN size_t magpie__sink_bytes(const magpie__geometry *g);
 MAGPIE_HIDDEN int magpie__sink_create(const magpie__geometry *g, uint8_t *dst, size_t dst_stride,
                                       magpie__sink **out);
 MAGPIE_HIDDEN void magpie__sink_push(magpie__sink *s, const uint8_t *row);
+/* Promises that every row pushed from now on has alpha 255 (a JPEG): its conversion to floats
+ * skips the premultiplication, which would multiply by exactly 1. */
+MAGPIE_HIDDEN void magpie__sink_set_opaque(magpie__sink *s);
 /* When rows map 1:1 onto the destination (no resize, no rotation), the destination row the next
  * push would fill, so a decoder can write it in place and call magpie__sink_push(s, NULL);
  * otherwise NULL. */
@@ -126,6 +129,8 @@ MAGPIE_HIDDEN uint32_t magpie__taps(magpie_filter f, double win, uint32_t out);
 /* Normalised weights of `out` samples over a window of `win` inputs starting at `off` within `in`:
  * per output, its first input, how many taps it uses (at most `taps`), and `taps` weights. */
 MAGPIE_HIDDEN void magpie__premultiply(const uint8_t *row, float *out, uint32_t w);
+/* One RGBA8 row of alpha 255 to floats: the premultiplied values, without the multiply. */
+MAGPIE_HIDDEN void magpie__widen(const uint8_t *row, float *out, uint32_t w);
 MAGPIE_HIDDEN void magpie__box_row(const uint8_t *row, uint32_t *acc, uint32_t w, uint32_t box, uint32_t bw);
 MAGPIE_HIDDEN void magpie__weights(magpie_filter f, uint32_t in, double off, double win, uint32_t out,
                                    uint32_t taps, int32_t *first, uint16_t *count, float *w);

@@ -233,6 +233,7 @@ int magpie__decode_jpeg(magpie__job *job) {
         goto done;
     }
     if ((rc = magpie__sink_create(&g, job->dst, job->dst_stride, &st->sink))) goto done;
+    magpie__sink_set_opaque(st->sink); /* RGBA and CMYK rows alike come out with alpha 255 */
     jpeg_start_decompress(ci);
     if (ci->output_width != g.in_w || ci->output_height != g.in_h || ci->output_components != 4) {
         rc = MAGPIE_EINTERNAL;

@@ -123,6 +123,8 @@ uint8_t *magpie__sink_direct_row(magpie__sink *s) {
     return s->dst + (size_t)s->in_row * s->dst_stride;
 }
 
+void magpie__sink_set_opaque(magpie__sink *s) { s->opaque = 1; }
+
 void magpie__sink_push(magpie__sink *s, const uint8_t *row) {
     if (s->in_row >= s->g.in_h) return;
     if (s->copy) {

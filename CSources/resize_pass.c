@@ -107,7 +107,8 @@ void magpie__hpass(magpie__sink *s, uint32_t y, const uint8_t *row) {
     for (uint32_t x0 = 0, blk = 0; x0 < ow; x0 += 16, blk++) {
         uint32_t x1 = x0 + 16 < ow ? x0 + 16 : ow, need = s->hneed[blk];
         if (need > done) {
-            if (row) magpie__premultiply(row + (size_t)done * 4, s->brow + (size_t)done * 4, need - done);
+            if (row && s->opaque) magpie__widen(row + (size_t)done * 4, s->brow + (size_t)done * 4, need - done);
+            else if (row) magpie__premultiply(row + (size_t)done * 4, s->brow + (size_t)done * 4, need - done);
             else magpie__box_to_float(s, done, need);
             done = need;
         }

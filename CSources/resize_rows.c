@@ -40,6 +40,23 @@ void magpie__premultiply(const uint8_t *row, float *out, uint32_t w) {
     }
 }
 
+void magpie__widen(const uint8_t *row, float *out, uint32_t w) {
+    uint32_t x = 0;
+#if MAGPIE_SSE2
+    const __m128i zero = _mm_setzero_si128();
+    for (; x + 4 <= w; x += 4) {
+        __m128i px = _mm_loadu_si128((const __m128i *)(row + (size_t)x * 4));
+        __m128i lo = _mm_unpacklo_epi8(px, zero), hi = _mm_unpackhi_epi8(px, zero);
+        float *o = out + (size_t)x * 4;
+        _mm_storeu_ps(o, _mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, zero)));
+        _mm_storeu_ps(o + 4, _mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, zero)));
+        _mm_storeu_ps(o + 8, _mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, zero)));
+        _mm_storeu_ps(o + 12, _mm_cvtepi32_ps(_mm_unpackhi_epi16(hi, zero)));
+    }
+#endif
+    for (size_t i = (size_t)x * 4; i < (size_t)w * 4; i++) out[i] = row[i];
+}
+
 /* Adds one RGBA8 row into the box sums: per box column, R, G, B times alpha and alpha. */
 void magpie__box_row(const uint8_t *row, uint32_t *acc, uint32_t w, uint32_t box, uint32_t bw) {
     for (uint32_t bx = 0, x = 0; bx < bw; bx++) {

@@ -38,6 +38,7 @@ struct magpie__sink {
     float *hw, *vw;      /* weights, htaps / vtaps per output */
     float *hw4;          /* with SSE2: hw with each weight repeated 4 times (one vector a tap) */
     int avx2;            /* the CPU has AVX2 and FMA */
+    int opaque;          /* every row has alpha 255 (magpie__sink_set_opaque) */
     uint32_t hlo;        /* the first input column any output reads */
     uint32_t *hneed;     /* per block of 16 outputs: input columns converted by its end (x4) */
     uint32_t htaps, vtaps;

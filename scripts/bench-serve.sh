@@ -36,6 +36,12 @@ rm -rf "$work/serve-cache"
 "$server_bin" --bind "127.0.0.1:$mport" --allow-unsigned --cache-dir "$work/serve-cache" \
     --allow-network 127.0.0.1/32 --max-inflight 4096 > "$work/magpie-server.log" 2>&1 &
 mpid=$!; pids+=("$mpid")
+# the same with --fast: shrink-on-load only to just past the output, as thumbor (Pillow's draft)
+fport=$(free_port)
+rm -rf "$work/serve-cache-fast"
+"$server_bin" --bind "127.0.0.1:$fport" --allow-unsigned --cache-dir "$work/serve-cache-fast" \
+    --allow-network 127.0.0.1/32 --max-inflight 4096 --fast > "$work/magpie-server-fast.log" 2>&1 &
+fpid=$!; pids+=("$fpid")
 # thumbor: originals kept by its file storage, results by its file result storage (its variant cache)
 tport=$(free_port)
 rm -rf "$work/thumbor"
@@ -52,7 +58,7 @@ CONF
 "$venv/bin/thumbor" --ip 127.0.0.1 --port "$tport" --conf "$work/thumbor.conf" --processes 2 \
     -l error > "$work/thumbor.log" 2>&1 &
 tpid=$!; pids+=("$tpid")
-for url in "http://127.0.0.1:$mport/health" "http://127.0.0.1:$tport/healthcheck"; do
+for url in "http://127.0.0.1:$mport/health" "http://127.0.0.1:$fport/health" "http://127.0.0.1:$tport/healthcheck"; do
     for _ in $(seq 100); do curl -sf "$url" > /dev/null && break; sleep 0.2; done
 done
 
@@ -94,6 +100,7 @@ lua warm "$tpath"; cp "$work/warm.lua" "$work/thumbor-warm.lua"
 echo "== cold: every request a new variant (${duration} s, $conns connections)"
 run "magpie cold" "http://127.0.0.1:$mport" "$work/magpie-cold.lua"
 run "thumbor cold" "http://127.0.0.1:$tport" "$work/thumbor-cold.lua"
+run "magpie cold --fast" "http://127.0.0.1:$fport" "$work/magpie-cold.lua"
 
 echo "== warm: 100 variants, cached"
 for n in $(seq 0 99); do  # one pass caches them (and gives nginx the same bytes as files)
@@ -113,9 +120,11 @@ run "thumbor warm" "http://127.0.0.1:$tport" "$work/thumbor-warm.lua"
 run "nginx static" "$base" "$work/static.lua"
 
 mrss=$(peak_rss "$mpid")
+frss=$(peak_rss "$fpid")
 trss=$(peak_rss $(pgrep -f "thumbor --ip 127.0.0.1 --port $tport" || true))
-echo "== peak RSS: magpie-server $mrss KiB, thumbor (all processes) $trss KiB"
+echo "== peak RSS: magpie-server $mrss KiB (--fast: $frss KiB, cold only), thumbor (all processes) $trss KiB"
 awk -v mc="$(cat "$work/rps-magpie cold")" -v tc="$(cat "$work/rps-thumbor cold")" \
-    -v mw="$(cat "$work/rps-magpie warm")" -v ns="$(cat "$work/rps-nginx static")" -v mr="$mrss" -v tr="$trss" \
+    -v mf="$(cat "$work/rps-magpie cold --fast")" -v fr="$frss" -v mw="$(cat "$work/rps-magpie warm")" -v ns="$(cat "$work/rps-nginx static")" -v mr="$mrss" -v tr="$trss" \
     'BEGIN { printf "ratios: cold magpie/thumbor %.2f× requests/s at %.2f× the RSS; warm magpie/nginx static %.2f×\n",
-             mc / tc, mr / tr, mw / ns }'
+             mc / tc, mr / tr, mw / ns
+           printf "ratios: cold magpie --fast/thumbor %.2f× requests/s at %.2f× the RSS\n", mf / tc, fr / tr }'

@@ -195,7 +195,7 @@ public final class ImageService: Sendable {
         }
         let limits = Variant.SourceLimits(
             pixels: configuration.maxSourcePixels, frames: configuration.maxFrames,
-            framePixels: configuration.maxFramePixels)
+            framePixels: configuration.maxFramePixels, quality: configuration.decodeQuality)
         let variant = Variant(options, format: format, limits: limits)
         var o = manager.defaultOptions
         o.processor = variant.processor

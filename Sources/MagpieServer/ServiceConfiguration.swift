@@ -1,3 +1,5 @@
+import Magpie
+
 /// How an ``ImageService`` answers: its signing keys, option presets and limits. The manager it
 /// runs on (caches, downloader, address policy, decoding width) is configured apart.
 public struct ServiceConfiguration: Sendable {
@@ -45,6 +47,10 @@ public struct ServiceConfiguration: Sendable {
     public var maxFrames = 1000
     /// Most frames × width × height a source may declare. 1 GP.
     public var maxFramePixels = 1_000_000_000
+    /// `.standard` shrinks JPEG and WebP sources on load to at least twice the output, as
+    /// libvips (and so imgproxy) does; `.fast` only to just past it, as Pillow's `draft` (and so
+    /// thumbor) does: fewer pixels decoded and filtered, a little sharpness lost.
+    public var decodeQuality: DecodingOptions.Quality = .standard
     /// Longest a request may take, from arrival to answer (download, decode and encode
     /// included); past it the answer is 503. 20 s (`nil`: no limit).
     public var requestTimeout: Double? = 20

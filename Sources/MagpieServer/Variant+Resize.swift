@@ -15,6 +15,8 @@ extension Variant {
         let height: Int
         let enlarge: Bool
         let anchor: CropAnchor
+        /// Shrink-on-load to twice the target (`.standard`, as libvips) or just past it (`.fast`).
+        let quality: DecodingOptions.Quality
 
         /// Never used alone: the tagged processor around it names the variant.
         var identifier: String { "magpie.serve.resize" }
@@ -35,10 +37,12 @@ extension Variant {
             var type = self.type
             if type == .auto { type = width > 0 && height > 0 && (sw >= sh) == (width >= height) ? .fill : .fit }
             if width == 0 || height == 0 || type == .fit {
-                return DownsamplingProcessor(width: tw, height: th, mode: .fit, allowsUpscaling: enlarge)
+                return DownsamplingProcessor(
+                    width: tw, height: th, mode: .fit, allowsUpscaling: enlarge, quality: quality)
             }
             if type == .force {
-                return DownsamplingProcessor(width: width, height: height, mode: .exact, allowsUpscaling: enlarge)
+                return DownsamplingProcessor(
+                    width: width, height: height, mode: .exact, allowsUpscaling: enlarge, quality: quality)
             }
             let cover = max(Double(width) / Double(sw), Double(height) / Double(sh))
             let scale = enlarge ? cover : min(1, cover)
@@ -54,7 +58,8 @@ extension Variant {
                 }
             }
             return CompositeProcessor(
-                DownsamplingProcessor(width: cw, height: ch, mode: .exact, allowsUpscaling: scale > 1),
+                DownsamplingProcessor(
+                    width: cw, height: ch, mode: .exact, allowsUpscaling: scale > 1, quality: quality),
                 CroppingProcessor(width: min(bw, cw), height: min(bh, ch), anchor: anchor))
         }
     }

@@ -14,11 +14,12 @@ struct Variant: Sendable {
             w > 0 || h > 0
             ? Resize(
                 type: options.resizingType, width: w, height: h, enlarge: options.enlarge,
-                anchor: Self.anchor(options.gravity))
+                anchor: Self.anchor(options.gravity), quality: limits.quality)
             : nil
         serializer = OutputSerializer(format: format, quality: options.quality ?? 80)
         processor = Tagged(
-            inner: resize ?? DefaultImageProcessor(), tag: "\(options.variantName)|\(serializer.name)",
+            inner: resize ?? DefaultImageProcessor(),
+            tag: "\(options.variantName)\(limits.quality == .fast ? "|fast" : "")|\(serializer.name)",
             limits: limits)
     }
 
@@ -44,6 +45,8 @@ struct Variant: Sendable {
         var frames: Int
         /// Frames × width × height.
         var framePixels: Int
+        /// How far a decode may shrink on load (not a limit, but decided server-wide with them).
+        var quality: DecodingOptions.Quality = .standard
     }
 
     /// A processor under another identifier, that refuses a source over the limits from its

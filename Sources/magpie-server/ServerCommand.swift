@@ -89,6 +89,8 @@ struct ServerCommand: AsyncParsableCommand {
     var maxFrames = 1000
     @Option(name: .long, help: "Most frames × width × height a source may declare.")
     var maxFramePixels = 1_000_000_000
+    @Flag(name: .long, help: "Shrink on load only to just past the output (as thumbor), not twice it (as imgproxy).")
+    var fast = false
     @Option(name: .long, help: "Seconds a request may take in all; past it the answer is 503.")
     var requestTimeout = 20.0
 
@@ -184,6 +186,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.maxFrames = maxFrames
         configuration.maxFramePixels = maxFramePixels
         configuration.requestTimeout = requestTimeout
+        configuration.decodeQuality = fast ? .fast : .standard
         guard variantMemoryLimit >= 0 else { throw ValidationError("--variant-memory-limit cannot be negative") }
         configuration.variantMemoryLimit = variantMemoryLimit
         var download = ImageDownloader.Config(

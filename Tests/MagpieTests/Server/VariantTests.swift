@@ -41,4 +41,21 @@ import Testing
         #expect(Array(b.pixels[0..<4]) == Array(source.pixels[(86 * 4)..<(87 * 4)]))
         #expect(west.processor.identifier != east.processor.identifier)
     }
+
+    /// `--fast` shrinks a large JPEG on load further (a smaller decode, same output size) and is a
+    /// variant of its own, so the two never share a cache entry.
+    @Test func fastDecodesAreTheirOwnVariant() throws {
+        let big = try Image(width: 1600, height: 1200, rgba: Fixture.gradient(width: 1600, height: 1200))
+            .encoded(as: .jpeg(quality: 90))
+        let parsed = try ProcessingOptions.parse(["rs:fit:150:150"], presets: [:])
+        var limits = Variant.SourceLimits(pixels: 1 << 30, frames: 1 << 20, framePixels: 1 << 40)
+        let standard = Variant(parsed, format: "jpg", limits: limits)
+        limits.quality = .fast
+        let fast = Variant(parsed, format: "jpg", limits: limits)
+        #expect(standard.processor.identifier != fast.processor.identifier)
+        let a = try standard.processor.process(.data(big), firstFrameOnly: true)
+        let b = try fast.processor.process(.data(big), firstFrameOnly: true)
+        #expect(a.width == 150 && a.height == 113 && b.width == 150 && b.height == 113)
+        #expect(a.pixels != b.pixels, "1600 px: 1/4 scale (400) for standard, 1/8 (200) for fast")
+    }
 }
