@@ -2,10 +2,12 @@
 # Service benchmark, all on loopback, with wrk: magpie-server against thumbor 7.8 (PyPI, in a
 # virtualenv, Pillow as it requires, 2 processes) and against nginx serving the same output bytes
 # as static files. nginx is also the origin, serving the 1,000 images of the network benchmark.
-#   cold: every request a new variant (1,000 sources × widths, each URL asked once)
+#   cold: every request a new variant (1,000 sources × widths, each URL asked once), and the
+#         same against a second magpie-server with --fast
 #   warm: 100 variants asked over and over, after one pass that caches them
+# ROUNDS rounds (default 3), the servers interleaved within each; medians reported.
 # Reports requests/s, p50 and p99 latency (wrk --latency) and each server's peak RSS.
-#   scripts/bench-serve.sh        DURATION (s, default 15), CONNS (default 8) from the environment
+#   scripts/bench-serve.sh        DURATION (s, default 15), CONNS (default 8), ROUNDS from the environment
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=lib/netbench.sh
@@ -62,69 +64,80 @@ for url in "http://127.0.0.1:$mport/health" "http://127.0.0.1:$fport/health" "ht
     for _ in $(seq 100); do curl -sf "$url" > /dev/null && break; sleep 0.2; done
 done
 
-# wrk scripts: PREFIX and SUFFIX around "W:W" or "WxW", then the source
+# wrk scripts (one wrk thread): request n (from the offset given after --) asks source n % 1000
+# at width 64 + (7 × floor(n / 1000)) % 448, so no URL repeats for n below 64,000; warm: n % 100.
 lua() {  # $1 mode (cold|warm), $2 format of one path: %d width twice, %s source
     cat > "$work/$1.lua" <<LUA
-local counter, id, threads = 0, 0, 0
-function setup(thread) thread:set("id", threads); threads = threads + 1 end
-function init(args) counter = 0 end
+local counter = 0
+function init(args) counter = tonumber(args[1] or "0") end
 function request()
+  local n = counter
   counter = counter + 1
-  local n = counter * 16 + id
   if "$1" == "warm" then n = n % 100 end
   local src = n % 1000
   local ext = (src % 10 == 9) and "png" or "jpg"
-  local w = 64 + (math.floor(n / 1000) * 7) % 448 + (n % 3)
+  local w = 64 + (math.floor(n / 1000) * 7) % 448
   return wrk.format("GET", string.format("$2", w, w, string.format("%04d.", src) .. ext))
 end
 LUA
 }
-run() {  # $1 label, $2 base URL, $3 lua; prints "label: req/s, p50, p99"
+run() {  # $1 label, $2 base URL, $3 lua, $4 offset; prints "label: req/s, p50, p99"
     local out
-    out=$(wrk -t1 -c"$conns" -d"${duration}s" --latency -s "$3" "$2" 2>&1)
+    out=$(wrk -t1 -c"$conns" -d"${duration}s" --latency -s "$3" "$2" -- "${4:-0}" 2>&1)
     local rps p50 p99 errs
     rps=$(awk '/Requests\/sec/ {print $2}' <<< "$out")
     p50=$(awk '$1 == "50%" {print $2}' <<< "$out")
     p99=$(awk '$1 == "99%" {print $2}' <<< "$out")
     errs=$(awk '/Non-2xx/ {print $5}' <<< "$out")
-    echo "$1: $rps requests/s, p50 $p50, p99 $p99${errs:+, $errs non-2xx}"
-    echo "$rps" > "$work/rps-$1"
+    echo "  $1: $rps requests/s, p50 $p50, p99 $p99${errs:+, $errs non-2xx}"
+    echo "$rps" >> "$work/rps-$1"
 }
+median() { sort -g "$work/rps-$1" | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+rm -f "$work"/rps-*
+steal() { awk '/^cpu / {print $9}' /proc/stat; }
+total() { awk '/^cpu / {s = 0; for (i = 2; i <= NF; i++) s += $i; print s}' /proc/stat; }
 mpath="/unsafe/rs:fit:%d:%d/plain/http://$origin/%s"
 tpath="/unsafe/fit-in/%dx%d/$origin/%s"
 lua cold "$mpath"; cp "$work/cold.lua" "$work/magpie-cold.lua"
 lua warm "$mpath"; cp "$work/warm.lua" "$work/magpie-warm.lua"
 lua cold "$tpath"; cp "$work/cold.lua" "$work/thumbor-cold.lua"
 lua warm "$tpath"; cp "$work/warm.lua" "$work/thumbor-warm.lua"
+rounds=${ROUNDS:-3}
+steal0=$(steal); total0=$(total)
 
-echo "== cold: every request a new variant (${duration} s, $conns connections)"
-run "magpie cold" "http://127.0.0.1:$mport" "$work/magpie-cold.lua"
-run "thumbor cold" "http://127.0.0.1:$tport" "$work/thumbor-cold.lua"
-run "magpie cold --fast" "http://127.0.0.1:$fport" "$work/magpie-cold.lua"
+# Each round a new range of URLs, the servers interleaved (this VM's speed drifts between runs).
+echo "== cold: every request a new variant ($rounds rounds of ${duration} s, $conns connections)"
+for r in $(seq 0 $((rounds - 1))); do
+    run "magpie cold" "http://127.0.0.1:$mport" "$work/magpie-cold.lua" $((r * 20000))
+    run "thumbor cold" "http://127.0.0.1:$tport" "$work/thumbor-cold.lua" $((r * 20000))
+    run "magpie cold --fast" "http://127.0.0.1:$fport" "$work/magpie-cold.lua" $((r * 20000))
+done
 
-echo "== warm: 100 variants, cached"
+echo "== warm: 100 variants, cached ($rounds rounds)"
+mkdir -p "$work/www/out"
 for n in $(seq 0 99); do  # one pass caches them (and gives nginx the same bytes as files)
-    src=$((n % 1000)); ext=jpg; [ $((src % 10)) -eq 9 ] && ext=png
-    w=$((64 + (n / 1000 * 7) % 448 + n % 3))
-    mkdir -p "$work/www/out"
-    curl -sf -o "$work/www/out/$n.img" "http://127.0.0.1:$mport$(printf "$mpath" "$w" "$w" "$(printf %04d $src).$ext")"
-    curl -sf -o /dev/null "http://127.0.0.1:$tport$(printf "$tpath" "$w" "$w" "$(printf %04d $src).$ext")"
+    ext=jpg; [ $((n % 10)) -eq 9 ] && ext=png
+    curl -sf -o "$work/www/out/$n.img" "http://127.0.0.1:$mport$(printf "$mpath" 64 64 "$(printf %04d "$n").$ext")"
+    curl -sf -o /dev/null "http://127.0.0.1:$tport$(printf "$tpath" 64 64 "$(printf %04d "$n").$ext")"
 done
 cat > "$work/static.lua" <<LUA
-local counter, id, threads = 0, 0, 0
-function setup(thread) thread:set("id", threads); threads = threads + 1 end
-function request() counter = counter + 1; return wrk.format("GET", "/out/" .. ((counter * 16 + id) % 100) .. ".img") end
+local counter = 0
+function request() counter = counter + 1; return wrk.format("GET", "/out/" .. (counter % 100) .. ".img") end
 LUA
-run "magpie warm" "http://127.0.0.1:$mport" "$work/magpie-warm.lua"
-run "thumbor warm" "http://127.0.0.1:$tport" "$work/thumbor-warm.lua"
-run "nginx static" "$base" "$work/static.lua"
-
+for _ in $(seq "$rounds"); do
+    run "magpie warm" "http://127.0.0.1:$mport" "$work/magpie-warm.lua"
+    run "thumbor warm" "http://127.0.0.1:$tport" "$work/thumbor-warm.lua"
+    run "nginx static" "$base" "$work/static.lua"
+done
+awk -v s="$(( $(steal) - steal0 ))" -v t="$(( $(total) - total0 ))" \
+    'BEGIN { printf "steal (CPU time the hypervisor gave other guests) during the runs: %.1f%%\n", t ? 100 * s / t : 0 }'
 mrss=$(peak_rss "$mpid")
 frss=$(peak_rss "$fpid")
 trss=$(peak_rss $(pgrep -f "thumbor --ip 127.0.0.1 --port $tport" || true))
 echo "== peak RSS: magpie-server $mrss KiB (--fast: $frss KiB, cold only), thumbor (all processes) $trss KiB"
-awk -v mc="$(cat "$work/rps-magpie cold")" -v tc="$(cat "$work/rps-thumbor cold")" \
-    -v mf="$(cat "$work/rps-magpie cold --fast")" -v fr="$frss" -v mw="$(cat "$work/rps-magpie warm")" -v ns="$(cat "$work/rps-nginx static")" -v mr="$mrss" -v tr="$trss" \
+echo "== medians of $rounds rounds (requests/s): magpie cold $(median "magpie cold"), thumbor cold $(median "thumbor cold"), magpie cold --fast $(median "magpie cold --fast"); magpie warm $(median "magpie warm"), thumbor warm $(median "thumbor warm"), nginx static $(median "nginx static")"
+awk -v mc="$(median "magpie cold")" -v tc="$(median "thumbor cold")" -v mf="$(median "magpie cold --fast")" \
+    -v fr="$frss" -v mw="$(median "magpie warm")" -v ns="$(median "nginx static")" -v mr="$mrss" -v tr="$trss" \
     'BEGIN { printf "ratios: cold magpie/thumbor %.2f× requests/s at %.2f× the RSS; warm magpie/nginx static %.2f×\n",
              mc / tc, mr / tr, mw / ns
            printf "ratios: cold magpie --fast/thumbor %.2f× requests/s at %.2f× the RSS\n", mf / tc, fr / tr }'

@@ -4,7 +4,8 @@ import MagpieImage
 /// The encoded variants answered lately, in memory: a hit skips the pipeline (its flight, the
 /// disk read and check, the hashing of the bytes). Entries live at most a short time and are not
 /// extended by reads, so a variant whose source the origin changes is looked up on disk again
-/// (and its source revalidated there) within that time.
+/// (and its source revalidated there) within that time. A variant is kept from its second
+/// request on (``Doorkeeper``): one asked once, as in a crawl or a cold start, costs no memory.
 struct VariantMemory: Sendable {
     struct Variant: Sendable, CacheCostCalculable {
         var data: [UInt8]
@@ -16,6 +17,7 @@ struct VariantMemory: Sendable {
 
     private let cache: MemoryCache<String, Variant>?
     private let lifetime: Double
+    private let doorkeeper = Doorkeeper()
 
     /// `limit` bytes at most (0: no memory tier), each entry for `lifetime` seconds.
     init(limit: Int, lifetime: Double) {
@@ -37,7 +39,38 @@ struct VariantMemory: Sendable {
         let variant = Variant(
             data: result.data, format: result.format, etag: "\"" + Digest.hex(Digest.md5(result.data)) + "\"",
             lastModified: result.lastModified)
-        _ = cache?.store(variant, forKey: key)
+        if let cache, doorkeeper.admits(key) { _ = cache.store(variant, forKey: key) }
         return variant
+    }
+}
+
+/// "Cache on second hit": admits a key the second time it is seen. One bit per hashed key in a
+/// fixed table (256 KiB), cleared once an eighth of it is set, so it stays small whatever the
+/// traffic, and a key seen once is admitted by mistake at most one time in eight.
+final class Doorkeeper: Sendable {
+    private struct State {
+        var words = [UInt64](repeating: 0, count: Doorkeeper.bits / 64)
+        var set = 0
+    }
+
+    static let bits = 1 << 21
+    private let state = Locked(State())
+
+    /// Keys remembered since the last clearing.
+    var remembered: Int { state.withLock { $0.set } }
+
+    /// Whether `key` was seen before (since the last clearing); remembers it either way.
+    func admits(_ key: String) -> Bool {
+        var hasher = Hasher()
+        hasher.combine(key)
+        let index = Int(UInt64(bitPattern: Int64(hasher.finalize())) % UInt64(Self.bits))
+        let (word, bit) = (index >> 6, UInt64(1) << UInt64(index & 63))
+        return state.withLock { s in
+            if s.words[word] & bit != 0 { return true }
+            if s.set >= Self.bits / 8 { s = State() }
+            s.words[word] |= bit
+            s.set += 1
+            return false
+        }
     }
 }

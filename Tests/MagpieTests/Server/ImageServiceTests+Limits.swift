@@ -42,14 +42,18 @@ extension ImageServiceTests {
 }
 
 extension ImageServiceTests {
-    /// Variants answered lately are kept in memory (a hit skips the pipeline and the disk); with
-    /// no memory tier, a variant whose disk entry is gone is made again.
-    @Test func recentVariantsAreAnsweredFromMemory() async throws {
+    /// Variants asked for again are kept in memory (a hit skips the pipeline and the disk); one
+    /// asked once is not (a crawl costs no memory); with no memory tier, a variant whose disk
+    /// entry is gone is made again.
+    @Test func variantsAskedAgainAreAnsweredFromMemory() async throws {
         for limit in [64 << 20, 0] {
             let h = try await Self.harness(Self.images) { $0.variantMemoryLimit = limit }
+            let once = h.target("w:11", "/a.jpg")
+            #expect(await h.get(once).header("X-Magpie-Cache") == "miss")
             let target = h.target("w:12", "/a.jpg")
             let first = await h.get(target)
             #expect(first.status == 200 && first.header("X-Magpie-Cache") == "miss")
+            #expect(await h.get(target).header("X-Magpie-Cache") == "hit", "from disk, and now kept")
             try await h.service.manager.cache.clearDiskCache()
             h.service.manager.cache.clearMemoryCache()
             let again = await h.get(target)
@@ -59,8 +63,25 @@ extension ImageServiceTests {
             } else {
                 #expect(again.header("X-Magpie-Cache") == "miss" && h.origin.requestCount("/a.jpg") == 2)
             }
+            #expect(await h.get(once).header("X-Magpie-Cache") == "miss", "asked once: not in memory")
             try await h.finish()
         }
+    }
+
+    /// The doorkeeper admits a key on its second sighting, and stays bounded: past an eighth of
+    /// its bits it starts afresh.
+    @Test func theDoorkeeperAdmitsOnTheSecondSighting() {
+        let door = Doorkeeper()
+        #expect(!door.admits("a") && door.admits("a") && door.admits("a"))
+        var (i, admittedByMistake) = (0, 0)
+        while door.remembered < Doorkeeper.bits / 8 {
+            if door.admits("key-\(i)") { admittedByMistake += 1 }
+            i += 1
+        }
+        #expect(admittedByMistake < Doorkeeper.bits / 8 / 10, "a table an eighth full mistakes few keys")
+        _ = door.admits("one more")
+        #expect(door.remembered == 1, "cleared once an eighth of it was set")
+        #expect(!door.admits("a"))
     }
 }
 
