@@ -64,8 +64,9 @@ for url in "http://127.0.0.1:$mport/health" "http://127.0.0.1:$fport/health" "ht
     for _ in $(seq 100); do curl -sf "$url" > /dev/null && break; sleep 0.2; done
 done
 
-# wrk scripts (one wrk thread): request n (from the offset given after --) asks source n % 1000
-# at width 64 + (7 × floor(n / 1000)) % 448, so no URL repeats for n below 64,000; warm: n % 100.
+# wrk scripts (one wrk thread): request n (from the offset given after --) asks source
+# s = n % 1000 at width 64 + (7 × floor(n / 1000) + 67 × s) % 448: every thousand requests span
+# the widths, and no URL repeats for n below 64,000 (rounds start 20,000 apart); warm: n % 100.
 lua() {  # $1 mode (cold|warm), $2 format of one path: %d width twice, %s source
     cat > "$work/$1.lua" <<LUA
 local counter = 0
@@ -76,7 +77,7 @@ function request()
   if "$1" == "warm" then n = n % 100 end
   local src = n % 1000
   local ext = (src % 10 == 9) and "png" or "jpg"
-  local w = 64 + (math.floor(n / 1000) * 7) % 448
+  local w = 64 + (math.floor(n / 1000) * 7 + src * 67) % 448
   return wrk.format("GET", string.format("$2", w, w, string.format("%04d.", src) .. ext))
 end
 LUA
@@ -116,9 +117,9 @@ done
 echo "== warm: 100 variants, cached ($rounds rounds)"
 mkdir -p "$work/www/out"
 for n in $(seq 0 99); do  # one pass caches them (and gives nginx the same bytes as files)
-    ext=jpg; [ $((n % 10)) -eq 9 ] && ext=png
-    curl -sf -o "$work/www/out/$n.img" "http://127.0.0.1:$mport$(printf "$mpath" 64 64 "$(printf %04d "$n").$ext")"
-    curl -sf -o /dev/null "http://127.0.0.1:$tport$(printf "$tpath" 64 64 "$(printf %04d "$n").$ext")"
+    ext=jpg; [ $((n % 10)) -eq 9 ] && ext=png; w=$((64 + n * 67 % 448))
+    curl -sf -o "$work/www/out/$n.img" "http://127.0.0.1:$mport$(printf "$mpath" $w $w "$(printf %04d "$n").$ext")"
+    curl -sf -o /dev/null "http://127.0.0.1:$tport$(printf "$tpath" $w $w "$(printf %04d "$n").$ext")"
 done
 cat > "$work/static.lua" <<LUA
 local counter = 0
