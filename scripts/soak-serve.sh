@@ -27,15 +27,14 @@ rm -rf "$work/soak-cache"
 "$server_bin" --bind "127.0.0.1:$port" --allow-unsigned --cache-dir "$work/soak-cache" --disk-limit "$disk_limit" \
     --allow-network 127.0.0.1/32 --max-inflight 4096 --metrics > "$work/soak-server.log" 2>&1 &
 spid=$!
-sampler=""
-cleanup() { kill "$spid" ${sampler:+"$sampler"} 2>/dev/null || true; kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true; }
+cleanup() { kill "$spid" 2>/dev/null || true; kill "$(cat "$work/nginx/nginx.pid" 2>/dev/null)" 2>/dev/null || true; }
 trap cleanup EXIT
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/health" > /dev/null && break; sleep 0.2; done
 
-# One wrk thread: request n asks source n % 1000 at width index (n / 1000) % 10, and the thread
-# stops itself after the last response.
+# One wrk thread: request n asks source n % 1000 at width index (n / 1000) % 10. wrk runs until
+# the server has answered REQUESTS image requests (read from its /metrics), then is stopped.
 cat > "$work/soak.lua" <<LUA
-local sent, answered, failed = 0, 0, 0
+local sent = 0
 function request()
   local n = sent
   sent = sent + 1
@@ -44,42 +43,34 @@ function request()
   local w = 64 + 48 * (math.floor(n / 1000) % 10)
   return wrk.format("GET", string.format("/unsafe/rs:fit:%d:%d/plain/http://$origin/%04d.%s", w, w, src, ext))
 end
-function response(status, headers, body)
-  answered = answered + 1
-  if status ~= 200 then failed = failed + 1 end
-  if answered >= $requests then wrk.thread:stop() end
-end
-function done(summary, latency, requests)
-  io.write(string.format("wrk: %d responses, %d errors\n", summary.requests,
-    summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
-end
 LUA
 
+echo "== soak: $requests requests, $conns connections, disk limit $disk_limit bytes"
 : > "$work/soak-samples"
-(while kill -0 "$spid" 2>/dev/null; do
+start=$SECONDS
+wrk -t1 -c"$conns" -d3600s -s "$work/soak.lua" "http://127.0.0.1:$port" > "$work/soak-wrk.txt" 2>&1 &
+wpid=$!
+while :; do
     m=$(curl -sf "http://127.0.0.1:$port/metrics" || true)
     n=$(awk '/^magpie_requests_total\{route="image"/ {s += $2} END {print s + 0}' <<< "$m")
     rss=$(awk '/VmRSS/ {print $2}' "/proc/$spid/status" 2>/dev/null || echo 0)
     echo "$n $rss" >> "$work/soak-samples"
+    if [ "$n" -ge "$requests" ] || ! kill -0 "$wpid" 2>/dev/null; then break; fi
     sleep 2
-done) &
-sampler=$!
-echo "== soak: $requests requests, $conns connections, disk limit $disk_limit bytes"
-start=$SECONDS
-wrk -t1 -c"$conns" -d3600s -s "$work/soak.lua" "http://127.0.0.1:$port" | grep -E "wrk:|Requests/sec"
-echo "took $((SECONDS - start)) s"
-sleep 2.5  # one more sample after the last response
-kill "$sampler" 2>/dev/null || true
-sampler=""
+done
+kill -INT "$wpid" 2>/dev/null || true
+wait "$wpid" 2>/dev/null || true
+took=$((SECONDS - start))
+errors=$(awk '/Non-2xx|Socket errors/' "$work/soak-wrk.txt")
+echo "took $took s ($(awk -v n="$n" -v t="$took" 'BEGIN {printf "%.0f", n / t}') requests/s)${errors:+; wrk: $errors}"
 du -sk "$work/soak-cache" | awk '{printf "cache folder at the end: %.1f MiB\n", $1 / 1024}'
-echo "origin requests: $(wc -l < "$access_log")"
-awk -v total="$requests" '
-    $1 >= total / 2 { rss[++k] = $2 }
-    NR % 5 == 1 { printf "  %7d requests: RSS %6.1f MiB\n", $1, $2 / 1024 }
+echo "origin requests: $(wc -l < "$access_log") (1,000 sources in a cycle larger than the cache: LRU keeps none of them)"
+awk 'NR % 10 == 1 {printf "  %7d requests: RSS %6.1f MiB\n", $1, $2 / 1024}' "$work/soak-samples"
+awk -v total="$requests" '$1 >= total / 2 {print $2}' "$work/soak-samples" | sort -n | awk '
+    { v[NR] = $1 }
     END {
-        if (k == 0) { print "no samples in the second half"; exit 1 }
-        n = asort(rss)
-        lo = rss[1]; hi = rss[n]; med = rss[int((n + 1) / 2)]
+        if (NR == 0) { print "no samples in the second half"; exit 1 }
+        med = v[int((NR + 1) / 2)]
         printf "second half (%d samples): RSS %.1f to %.1f MiB, median %.1f; spread %.1f%% of the median\n",
-            n, lo / 1024, hi / 1024, med / 1024, 100 * (hi - lo) / med
-    }' "$work/soak-samples"
+            NR, v[1] / 1024, v[NR] / 1024, med / 1024, 100 * (v[NR] - v[1]) / med
+    }'
