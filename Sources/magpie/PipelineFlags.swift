@@ -37,6 +37,11 @@ struct PipelineFlags: ParsableArguments {
 
     @Flag(
         name: .long,
+        help: "Download even what another process sharing the cache folder is downloading now (no lease).")
+    var noSharedDownloads = false
+
+    @Flag(
+        name: .long,
         help: """
             Ask the origin about every cached image that has an ETag or Last-Modified, fresh or not             (If-None-Match / If-Modified-Since, like curl -z): a 304 renews the entry without a download;             fresh immutable ones are not asked about.
             """)
@@ -104,9 +109,9 @@ struct PipelineFlags: ParsableArguments {
     func makeManager() throws -> ImageManager {
         if let decodeMemory { DecodeMemoryBudget.limit = decodeMemory }
         do {
-            let cache = try ImageCache(
-                memory: .init(totalCostLimit: memoryLimit, cleanInterval: nil),
-                disk: DiskCache.Config(directory: directory.cacheDir, sizeLimit: diskLimit, sweepInterval: nil))
+            var disk = DiskCache.Config(directory: directory.cacheDir, sizeLimit: diskLimit, sweepInterval: nil)
+            if noSharedDownloads { disk.downloadLeaseTimeout = nil }
+            let cache = try ImageCache(memory: .init(totalCostLimit: memoryLimit, cleanInterval: nil), disk: disk)
             var config = ImageDownloader.Config(retryStrategy: retryStrategy)
             config.addressPolicy = try addresses.policy()
             return ImageManager(cache: cache, downloader: ImageDownloader(config: config))

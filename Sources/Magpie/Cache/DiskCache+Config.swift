@@ -26,6 +26,10 @@ extension DiskCache {
         /// a larger file (a sparse file declaring gigabytes, say) is invalid and never read into
         /// memory. 256 MiB.
         public var maxEntrySize: Int
+        /// How long a process waits for another process's download of the same key (a lease in
+        /// the folder, see ``DiskCache/DownloadLease``) before downloading itself; `nil`: no
+        /// sharing between processes. 30 s.
+        public var downloadLeaseTimeout: Duration? = .seconds(30)
 
         public init(
             name: String = "default", directory: String? = nil, sizeLimit: Int = 1 << 30,

@@ -78,8 +78,16 @@ extension ImageManager {
         }
         if options.readPolicy == .cacheOnly { throw ImageRetrieveError.notCached(key: key) }
         guard !pid.isEmpty else {
-            return try await downloadData(
-                source, key: key, options: options, target: target, strict: prefetching, report: report)
+            return try await withDownloadLease(
+                key: key, target: target, options: options,
+                lookUp: {
+                    try await self.storedData(
+                        source, key: key, options: options, target: target, prefetching: prefetching, report: report)
+                },
+                download: {
+                    try await self.downloadData(
+                        source, key: key, options: options, target: target, strict: prefetching, report: report)
+                })
         }
         let image = try await retrieveImage(with: source, options: options, progress: report).image
         if let entry = try? await target.diskEntry(

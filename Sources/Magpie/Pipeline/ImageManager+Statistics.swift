@@ -10,6 +10,9 @@ extension ImageManager {
         public var fetches = 0
         /// Callers who joined a fetch another caller started.
         public var coalesced = 0
+        /// Downloads not made because another process sharing the cache folder made them (its
+        /// entry was read after waiting for its lease).
+        public var sharedAcrossProcesses = 0
         /// Decode-and-process runs.
         public var processed = 0
         /// Decodes that waited for the process's decode memory budget.

@@ -208,27 +208,40 @@ public final class ImageManager: Sendable {
                 stats.withLock { $0.memoryHits += 1 }
                 return Fetched(image: image, data: nil, cacheType: .memory)
             }
-            if options.readPolicy.readsDisk {
-                let allowingStale = options.cache.http.respectsHeaders || (options.readPolicy == .revalidate)
-                if let hit = try await target.diskImage(
-                    forKey: key, processorIdentifier: pid, policy: policy, allowingStale: allowingStale)
-                {
-                    if let settled = try await settle(
-                        hit, source, key: key, options: options, target: target, report: report)
-                    {
-                        return settled
-                    }
-                }
-                if !pid.isEmpty, let reprocessed = try await fromOriginal(source, key, options, target, report: report)
-                {
-                    stats.withLock { $0.originalHits += 1 }
-                    return reprocessed
-                }
+            if options.readPolicy.readsDisk,
+                let found = try await lookUpDisk(source, key: key, options: options, target: target, report: report)
+            {
+                return found
             }
         }
         if options.readPolicy == .cacheOnly { throw ImageRetrieveError.notCached(key: key) }
-        stats.withLock { $0.fetches += 1 }
-        return try await fetch(source, key: key, options: options, target: target, report: report)
+        return try await withDownloadLease(
+            key: key, target: target, options: options,
+            lookUp: { try await self.lookUpDisk(source, key: key, options: options, target: target, report: report) },
+            download: {
+                stats.withLock { $0.fetches += 1 }
+                return try await fetch(source, key: key, options: options, target: target, report: report)
+            })
+    }
+
+    /// The disk: the processed entry, then the original processed again.
+    private func lookUpDisk(
+        _ source: Source, key: String, options: ImageOptions, target: ImageCache,
+        report: @escaping @Sendable (Int, Int?) -> Void
+    ) async throws -> Fetched? {
+        let pid = options.processorIdentifier
+        let allowingStale = options.cache.http.respectsHeaders || (options.readPolicy == .revalidate)
+        if let hit = try await target.diskImage(
+            forKey: key, processorIdentifier: pid, policy: options.cache.policy, allowingStale: allowingStale),
+            let settled = try await settle(hit, source, key: key, options: options, target: target, report: report)
+        {
+            return settled
+        }
+        if !pid.isEmpty, let reprocessed = try await fromOriginal(source, key, options, target, report: report) {
+            stats.withLock { $0.originalHits += 1 }
+            return reprocessed
+        }
+        return nil
     }
 
     /// A disk hit as it may be used: as it is while fresh; after a revalidation when stale (or

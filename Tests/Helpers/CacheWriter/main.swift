@@ -3,6 +3,8 @@
 //                                         after each store returns, until killed
 //   magpie-cache-writer store-once DIR N  stores one N-byte entry, prints "ok" or the error,
 //                                         then stores a small entry to show the cache still works
+//   magpie-cache-writer lease DIR KEY     takes the download lease on KEY, prints "held", and
+//                                         waits until killed
 //   magpie-cache-writer budget-wait DIR   a decode through the pipeline that finds the process's
 //                                         decode memory budget taken: prints "waiting" once it
 //                                         waits, frees the budget, prints the image it got (its own
@@ -25,6 +27,16 @@ let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
     emit("usage: magpie-cache-writer loop|store-once DIR [BYTES]")
     exit(2)
+}
+if arguments[1] == "lease", arguments.count >= 4 {
+    let cache = try DiskCache(config: .init(directory: arguments[2], sweepInterval: nil))
+    guard case .acquired(let lease) = cache.tryDownloadLease(forKey: arguments[3]) else {
+        emit("not acquired")
+        exit(1)
+    }
+    emit("held")
+    while true { pause() }
+    withExtendedLifetime(lease) {}
 }
 if arguments[1] == "budget-wait" {
     do {
