@@ -33,10 +33,12 @@ extension ServerProcessTests {
         let b = Task { try await get(secondPort, "/unsafe/w:30" + source) }
         // The second server has the request in flight (waiting on the lease) before the origin answers.
         var inFlight = false
-        while !inFlight {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !inFlight && ContinuousClock.now < deadline {
             let metrics = String(decoding: try await get(secondPort, "/metrics").body, as: UTF8.self)
             inFlight = metrics.contains("magpie_requests_in_flight 1")
         }
+        #expect(inFlight, "the second server took the request")
         gate.open()
         let (ra, rb) = (try await a.value, try await b.value)
         #expect(ra.statusCode == 200 && rb.statusCode == 200)
