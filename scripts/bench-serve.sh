@@ -29,7 +29,11 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 peak_rss() { local total=0; for pid in "$@"; do
     total=$((total + $(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0))); done; echo "$total"; }
 pids=()
-cleanup() { kill "${pids[@]}" 2>/dev/null || true; kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true; }
+cleanup() {  # thumbor's worker processes too (killing its parent leaves them running)
+    kill "${pids[@]}" 2>/dev/null || true
+    [ -n "${tport:-}" ] && pkill -f "thumbor --ip 127.0.0.1 --port $tport" 2>/dev/null || true
+    kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
+}
 trap cleanup EXIT
 
 # magpie-server
