@@ -4,7 +4,8 @@
 # loopback. Prints the balancer's URL, then runs until interrupted and stops everything on exit.
 #   scripts/fleet.sh [-n N] [--balancer nginx|haproxy] [--port PORT] [--dir DIR] [--round-robin]
 #                    [-- MAGPIE-SERVER-ARGS…]
-# Defaults: 3 nodes, nginx, a free port, a temporary folder. The nodes get --allow-unsigned
+# Defaults: 3 nodes, nginx, a free port, a temporary folder (removed on exit unless FLEET_KEEP
+# is set). The nodes get --allow-unsigned
 # unless MAGPIE_KEY is set (then they sign with MAGPIE_KEY/MAGPIE_SALT). Builds magpie-server
 # (release) first unless MAGPIE_SERVER names a binary.
 set -euo pipefail
@@ -28,7 +29,8 @@ case $balancer in
 esac
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 [ -n "$port" ] || port=$(free_port)
-[ -n "$dir" ] || dir=$(mktemp -d /tmp/magpie-fleet.XXXXXX)
+made=""
+[ -n "$dir" ] || { dir=$(mktemp -d /tmp/magpie-fleet.XXXXXX); made=1; }
 mkdir -p "$dir/tmp"
 server=${MAGPIE_SERVER:-}
 if [ -z "$server" ]; then
@@ -41,9 +43,10 @@ signing=(--allow-unsigned)
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    [ -f "$dir/nginx.pid" ] && kill "$(cat "$dir/nginx.pid")" 2>/dev/null || true
-    [ -f "$dir/haproxy.pid" ] && kill "$(cat "$dir/haproxy.pid")" 2>/dev/null || true
-    wait 2>/dev/null || true
+    wait "${pids[@]}" 2>/dev/null || true
+    # A folder this script made goes too (caches, logs), unless FLEET_KEEP is set.
+    [ -n "$made" ] && [ -z "${FLEET_KEEP:-}" ] && rm -rf "$dir"
+    return 0
 }
 trap cleanup EXIT
 trap 'exit 0' INT TERM
@@ -63,12 +66,16 @@ done
 
 python3 scripts/fleet-config.py "$balancer" --listen "127.0.0.1:$port" "${node_args[@]}" --prefix "$dir" \
     "${mode[@]}" > "$dir/$balancer.conf"
+# Both in the foreground, as children of this script, so that stopping it stops them.
 if [ "$balancer" = nginx ]; then
-    /usr/sbin/nginx -c "$dir/nginx.conf" -p "$dir" -e "$dir/error.log"
+    user=""
+    [ "$(id -u)" -eq 0 ] && user="user root;"  # as root, workers would drop to nobody (0700 folder)
+    /usr/sbin/nginx -c "$dir/nginx.conf" -p "$dir" -e "$dir/error.log" -g "daemon off; $user" &
 else
-    haproxy -D -f "$dir/haproxy.conf" -p "$dir/haproxy.pid" 2> "$dir/haproxy.log"
+    haproxy -db -f "$dir/haproxy.conf" 2> "$dir/haproxy.log" &
 fi
+pids+=($!)
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/health" > /dev/null && break; sleep 0.1; done
 echo "fleet: http://127.0.0.1:$port ($balancer, $nodes nodes, folder $dir); Ctrl-C stops it"
 if [ -n "${FLEET_READY:-}" ]; then echo "http://127.0.0.1:$port" > "$FLEET_READY"; fi
-while :; do sleep 3600 & wait $! || true; done
+wait "${pids[@]}" || true
