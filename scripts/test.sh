@@ -70,7 +70,16 @@ fi
 step "Swift: build, tests, format"
 rm -f .build/*/debug/description.json  # a stale one makes SwiftPM fail with "unknown build description"
 swift_build "Magpie and its tests in debug mode" "4 to 12" --build-tests
-swift test --skip-build 2>&1 | tail -4
+# The whole output is kept: on a failure, every recorded issue is printed, not just the summary.
+swift_log=$(mktemp)
+if ! swift test --skip-build > "$swift_log" 2>&1; then
+  grep -E "recorded an issue|✘ Test [^r]|error:|Fatal error|failed \(" "$swift_log" | head -40 >&2
+  tail -4 "$swift_log"
+  rm -f "$swift_log"
+  exit 1
+fi
+tail -4 "$swift_log"
+rm -f "$swift_log"
 swift format lint --strict --recursive Sources Tests Package.swift Examples Benchmarks
 
 step "Swift: concurrent cache stress test under ThreadSanitizer"
