@@ -49,12 +49,19 @@ struct VariantMemory: Sendable {
 /// traffic, and a key seen once is admitted by mistake at most one time in eight.
 final class Doorkeeper: Sendable {
     private struct State {
-        var words = [UInt64](repeating: 0, count: Doorkeeper.bits / 64)
+        var words: [UInt64]
         var set = 0
+        init(bits: Int) { words = [UInt64](repeating: 0, count: bits / 64) }
     }
 
-    static let bits = 1 << 21
-    private let state = Locked(State())
+    /// Bits in the table: 2^21 (256 KiB) unless a test asks for fewer.
+    let bits: Int
+    private let state: Locked<State>
+
+    init(bits: Int = 1 << 21) {
+        self.bits = max(64, bits)
+        state = Locked(State(bits: self.bits))
+    }
 
     /// Keys remembered since the last clearing.
     var remembered: Int { state.withLock { $0.set } }
@@ -63,11 +70,12 @@ final class Doorkeeper: Sendable {
     func admits(_ key: String) -> Bool {
         var hasher = Hasher()
         hasher.combine(key)
-        let index = Int(UInt64(bitPattern: Int64(hasher.finalize())) % UInt64(Self.bits))
+        let index = Int(UInt64(bitPattern: Int64(hasher.finalize())) % UInt64(bits))
         let (word, bit) = (index >> 6, UInt64(1) << UInt64(index & 63))
+        let bits = self.bits
         return state.withLock { s in
             if s.words[word] & bit != 0 { return true }
-            if s.set >= Self.bits / 8 { s = State() }
+            if s.set >= bits / 8 { s = State(bits: bits) }
             s.words[word] |= bit
             s.set += 1
             return false

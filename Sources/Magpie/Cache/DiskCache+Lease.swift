@@ -41,6 +41,15 @@ extension DiskCache {
         case unavailable
     }
 
+    /// What a file for `key`'s entry is now (inode, size, modification time), whoever wrote it,
+    /// or `nil` when there is none: one `stat`, this process's index not asked. Two different
+    /// stamps mean another process wrote the entry in between.
+    func fileStamp(forKey key: String) -> FileStamp? {
+        var st = stat()
+        guard stat(path(forKey: key), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return FileStamp(st)
+    }
+
     /// Tries once, without waiting, to take the download lease on `key`.
     public func tryDownloadLease(forKey key: String) -> LeaseAttempt {
         guard !isReadOnly, config.downloadLeaseTimeout != nil else { return .unavailable }

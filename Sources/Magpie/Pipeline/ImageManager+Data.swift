@@ -70,6 +70,7 @@ extension ImageManager {
         report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> FetchedData {
         let pid = options.processorIdentifier
+        let stamps = options.readPolicy.readsDisk && pid.isEmpty ? entryStamps(key, processor: "", target: target) : nil
         if options.readPolicy.readsDisk,
             let stored = try await storedData(
                 source, key: key, options: options, target: target, prefetching: prefetching, report: report)
@@ -80,6 +81,7 @@ extension ImageManager {
         guard !pid.isEmpty else {
             return try await withDownloadLease(
                 key: key, target: target, options: options,
+                changed: { stamps != nil && self.entryStamps(key, processor: "", target: target) != stamps },
                 lookUp: {
                     try await self.storedData(
                         source, key: key, options: options, target: target, prefetching: prefetching, report: report)

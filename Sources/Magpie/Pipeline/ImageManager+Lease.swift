@@ -4,15 +4,14 @@
 extension ImageManager {
     /// Runs `download` holding the download lease of `key` in `target`'s folder. While another
     /// process holds it, waits (checking every 5 ms, backing off to 100 ms) up to the folder's
-    /// ``DiskCache/Config/downloadLeaseTimeout``; once it holds the lease after a wait, `lookUp`
-    /// reads what the other process stored, and only when it finds nothing (the download failed
-    /// or was not storable) does this process download. A holder past the timeout is not waited
-    /// for further. Flights of one process share its lease (the downloader coalesces them). Left
-    /// open: a holder that stores and lets go in the microseconds between another process's
-    /// own disk lookup and its attempt; that process then downloads again.
+    /// ``DiskCache/Config/downloadLeaseTimeout``; once it holds the lease after a wait, or when
+    /// `changed` says an entry file changed since this process's own lookup, `lookUp` reads
+    /// what the other process stored, and only when it finds nothing (the download failed or
+    /// was not storable) does this process download. A holder past the timeout is not waited
+    /// for further. Flights of one process share its lease (the downloader coalesces them).
     func withDownloadLease<T: Sendable>(
         key: String, target: ImageCache, options: ImageOptions,
-        lookUp: () async throws -> T?, download: () async throws -> T
+        changed: () -> Bool, lookUp: () async throws -> T?, download: () async throws -> T
     ) async throws -> T {
         let disk = target.diskStorage
         guard let timeout = disk.config.downloadLeaseTimeout, options.cache.policy.writesToDisk else {
@@ -25,7 +24,9 @@ extension ImageManager {
             switch disk.tryDownloadLease(forKey: key) {
             case .acquired(let lease):
                 defer { lease.release() }
-                if waited, options.readPolicy.readsDisk, let found = try await lookUp() {
+                // Without a wait, a holder may still have stored and let go while this process
+                // looked: `changed` (a stat against the one taken before that lookup) says so.
+                if options.readPolicy.readsDisk, waited || changed(), let found = try await lookUp() {
                     stats.withLock { $0.sharedAcrossProcesses += 1 }
                     return found
                 }
@@ -39,5 +40,18 @@ extension ImageManager {
                 pause = min(pause * 2, .milliseconds(100))
             }
         }
+    }
+}
+
+extension ImageManager {
+    /// The stamps of `key`'s entry files (the original, and the processed entry when there is a
+    /// processor), taken before a disk lookup so that a download can tell whether another
+    /// process wrote them meanwhile; `nil` when leases are off.
+    func entryStamps(_ key: String, processor pid: String, target: ImageCache) -> [DiskCache.FileStamp?]? {
+        let disk = target.diskStorage
+        guard disk.config.downloadLeaseTimeout != nil, !disk.isReadOnly else { return nil }
+        var stamps = [disk.fileStamp(forKey: key)]
+        if !pid.isEmpty { stamps.append(disk.fileStamp(forKey: ImageCache.cacheKey(key, processorIdentifier: pid))) }
+        return stamps
     }
 }

@@ -201,6 +201,7 @@ public final class ImageManager: Sendable {
     ) async throws -> Fetched {
         let pid = options.processorIdentifier
         let policy = options.cache.policy
+        var stamps: [DiskCache.FileStamp?]? = nil
         if options.readPolicy != .refresh {
             if options.readPolicy.readsMemory,
                 let image = target.memoryImage(forKey: key, processorIdentifier: pid, policy: policy)
@@ -208,6 +209,7 @@ public final class ImageManager: Sendable {
                 stats.withLock { $0.memoryHits += 1 }
                 return Fetched(image: image, data: nil, cacheType: .memory)
             }
+            if options.readPolicy.readsDisk { stamps = entryStamps(key, processor: pid, target: target) }
             if options.readPolicy.readsDisk,
                 let found = try await lookUpDisk(source, key: key, options: options, target: target, report: report)
             {
@@ -217,6 +219,7 @@ public final class ImageManager: Sendable {
         if options.readPolicy == .cacheOnly { throw ImageRetrieveError.notCached(key: key) }
         return try await withDownloadLease(
             key: key, target: target, options: options,
+            changed: { [stamps] in stamps != nil && self.entryStamps(key, processor: pid, target: target) != stamps },
             lookUp: { try await self.lookUpDisk(source, key: key, options: options, target: target, report: report) },
             download: {
                 stats.withLock { $0.fetches += 1 }
