@@ -25,7 +25,9 @@ static int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode
     if (options) {
         if (options->struct_size < offsetof(magpie_decode_options, error_detail_size) + sizeof(size_t))
             return MAGPIE_EINVAL;
-        job->opt = *options;
+        /* A caller built against an older, shorter struct: the fields it lacks keep defaults. */
+        memcpy(&job->opt, options, options->struct_size < sizeof *options ? options->struct_size : sizeof *options);
+        job->opt.struct_size = sizeof job->opt;
     }
     magpie_limits *l = &job->opt.limits;
     if (!l->max_pixels) l->max_pixels = MAGPIE_DEFAULT_MAX_PIXELS;
@@ -63,6 +65,9 @@ static int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode
     }
     job->orientation = (job->opt.flags & MAGPIE_DECODE_KEEP_ORIENTATION) ? 1 : job->info.orientation;
     if (job->orientation < 1 || job->orientation > 8) job->orientation = 1;
+    uint32_t transform = (job->opt.flags >> 8) & 0xFu;
+    if (transform > 8) return MAGPIE_EINVAL;
+    job->orientation = magpie_orientation_compose(job->orientation, transform);
     int swap = job->orientation >= 5;
     double uw = swap ? job->info.height : job->info.width, uh = swap ? job->info.width : job->info.height;
     magpie__fit_box box;
@@ -243,7 +248,8 @@ int magpie_decode(const void *data, size_t size, const magpie_decode_options *op
 
 /* Opens `path`, writing the reason for a failure into the options' error_detail. */
 static int magpie__open(magpie__in *in, const char *path, const magpie_decode_options *options) {
-    int has_detail = options && options->struct_size >= sizeof *options && options->error_detail;
+    int has_detail = options && options->struct_size >= offsetof(magpie_decode_options, error_detail_size) + sizeof(size_t) &&
+                     options->error_detail;
     return magpie__in_open(in, path, has_detail ? options->error_detail : NULL,
                            has_detail ? options->error_detail_size : 0);
 }

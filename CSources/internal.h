@@ -135,6 +135,31 @@ MAGPIE_HIDDEN void magpie__box_row(const uint8_t *row, uint32_t *acc, uint32_t w
 MAGPIE_HIDDEN void magpie__weights(magpie_filter f, uint32_t in, double off, double win, uint32_t out,
                                    uint32_t taps, int32_t *first, uint16_t *count, float *w);
 
+/* ---- processing pixels (gauss.c, blur.c, transform.c, corners.c, color.c, composite.c) ---- */
+/* The largest kernel radius: 3 * MAGPIE_MAX_SIGMA. */
+#define MAGPIE__MAX_RADIUS 300u
+/* A separable Gaussian over `width` × `height` pixels of `channels` floats: `load` writes row y's
+ * columns [x0, x1) (x1 - x0 pixels) as floats; `store` takes row y's filtered columns
+ * [x0, x0 + n). Rows are loaded top to bottom once per column strip, each before any row they
+ * feed is stored. */
+typedef struct magpie__gauss {
+    uint32_t width, height, channels;
+    void (*load)(void *context, uint32_t y, uint32_t x0, uint32_t x1, float *out);
+    void (*store)(void *context, uint32_t y, uint32_t x0, uint32_t n, const float *row);
+    void *context;
+} magpie__gauss;
+/* The kernel radius for sigma: ceil(3 sigma), at least 1. */
+MAGPIE_HIDDEN uint32_t magpie__gauss_radius(double sigma);
+/* MAGPIE_OK, MAGPIE_ENOMEM, or MAGPIE_EINVAL for a radius over MAGPIE__MAX_RADIUS. */
+MAGPIE_HIDDEN int magpie__gauss_run(const magpie__gauss *g, double sigma);
+/* Whether `p` is usable pixels: a buffer, non-zero sizes, a stride of at least width * 4 that
+ * does not overflow. */
+MAGPIE_HIDDEN int magpie__pixels_ok(const magpie_pixels *p);
+/* Whether two pixel rectangles share any byte. */
+MAGPIE_HIDDEN int magpie__pixels_overlap(const magpie_pixels *a, const magpie_pixels *b);
+/* Copies `src` into `dst` of the same size, row by row (nothing when they are the same). */
+MAGPIE_HIDDEN void magpie__pixels_copy(const magpie_pixels *src, const magpie_pixels *dst);
+
 MAGPIE_HIDDEN int magpie__encode_png(const uint8_t *px, uint32_t w, uint32_t h, size_t stride,
                                      const magpie_encode_options *o, uint8_t **out, size_t *n);
 MAGPIE_HIDDEN int magpie__encode_jpeg(const uint8_t *px, uint32_t w, uint32_t h, size_t stride,

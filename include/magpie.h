@@ -236,6 +236,11 @@ typedef enum magpie_filter {
  *  the README for the cost in dB). */
 #define MAGPIE_DECODE_FAST 0x8u
 
+/** An orientation (1–8, as `magpie_transform` takes it) applied after the EXIF orientation (or
+ *  none, with KEEP_ORIENTATION), composed with it into one transform while rows are written: a
+ *  rotation costs no second pass. Targets and output sizes are of the transformed image. */
+#define MAGPIE_DECODE_TRANSFORM(orientation) (((uint32_t)(orientation) & 0xFu) << 8)
+
 /** Options of a decode. Initialise with `magpie_decode_options_init`, then change fields. */
 typedef struct magpie_decode_options {
     uint32_t struct_size;
@@ -402,6 +407,143 @@ MAGPIE_API void magpie_resize_options_init(magpie_resize_options *options);
  */
 MAGPIE_API int magpie_resample(const magpie_pixels *src, const magpie_pixels *dst,
                                const magpie_resize_options *options);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Processing pixels: blur, sharpen, rotate and flip, round corners, colour, pad, composite      */
+/*
+ * Every function here works on `magpie_pixels` (8-bit RGBA, straight alpha) and follows the
+ * conventions above: NULL pointers, zero sizes, strides below width * 4, sizes that disagree and
+ * parameters out of range (NaN, infinities, negative radii) are MAGPIE_EINVAL before any pixel is
+ * touched; MAGPIE_ENOMEM when scratch memory cannot be had (then `dst` is unspecified). Scratch
+ * memory is a few rows, never a second image. Where a function says `dst` may be `src`, it works
+ * in place; otherwise the two must not overlap. Thread-safe: calls share nothing.
+ */
+
+/** The largest sigma `magpie_blur` and `magpie_sharpen` take (a kernel of 601 taps). */
+#define MAGPIE_MAX_SIGMA 100.0
+
+/**
+ * Gaussian blur of `src` into `dst` (the same size, not overlapping `src`): separable, a kernel of
+ * 2 * ceil(3 * sigma) + 1 taps (normalised), edges extended (the border pixel repeats), computed
+ * on premultiplied alpha so transparent pixels lend no colour. Sigma 0 copies.
+ * - Returns MAGPIE_EINVAL for sigma NaN, negative or over MAGPIE_MAX_SIGMA, or bad or overlapping
+ *   pixels.
+ */
+MAGPIE_API int magpie_blur(const magpie_pixels *src, const magpie_pixels *dst, double sigma);
+
+/**
+ * Unsharp mask on luma. With Y the Rec. 709 luma of a pixel and m its Gaussian-weighted local mean
+ * (weighted by alpha), d = Y - m; where |d| > threshold, e = amount * (|d| - threshold) with d's
+ * sign, capped at `max_brighten` above and `max_darken` below, is added to R, G and B (alpha is
+ * kept). All levels are 0–255. `magpie_sharpen_options_init` sets sigma 1, amount 1, threshold 0,
+ * no caps (255). libvips's `vips_sharpen` defaults, in these units, are sigma 0.5, amount 3,
+ * threshold 5, max_brighten 25, max_darken 51 (`MAGPIE_SHARPEN_AFTER_RESIZE` in the Swift layer).
+ */
+typedef struct magpie_sharpen_options {
+    uint32_t struct_size;
+    double sigma;        /**< 0 (no change) to MAGPIE_MAX_SIGMA. */
+    double amount;       /**< 0 (no change) to 100. */
+    double threshold;    /**< 0–255. */
+    double max_brighten; /**< 0–255. */
+    double max_darken;   /**< 0–255. */
+} magpie_sharpen_options;
+
+MAGPIE_API void magpie_sharpen_options_init(magpie_sharpen_options *options);
+
+/**
+ * Sharpens `src` into `dst` (the same size, not overlapping `src`). `options` NULL takes the defaults.
+ * - Returns MAGPIE_EINVAL for a parameter out of its range (NaN included) or bad pixels.
+ */
+MAGPIE_API int magpie_sharpen(const magpie_pixels *src, const magpie_pixels *dst,
+                              const magpie_sharpen_options *options);
+
+/**
+ * The orientation (EXIF numbering 1–8) of applying `first`, then `then`: rotations and flips compose
+ * into one. Rotating clockwise by 90, 180, 270 degrees is 6, 3, 8; a horizontal flip 2, a vertical
+ * flip 4. A value outside 1–8 counts as 1.
+ */
+MAGPIE_API uint32_t magpie_orientation_compose(uint32_t first, uint32_t then);
+
+/**
+ * Writes `src` transformed by `orientation` (1–8, as EXIF: 6 turns it 90 degrees clockwise) into
+ * `dst`, which is `src`'s size, or its height × width for 5–8. Exact: pixels are moved, never
+ * resampled. `dst` must not overlap `src`.
+ * - Returns MAGPIE_EINVAL for an orientation outside 1–8, a `dst` of the wrong size, bad pixels.
+ */
+MAGPIE_API int magpie_transform(const magpie_pixels *src, const magpie_pixels *dst, uint32_t orientation);
+
+#define MAGPIE_CORNER_TOP_LEFT 0x1u
+#define MAGPIE_CORNER_TOP_RIGHT 0x2u
+#define MAGPIE_CORNER_BOTTOM_LEFT 0x4u
+#define MAGPIE_CORNER_BOTTOM_RIGHT 0x8u
+#define MAGPIE_CORNER_ALL 0xFu
+
+/** Options of `magpie_round_corners`. Initialise with `magpie_corner_options_init`. */
+typedef struct magpie_corner_options {
+    uint32_t struct_size;
+    double radius;         /**< Corner radius in pixels, 0 up; above half the shorter side it is
+                                that half (a square with radius >= side / 2 becomes a circle). */
+    uint32_t corners;      /**< MAGPIE_CORNER_* bits to round (default all). */
+    double border_width;   /**< A border inside the edge, along the rounded outline; 0: none. */
+    uint32_t border_color; /**< 0xRRGGBBAA, straight alpha (default opaque black). */
+} magpie_corner_options;
+
+MAGPIE_API void magpie_corner_options_init(magpie_corner_options *options);
+
+/**
+ * Rounds the corners of `pixels` in place: each pixel's alpha is multiplied by the exact area of
+ * the pixel inside the rounded rectangle (anti-aliased, not a mask); the border, when asked, is
+ * drawn over the image in the band between that outline and the one `border_width` inside it.
+ * - Returns MAGPIE_EINVAL for a NaN, infinite or negative radius or width, or bad pixels.
+ */
+MAGPIE_API int magpie_round_corners(const magpie_pixels *pixels, const magpie_corner_options *options);
+
+/**
+ * Colour controls, applied in this order: saturation (1 keeps it, 0 is Rec. 709 grayscale, up to
+ * 10), contrast (a factor around level 128: 1 keeps it, 0 to 10), brightness (levels added,
+ * -255 to 255), then tint (the result mixed with `tint` 0xRRGGBB by `tint_amount`, 0–1). Alpha is
+ * kept. `magpie_color_options_init` sets the identity, which returns `src` unchanged.
+ */
+typedef struct magpie_color_options {
+    uint32_t struct_size;
+    double saturation;
+    double contrast;
+    double brightness;
+    uint32_t tint;
+    double tint_amount;
+} magpie_color_options;
+
+MAGPIE_API void magpie_color_options_init(magpie_color_options *options);
+
+/**
+ * Applies colour controls to `src` into `dst` (the same size; `dst` may be `src`).
+ * - Returns MAGPIE_EINVAL for a value out of its range (NaN included) or bad pixels.
+ */
+MAGPIE_API int magpie_adjust_color(const magpie_pixels *src, const magpie_pixels *dst,
+                                   const magpie_color_options *options);
+
+/**
+ * Pads `src` with `color` (0xRRGGBBAA, straight alpha) into the larger `dst`, `src` at
+ * (`left`, `top`): `dst` must be at least left + src width wide and top + src height high.
+ */
+MAGPIE_API int magpie_pad(const magpie_pixels *src, const magpie_pixels *dst, uint32_t left, uint32_t top,
+                          uint32_t color);
+
+/**
+ * Flattens alpha: composites `src` over the opaque colour `rgb` (0xRRGGBB) into `dst` (the same
+ * size; `dst` may be `src`), whose alpha is then 255 everywhere.
+ */
+MAGPIE_API int magpie_flatten(const magpie_pixels *src, const magpie_pixels *dst, uint32_t rgb);
+
+/**
+ * Composites `overlay` over `base` in place (Porter-Duff "over", straight alpha in and out) with
+ * the overlay's top-left corner at (`x`, `y`) of the base, which may be negative or beyond the
+ * base (what falls outside is clipped), its alpha scaled by `opacity` (0–1). An overlay wholly
+ * outside leaves `base` as it was.
+ * - Returns MAGPIE_EINVAL for opacity NaN or out of 0–1, or bad pixels.
+ */
+MAGPIE_API int magpie_composite(const magpie_pixels *base, const magpie_pixels *overlay, int64_t x, int64_t y,
+                                double opacity);
 
 /* Encoding                                                                                   */
 

@@ -9,6 +9,9 @@
 #     progressive 6000x4000 JPEGs, an RGBA PNG, a 12 Mpx PNG, a 50-frame GIF, 50 small JPEGs), one and
 #     two threads: thumbnails per second, each side timed inside its process, sides interleaved over ROUNDS
 #     (default 5) rounds, medians; peak RSS; PSNR against Pillow's LANCZOS of the full decode.
+#   - then the processors (Benchmarks/procbench.c, bench_process.py): gaussian blur sigma 5, sharpen,
+#     rotations, flip and composite of a 2048x1536 RGBA image against libvips, time ratios.
+#   (`scripts/bench-inprocess.sh processors` runs only that part.)
 # Needs libvips-dev, valgrind and Pillow (scripts/bootstrap.sh --bench installs them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +23,16 @@ cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-bench -j"$(nproc)" >/dev/null
 cc -O2 -Iinclude -DHAVE_VIPS $(pkg-config --cflags vips) Benchmarks/thumbbench.c -Lbuild-bench -lmagpie \
     -Wl,-rpath,"$(pwd)/build-bench" $(pkg-config --libs vips) -lm -lpthread -o "$work/thumbbench"
+# The processors (blur, sharpen, rotations, flip, composite) against libvips, one and two threads.
+processors() {
+    cc -O2 -Iinclude -DHAVE_VIPS $(pkg-config --cflags vips) Benchmarks/procbench.c -Lbuild-bench -lmagpie \
+        -Wl,-rpath,"$(pwd)/build-bench" $(pkg-config --libs vips) -lm -lpthread -o "$work/procbench"
+    python3 Benchmarks/bench_process.py "$work/procbench" "${ROUNDS:-5}"
+}
+if [ "${1:-}" = processors ]; then  # scripts/bench-inprocess.sh processors: only this part
+    processors
+    exit 0
+fi
 python3 Benchmarks/bench_inprocess.py inputs "$work"
 instructions() {  # instructions SIDE N
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/thumbbench" "$1" "$work/p4000.jpg" "$2" 2>&1 |
@@ -38,3 +51,5 @@ awk -v m="${per[magpie]}" -v f="${per[magpie-fast]}" -v v="${per[vips]}" 'BEGIN 
 
 # Every case, one and two threads, sides interleaved round by round.
 python3 Benchmarks/bench_inprocess.py run "$work" "$work/thumbbench" "${ROUNDS:-5}"
+
+processors
