@@ -97,10 +97,14 @@ static void magpie__blur_store(void *context, uint32_t y, uint32_t x0, uint32_t 
 
 static int magpie__sigma_ok(double sigma) { return sigma >= 0.0 && sigma <= MAGPIE_MAX_SIGMA; }
 
+/* Below this sigma the kernel's side taps weigh under 1e-9 of the centre (e^-22): nothing would
+ * change, so the pixels are copied (exactly, where premultiplying would clear hidden colour). */
+#define MAGPIE__SIGMA_COPY 0.15
+
 int magpie_blur(const magpie_pixels *src, const magpie_pixels *dst, double sigma) {
     if (!magpie__same_size(src, dst) || magpie__pixels_overlap(src, dst) || !magpie__sigma_ok(sigma))
         return MAGPIE_EINVAL;
-    if (sigma == 0.0) {
+    if (sigma < MAGPIE__SIGMA_COPY) {
         magpie__pixels_copy(src, dst);
         return MAGPIE_OK;
     }
@@ -180,7 +184,7 @@ int magpie_sharpen(const magpie_pixels *src, const magpie_pixels *dst, const mag
         !(o.amount >= 0.0 && o.amount <= 100.0) || !(o.threshold >= 0.0 && o.threshold <= 255.0) ||
         !(o.max_brighten >= 0.0 && o.max_brighten <= 255.0) || !(o.max_darken >= 0.0 && o.max_darken <= 255.0))
         return MAGPIE_EINVAL;
-    if (o.sigma == 0.0 || o.amount == 0.0) {
+    if (o.sigma < MAGPIE__SIGMA_COPY || o.amount == 0.0) {
         magpie__pixels_copy(src, dst);
         return MAGPIE_OK;
     }

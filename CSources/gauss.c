@@ -23,7 +23,8 @@ uint32_t magpie__gauss_radius(double sigma) {
 static void magpie__gauss_weights(double sigma, uint32_t r, float *w) {
     double total = 0, *d = (double *)malloc(sizeof(double) * (r + 1));
     for (uint32_t k = 0; k <= r; k++) {
-        double v = d ? exp(-(double)k * k / (2.0 * sigma * sigma)) : 0;
+        /* The centre weighs 1 even for a sigma so small that 2 sigma^2 underflows to 0 (0 / 0). */
+        double v = k == 0 ? 1.0 : d ? exp(-(double)k * k / (2.0 * sigma * sigma)) : 0;
         if (d) d[k] = v;
         total += k ? 2 * v : v;
     }

@@ -425,7 +425,8 @@ MAGPIE_API int magpie_resample(const magpie_pixels *src, const magpie_pixels *ds
 /**
  * Gaussian blur of `src` into `dst` (the same size, not overlapping `src`): separable, a kernel of
  * 2 * ceil(3 * sigma) + 1 taps (normalised), edges extended (the border pixel repeats), computed
- * on premultiplied alpha so transparent pixels lend no colour. Sigma 0 copies.
+ * on premultiplied alpha so transparent pixels lend no colour. A sigma below 0.15 (side taps under
+ * 1e-9 of the centre) copies the pixels unchanged.
  * - Returns MAGPIE_EINVAL for sigma NaN, negative or over MAGPIE_MAX_SIGMA, or bad or overlapping
  *   pixels.
  */
@@ -441,7 +442,7 @@ MAGPIE_API int magpie_blur(const magpie_pixels *src, const magpie_pixels *dst, d
  */
 typedef struct magpie_sharpen_options {
     uint32_t struct_size;
-    double sigma;        /**< 0 (no change) to MAGPIE_MAX_SIGMA. */
+    double sigma;        /**< 0 to MAGPIE_MAX_SIGMA; below 0.15 nothing changes. */
     double amount;       /**< 0 (no change) to 100. */
     double threshold;    /**< 0–255. */
     double max_brighten; /**< 0–255. */

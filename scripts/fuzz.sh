@@ -5,7 +5,9 @@
 # FUZZ_RUNS=-1 (no input count) and a larger FUZZ_SECONDS.
 # The url target is Swift: URL normalisation and redirect resolution (WebURL.swift), built with
 # swiftc -sanitize=fuzzer,address from the module's own files, seeded with URLs written below.
-# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|url ...]
+# The process target feeds raw parameters (NaN, infinities, huge and negative values) to every
+# pixel processor over small images made from the input; it needs no seeds.
+# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|process|url ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
@@ -16,7 +18,7 @@ flags=(-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
   -DMAGPIE_HAVE_WEBP=1 -DMAGPIE_HAVE_AVIF=1)
 libs=(-lturbojpeg -ljpeg -lpng16 -lgif -lwebpdemux -lwebp -lavif -lz -lm)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif url)
+[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif process url)
 corpus=../shared/corpus
 more=../shared/corpus-webp-avif  # its folders are seeds too (webp/, avif/, bad/)
 for t in "${targets[@]}"; do
@@ -27,6 +29,7 @@ for t in "${targets[@]}"; do
     gif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_GIF); seeds=(gif bad/gif); runs=8000 ;;
     webp) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_WEBP); seeds=("$more/webp" "$more/bad/webp"); runs=20000 ;;
     avif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_AVIF); seeds=("$more/avif" "$more/bad/avif"); runs=8000 ;;
+    process) src=Tests/fuzz/fuzz_process.c; def=(); seeds=(); runs=1000000 ;;
     url) ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;
   esac
@@ -57,7 +60,7 @@ for t in "${targets[@]}"; do
   "$cc" "${flags[@]}" "${def[@]}" "$src" CSources/*.c "${libs[@]}" -o "$bin" 2>"$out/build_$t.log" \
     || { cat "$out/build_$t.log"; exit 1; }
   if [ -d "$corpus" ]; then
-    for s in "${seeds[@]}"; do
+    for s in ${seeds[@]+"${seeds[@]}"}; do
       case $s in ../*) d=$s ;; *) d=$corpus/$s ;; esac
       find "$d" -type f -size -256k -exec cp -n {} "$work/" \; 2>/dev/null || true
     done

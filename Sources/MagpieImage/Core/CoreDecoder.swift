@@ -139,6 +139,7 @@ extension CoreDecodeRequest {
         if !appliesOrientation { flags |= UInt32(MAGPIE_DECODE_KEEP_ORIENTATION) }
         if allowsUpscaling { flags |= UInt32(MAGPIE_DECODE_ALLOW_UPSCALE) }
         if fast { flags |= UInt32(MAGPIE_DECODE_FAST) }
+        if (2...8).contains(transform) { flags |= UInt32(transform) << 8 }  // MAGPIE_DECODE_TRANSFORM
         if let frameIndex {
             flags |= UInt32(MAGPIE_DECODE_ONE_FRAME)
             o.frame_index = UInt32(clamping: max(0, frameIndex))

@@ -23,6 +23,8 @@ struct CoreDecodeRequest: Sendable {
     var appliesOrientation = true
     var allowsUpscaling = false
     var fast = false
+    /// An orientation (EXIF numbering) applied after the EXIF one, composed with it; 1: none.
+    var transform = 1
     /// One frame only (its index); `nil` for every frame.
     var frameIndex: Int?
     /// Limits; `nil` for the core's defaults.

@@ -67,6 +67,9 @@ public struct DecodingOptions: Sendable, Hashable {
     public var limits: Limits
     /// `.standard` unless throughput matters more than the last dB (``Quality``).
     public var quality: Quality
+    /// A rotation or flip applied after the EXIF orientation, composed with it into one transform
+    /// while rows are written (no second pass). `resize` targets are of the transformed image.
+    public var transform: Orientation = .up
 
     public init(
         resize: Resize? = nil, filter: Filter = .lanczos3, appliesOrientation: Bool = true,

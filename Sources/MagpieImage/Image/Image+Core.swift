@@ -15,6 +15,7 @@ extension DecodingOptions {
         r.appliesOrientation = appliesOrientation
         r.allowsUpscaling = allowsUpscaling
         r.fast = quality == .fast
+        r.transform = transform.rawValue
         if case .single(let index) = frames { r.frameIndex = index }
         r.maxPixels = limits.maxPixels
         r.maxBytes = limits.maxBytes

@@ -63,6 +63,9 @@ public struct CropAnchor: Sendable, Hashable {
     public static let left = CropAnchor(x: 0, y: 0.5)
     public static let right = CropAnchor(x: 1, y: 0.5)
     public static let topLeft = CropAnchor(x: 0, y: 0)
+    public static let topRight = CropAnchor(x: 1, y: 0)
+    public static let bottomLeft = CropAnchor(x: 0, y: 1)
+    public static let bottomRight = CropAnchor(x: 1, y: 1)
 
     var name: String { "\(x),\(y)" }
 }
@@ -92,122 +95,6 @@ enum Geometry {
             if !upscale { s = min(s, 1) }
             return (max(1, Int((Double(w) * s).rounded())), max(1, Int((Double(h) * s).rounded())))
         }
-    }
-}
-
-/// Decodes straight to a smaller size: JPEGs shrink on load (DCT scaling), PNG and GIF rows
-/// stream through the resampler, so the full image is never held. The pipeline's thumbnail.
-public struct DownsamplingProcessor: ImageProcessor {
-    public var width: Int
-    public var height: Int
-    public var mode: ContentMode
-    public var allowsUpscaling: Bool
-    public var filter: DecodingOptions.Filter
-    /// `.fast` shrinks on load down to the target itself (see ``DecodingOptions/Quality``).
-    public var quality: DecodingOptions.Quality
-
-    public init(
-        width: Int, height: Int, mode: ContentMode = .fit, allowsUpscaling: Bool = false,
-        filter: DecodingOptions.Filter = .lanczos3, quality: DecodingOptions.Quality = .standard
-    ) {
-        self.width = max(1, width)
-        self.height = max(1, height)
-        self.mode = mode
-        self.allowsUpscaling = allowsUpscaling
-        self.filter = filter
-        self.quality = quality
-    }
-
-    /// Names every parameter that changes pixels (see ``ImageProcessor/identifier``); standard
-    /// quality adds nothing, so identifiers made before `quality` existed still match.
-    public var identifier: String {
-        let up = allowsUpscaling ? ",up" : ""
-        let fast = quality == .fast ? ",fast" : ""
-        return "magpie.downsample(\(mode.rawValue),\(width)x\(height)\(up)\(fast)\(filter.identifierSuffix))"
-    }
-
-    public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
-        switch input {
-        case .data(let data):
-            let resize: DecodingOptions.Resize
-            switch mode {
-            case .fit: resize = .fit(width: width, height: height)
-            case .fill: resize = .fill(width: width, height: height)
-            case .exact: resize = .exact(width: width, height: height)
-            case .cover:
-                // The header gives the upright size; the covering size keeps its aspect ratio.
-                let (w, h) = try Image.outputSize(of: data)
-                let (sw, sh) = Geometry.scaled(w, h, to: width, height, mode: .cover, upscale: allowsUpscaling)
-                resize = .exact(width: sw, height: sh)
-            }
-            return try decode(
-                data,
-                DecodingOptions(resize: resize, filter: filter, allowsUpscaling: allowsUpscaling, quality: quality),
-                firstFrameOnly: firstFrameOnly)
-        case .image(let image):
-            let source = firstFrameOnly ? image.firstFrame : image
-            return try ResizingProcessor(
-                width: width, height: height, mode: mode, anchor: .center, allowsUpscaling: allowsUpscaling,
-                filter: filter
-            ).resize(source)
-        }
-    }
-}
-
-/// Resizes decoded pixels (from bytes it decodes the full image first; prefer
-/// ``DownsamplingProcessor`` for thumbnails). `.fill` crops at the anchor.
-public struct ResizingProcessor: ImageProcessor {
-    public var width: Int
-    public var height: Int
-    public var mode: ContentMode
-    public var anchor: CropAnchor
-    public var allowsUpscaling: Bool
-    public var filter: DecodingOptions.Filter
-
-    public init(
-        width: Int, height: Int, mode: ContentMode = .fit, anchor: CropAnchor = .center, allowsUpscaling: Bool = false,
-        filter: DecodingOptions.Filter = .lanczos3
-    ) {
-        self.width = max(1, width)
-        self.height = max(1, height)
-        self.mode = mode
-        self.anchor = anchor
-        self.allowsUpscaling = allowsUpscaling
-        self.filter = filter
-    }
-
-    /// Names every parameter that changes pixels: the anchor only for `.fill`, the one mode
-    /// that crops.
-    public var identifier: String {
-        let a = mode == .fill && anchor != .center ? ",anchor:\(anchor.name)" : ""
-        let up = allowsUpscaling ? ",up" : ""
-        return "magpie.resize(\(mode.rawValue),\(width)x\(height)\(up)\(a)\(filter.identifierSuffix))"
-    }
-
-    public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
-        switch input {
-        case .data(let data): return try resize(decode(data, .default, firstFrameOnly: firstFrameOnly))
-        case .image(let image): return try resize(firstFrameOnly ? image.firstFrame : image)
-        }
-    }
-
-    func resize(_ image: Image) throws(ImageCodecError) -> Image {
-        let (sw, sh) = Geometry.scaled(
-            image.width, image.height, to: width, height, mode: mode, upscale: allowsUpscaling || mode == .exact)
-        guard mode == .fill else {
-            if sw == image.width && sh == image.height { return image }
-            return try image.resampled(width: sw, height: sh, filter: filter)
-        }
-        // Fill: the source window that scales onto the (possibly smaller, without upscaling) target.
-        let ow = min(width, sw)
-        let oh = min(height, sh)
-        let scale = Double(sw) / Double(image.width)
-        let ww = min(image.width, max(1, Int((Double(ow) / scale).rounded())))
-        let wh = min(image.height, max(1, Int((Double(oh) / scale).rounded())))
-        let x = Int((Double(image.width - ww) * anchor.x).rounded())
-        let y = Int((Double(image.height - wh) * anchor.y).rounded())
-        let window = PixelRect(x: x, y: y, width: ww, height: wh)
-        return try image.resampled(window: window, width: ow, height: oh, filter: filter)
     }
 }
 
@@ -257,6 +144,12 @@ public struct CompositeProcessor: ImageProcessor {
     }
 
     public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
+        // A downsample then a rotation or flip: one decode that does both (the same pixels).
+        if case .data = input, let resize = first as? DownsamplingProcessor, resize.sharpening == nil,
+            let turn = second as? TransformProcessor
+        {
+            return try resize.transformed(by: turn.orientation).process(input, firstFrameOnly: firstFrameOnly)
+        }
         let image = try first.process(input, firstFrameOnly: firstFrameOnly)
         return try second.process(.image(image), firstFrameOnly: firstFrameOnly)
     }
