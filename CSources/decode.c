@@ -19,7 +19,7 @@ void magpie_decode_options_init(magpie_decode_options *o) {
 /* Resolves options and the output geometry from the header. `all_frames`: the decode delivers
  * every frame unless the options ask for one; otherwise (one frame, or only the size) the header
  * walk stops at the frame needed. */
-static int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode_options *options, int all_frames) {
+int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode_options *options, int all_frames) {
     memset(job, 0, sizeof *job);
     magpie_decode_options_init(&job->opt);
     if (options) {
@@ -115,7 +115,7 @@ static int magpie__output_size_in(magpie__in *in, const magpie_decode_options *o
 }
 
 /* Decodes a prepared job's frame into the caller's buffer. */
-static int magpie__finish_into(magpie__job *job, uint8_t *pixels, size_t stride, size_t buffer_size) {
+int magpie__finish_into(magpie__job *job, uint8_t *pixels, size_t stride, size_t buffer_size) {
     if (!pixels) return MAGPIE_EINVAL;
     size_t need;
     if (stride < (size_t)job->out_w * 4 || magpie__mul(stride, job->out_h - 1, &need) ||
@@ -150,7 +150,7 @@ static int magpie__decode_into_in(magpie__in *in, const magpie_decode_options *o
 }
 
 /* Decodes a prepared job's frames into a new image. */
-static int magpie__finish_image(magpie__job *jobp, magpie_image **out) {
+int magpie__finish_image(magpie__job *jobp, magpie_image **out) {
 #define job (*jobp)
     if (!out) return MAGPIE_EINVAL;
     *out = NULL;
@@ -247,7 +247,7 @@ int magpie_decode(const void *data, size_t size, const magpie_decode_options *op
 }
 
 /* Opens `path`, writing the reason for a failure into the options' error_detail. */
-static int magpie__open(magpie__in *in, const char *path, const magpie_decode_options *options) {
+int magpie__open(magpie__in *in, const char *path, const magpie_decode_options *options) {
     int has_detail = options && options->struct_size >= offsetof(magpie_decode_options, error_detail_size) + sizeof(size_t) &&
                      options->error_detail;
     return magpie__in_open(in, path, has_detail ? options->error_detail : NULL,
@@ -290,82 +290,4 @@ void magpie_image_free(magpie_image *image) {
     free(image->pixels);
     free(image->delays_ms);
     free(image);
-}
-
-/* ---- the decoder handle: the header parsed once ---- */
-
-struct magpie_decoder {
-    magpie__in in;
-    magpie__job job;
-    int decoded; /* a handle decodes once */
-};
-
-static int magpie__decoder_open(magpie_decoder *d, const magpie_decode_options *options, magpie_decoder **out) {
-    int rc = magpie__prepare(&d->job, &d->in, options, 1);
-    if (rc) {
-        magpie_decoder_free(d);
-        return rc;
-    }
-    *out = d;
-    return MAGPIE_OK;
-}
-
-int magpie_decoder_open(const void *data, size_t size, const magpie_decode_options *options, magpie_decoder **out) {
-    if (!out) return MAGPIE_EINVAL;
-    *out = NULL;
-    if (!data || size == 0) return MAGPIE_EINVAL;
-    magpie_decoder *d = calloc(1, sizeof *d);
-    if (!d) return MAGPIE_ENOMEM;
-    magpie__in_memory(&d->in, data, size);
-    return magpie__decoder_open(d, options, out);
-}
-
-int magpie_decoder_open_file(const char *path, const magpie_decode_options *options, magpie_decoder **out) {
-    if (!out) return MAGPIE_EINVAL;
-    *out = NULL;
-    magpie_decoder *d = calloc(1, sizeof *d);
-    if (!d) return MAGPIE_ENOMEM;
-    int rc = magpie__open(&d->in, path, options);
-    if (rc) {
-        free(d);
-        return rc;
-    }
-    return magpie__decoder_open(d, options, out);
-}
-
-int magpie_decoder_info(const magpie_decoder *d, magpie_info *info) {
-    if (!d || !info || info->struct_size < sizeof *info) return MAGPIE_EINVAL;
-    *info = d->job.info;
-    return MAGPIE_OK;
-}
-
-int magpie_decoder_output_size(const magpie_decoder *d, uint32_t *width, uint32_t *height) {
-    if (!d || !width || !height) return MAGPIE_EINVAL;
-    *width = d->job.out_w;
-    *height = d->job.out_h;
-    return MAGPIE_OK;
-}
-
-int magpie_decoder_decode_into(magpie_decoder *d, uint8_t *pixels, size_t stride, size_t buffer_size) {
-    if (!d || d->decoded) return MAGPIE_EINVAL;
-    d->decoded = 1;
-    int rc = magpie__finish_into(&d->job, pixels, stride, buffer_size);
-    magpie__release(&d->job);
-    return rc;
-}
-
-int magpie_decoder_decode(magpie_decoder *d, magpie_image **out) {
-    if (out) *out = NULL;
-    if (!d || d->decoded) return MAGPIE_EINVAL;
-    d->decoded = 1;
-    int rc = magpie__finish_image(&d->job, out);
-    magpie__release(&d->job);
-    return rc;
-}
-
-void magpie_decoder_free(magpie_decoder *d) {
-    if (!d) return;
-    magpie__release(&d->job);
-    magpie__in_close(&d->in);
-    free(d);
 }

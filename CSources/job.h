@@ -46,6 +46,15 @@ MAGPIE_HIDDEN void magpie__job_geometry(const magpie__job *job, uint32_t in_w, u
                                         magpie__geometry *g);
 
 /* The codecs' decoders, dispatched from decode.c. */
+/* decode.c, shared with the decoder handle (decoder.c): resolve options and the output geometry
+ * from the header; decode a prepared job into the caller's buffer or a new image; open a file with
+ * the options' error detail. */
+MAGPIE_HIDDEN int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode_options *options,
+                                  int all_frames);
+MAGPIE_HIDDEN int magpie__finish_into(magpie__job *job, uint8_t *pixels, size_t stride, size_t buffer_size);
+MAGPIE_HIDDEN int magpie__finish_image(magpie__job *jobp, magpie_image **out);
+MAGPIE_HIDDEN int magpie__open(magpie__in *in, const char *path, const magpie_decode_options *options);
+
 MAGPIE_HIDDEN int magpie__decode_jpeg(magpie__job *job);
 MAGPIE_HIDDEN int magpie__decode_png(magpie__job *job);
 MAGPIE_HIDDEN int magpie__decode_gif(magpie__job *job);

@@ -10,8 +10,10 @@ public struct Sharpening: Sendable, Hashable {
     public var maxBrighten: Double
     public var maxDarken: Double
 
-    public init(sigma: Double = 1, amount: Double = 1, threshold: Double = 0, maxBrighten: Double = 255,
-                maxDarken: Double = 255) {
+    public init(
+        sigma: Double = 1, amount: Double = 1, threshold: Double = 0, maxBrighten: Double = 255,
+        maxDarken: Double = 255
+    ) {
         self.sigma = sigma
         self.amount = amount
         self.threshold = threshold
@@ -51,8 +53,10 @@ public struct ColorAdjustment: Sendable, Hashable {
     public var tint: Color
     public var tintAmount: Double
 
-    public init(saturation: Double = 1, contrast: Double = 1, brightness: Double = 0, tint: Color = .black,
-                tintAmount: Double = 0) {
+    public init(
+        saturation: Double = 1, contrast: Double = 1, brightness: Double = 0, tint: Color = .black,
+        tintAmount: Double = 0
+    ) {
         self.saturation = saturation
         self.contrast = contrast
         self.brightness = brightness
@@ -94,7 +98,8 @@ extension Image {
     /// - Throws: ``ImageCodecError/processingFailed(_:)`` for settings out of range.
     public func sharpened(_ s: Sharpening) throws(ImageCodecError) -> Image {
         let core = CoreSharpen(
-            sigma: s.sigma, amount: s.amount, threshold: s.threshold, maxBrighten: s.maxBrighten, maxDarken: s.maxDarken)
+            sigma: s.sigma, amount: s.amount, threshold: s.threshold, maxBrighten: s.maxBrighten, maxDarken: s.maxDarken
+        )
         return try mapFrames(width: width, height: height) { (p) throws(ImageCodecError) in
             try CoreEffects.sharpen(p, width, height, core)
         }
@@ -115,7 +120,8 @@ extension Image {
     public func roundingCorners(
         radius: Double, corners: RectCorners = .all, borderWidth: Double = 0, borderColor: Color = .black
     ) throws(ImageCodecError) -> Image {
-        let c = CoreCorners(radius: radius, corners: corners.rawValue, borderWidth: borderWidth, borderColor: borderColor.rgba)
+        let c = CoreCorners(
+            radius: radius, corners: corners.rawValue, borderWidth: borderWidth, borderColor: borderColor.rgba)
         return try mapFrames(width: width, height: height) { (p) throws(ImageCodecError) in
             try CoreEffects.roundCorners(p, width, height, c)
         }
@@ -136,11 +142,11 @@ extension Image {
     public func padded(top: Int, right: Int, bottom: Int, left: Int, color: Color) throws(ImageCodecError) -> Image {
         guard top >= 0, right >= 0, bottom >= 0, left >= 0 else { throw CorePixels.invalidGeometry }
         if top == 0 && right == 0 && bottom == 0 && left == 0 { return self }
-        let (w, o1) = width.addingReportingOverflow(left + right)
-        let (h, o2) = height.addingReportingOverflow(top + bottom)
-        guard !o1, !o2, left <= Int(UInt32.max), right <= Int(UInt32.max), top <= Int(UInt32.max),
-            bottom <= Int(UInt32.max)
-        else { throw CorePixels.tooManyPixels }
+        // Each margin is below 2^32 before any sum, so none can overflow.
+        let limit = Int(UInt32.max)
+        guard left <= limit, right <= limit, top <= limit, bottom <= limit else { throw CorePixels.tooManyPixels }
+        let w = width + left + right
+        let h = height + top + bottom
         return try mapFrames(width: w, height: h) { (p) throws(ImageCodecError) in
             try CoreEffects.pad(p, width, height, left: left, top: top, outWidth: w, outHeight: h, color: color.rgba)
         }

@@ -60,7 +60,8 @@ public struct OverlayProcessor: ImageProcessor {
         }
         func place(_ slack: Int, _ fraction: Double, _ offset: Int) -> Int {
             let at = Int((Double(slack) * fraction).rounded())
-            let (moved, overflow) = fraction > 0.5 ? at.subtractingReportingOverflow(offset) : at.addingReportingOverflow(offset)
+            let (moved, overflow) =
+                fraction > 0.5 ? at.subtractingReportingOverflow(offset) : at.addingReportingOverflow(offset)
             return overflow ? (offset > 0 ? Int.max / 2 : Int.min / 2) : moved
         }
         let x = place(base.width - mark.width, anchor.x, offsetX)
