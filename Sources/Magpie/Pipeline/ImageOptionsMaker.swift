@@ -31,6 +31,7 @@ public enum ImageOptionsError: Error, Sendable, Hashable, CustomStringConvertibl
 /// ``ImageOptions``:
 ///
 ///     make.size.lessThanOrEqualTo(width: 256, height: 256)        // fit inside, shrink-on-load
+///     make.effects.rotate(degrees: 90).then.roundCorners(radius: 12).and.grayscale()
 ///     make.cache.memory.expires(.seconds(300)).and.disk.expires(.days(7))
 ///     make.cache.key.ignoringQuery("X-Amz-Signature", "token")
 ///     make.request.timeout(.seconds(10)).header("Authorization", token)
@@ -71,6 +72,8 @@ public final class ImageOptionsMaker {
     private var recorded = 0
     var sizes: [SizeConstraint] = []
     private var explicitProcessor: (any ImageProcessor)?
+    /// The effects, in the order written (``effects``).
+    var recordedEffects: [any ImageProcessor] = []
 
     /// A maker whose unset options come from `base`.
     public init(base: ImageOptions = ImageOptions()) {
@@ -118,6 +121,9 @@ public final class ImageOptionsMaker {
     public var request: RequestMaker { RequestMaker(maker: self) }
     /// Retries of failed downloads.
     public var retry: RetryMaker { RetryMaker(maker: self) }
+    /// Blur, sharpen, rotate, flip, round corners, colour, padding, background and overlays,
+    /// applied after the size in the order written.
+    public var effects: EffectsMaker { EffectsMaker(maker: self) }
 
     /// Skip the caches and download.
     public func forceRefresh(fileID: String = #fileID, line: Int = #line) {
@@ -156,7 +162,8 @@ public final class ImageOptionsMaker {
     /// The options, or the first error in what was recorded (see ``OptionsCompiler``).
     public func build() throws(ImageOptionsError) -> ImageOptions {
         try OptionsCompiler.compile(
-            base: base, settings: settings, sizes: sizes, processor: explicitProcessor, recordingErrors: errors)
+            base: base, settings: settings, sizes: sizes, effects: recordedEffects, processor: explicitProcessor,
+            recordingErrors: errors)
     }
 }
 

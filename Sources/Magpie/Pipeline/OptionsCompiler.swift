@@ -71,7 +71,8 @@ struct RecordedSetting {
 enum OptionsCompiler {
     static func compile(
         base: ImageOptions, settings: [RecordedSetting], sizes: [ImageOptionsMaker.SizeConstraint],
-        processor: (any ImageProcessor)?, recordingErrors: [(order: Int, error: ImageOptionsError)]
+        effects: [any ImageProcessor] = [], processor: (any ImageProcessor)?,
+        recordingErrors: [(order: Int, error: ImageOptionsError)]
     ) throws(ImageOptionsError) -> ImageOptions {
         var options = base
         var firstAt: [OptionSlot: SourceLine] = [:]
@@ -90,12 +91,12 @@ enum OptionsCompiler {
                 errors.append((Int.max, .contradictory(what, first: x, second: y)))
             }
         }
-        let sized = try ImageOptionsMaker.sizeProcessor(sizes)
-        switch (sized, processor) {
-        case (let s?, let p?): options.processor = CompositeProcessor(s, p)
-        case (let s?, nil): options.processor = s
-        case (nil, let p?): options.processor = p
-        case (nil, nil): break
+        // The size first (shrink-on-load takes the bytes), then the effects in the order written
+        // (a rotation right after the size is one decode), then the explicit processor.
+        let chain =
+            [try ImageOptionsMaker.sizeProcessor(sizes)].compactMap { $0 } + effects + [processor].compactMap { $0 }
+        if let first = chain.first {
+            options.processor = chain.dropFirst().reduce(first) { CompositeProcessor($0, $1) }
         }
         if let first = errors.min(by: { $0.order < $1.order }) { throw first.error }
         return options
