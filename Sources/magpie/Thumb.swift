@@ -25,11 +25,18 @@ struct Thumb: ParsableCommand {
     @Flag(name: .long, help: "Faster, slightly softer: shrink-on-load down to the size itself, not twice it.")
     var fast = false
 
+    @Option(name: .long, help: "Sharpen after the downscale: 'mild' (libvips's default) or SIGMA[,AMOUNT[,THRESHOLD]].")
+    var sharpenResize: String?
+
+    @OptionGroup(title: "Effects (the box is of the rotated image)")
+    var effects: EffectFlags
+
     func validate() throws {
         guard Self.parseSize(size) != nil else {
             throw ValidationError("--size must be N or WxH with positive numbers")
         }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100") }
+        if let sharpenResize { _ = try EffectFlags.sharpening(sharpenResize) }
     }
 
     static func parseSize(_ text: String) -> (Int, Int)? {
@@ -46,13 +53,16 @@ struct Thumb: ParsableCommand {
     func run() throws {
         let (w, h) = Self.parseSize(size)!
         let out = output ?? Self.defaultOutput(for: input)
+        let chain = try effects.processors()
         do {
             if !out.lowercased().hasSuffix(".ppm") { _ = try CLI.encodingFormat(forPath: out, quality: quality) }
-            let options = DecodingOptions(
+            var options = DecodingOptions(
                 resize: fill ? .fill(width: w, height: h) : .fit(width: w, height: h), frames: .single(0),
                 quality: fast ? .fast : .standard)
-            let image = try Image(contentsOfFile: input, options: options)
-            try CLI.save(image, to: out, quality: quality)
+            options.transform = effects.orientation
+            var image = try Image(contentsOfFile: input, options: options)
+            if let sharpenResize { image = try image.sharpened(try EffectFlags.sharpening(sharpenResize)) }
+            try CLI.save(try EffectFlags.apply(chain, to: image), to: out, quality: quality)
         } catch {
             throw CLI.fail(input, error)
         }
