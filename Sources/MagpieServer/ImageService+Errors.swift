@@ -40,3 +40,20 @@ extension ServiceError {
         return ServiceResponse(status: status, headers: headers, body: Array((message + "\n").utf8))
     }
 }
+
+extension ImageService {
+    /// Effect options past this service's limits are 400 before anything is fetched: a sigma over
+    /// ``ServiceConfiguration/maxSigma`` (the work grows with it), padding past the largest result,
+    /// a watermark when none is configured.
+    func checkEffects(_ options: ProcessingOptions) throws(ServiceError) {
+        let e = options.effects
+        guard (e.blur ?? 0) <= configuration.maxSigma, (e.sharpen ?? 0) <= configuration.maxSigma else {
+            throw .badOption
+        }
+        if let p = e.padding {
+            let limit = configuration.maxResultDimension
+            guard p[0] + p[2] <= limit / options.dpr, p[1] + p[3] <= limit / options.dpr else { throw .tooLarge }
+        }
+        if e.watermark != nil && configuration.watermark == nil { throw .badOption }
+    }
+}

@@ -182,6 +182,7 @@ public final class ImageService: Sendable {
         }
         let limit = configuration.maxResultDimension
         guard options.width * options.dpr <= limit, options.height * options.dpr <= limit else { throw .tooLarge }
+        try checkEffects(options)
         let source = try checkedSource(path.source)
         var format = options.format ?? "auto"
         if let ext = path.ext {
@@ -196,7 +197,7 @@ public final class ImageService: Sendable {
         let limits = Variant.SourceLimits(
             pixels: configuration.maxSourcePixels, frames: configuration.maxFrames,
             framePixels: configuration.maxFramePixels, quality: configuration.decodeQuality)
-        let variant = Variant(options, format: format, limits: limits)
+        let variant = Variant(options, format: format, limits: limits, watermark: configuration.watermark)
         var o = manager.defaultOptions
         o.processor = variant.processor
         o.onlyLoadFirstFrame = true

@@ -1,6 +1,7 @@
 /// What a request asks to be done, from imgproxy's option segments: `rs|resize`, `s|size`,
 /// `rt|resizing_type`, `w|width`, `h|height`, `el|enlarge`, `g|gravity`, `q|quality`,
-/// `f|format|ext`, `pr|preset`, `exp|expires`, `cb|cachebuster`, `dpr`.
+/// `f|format|ext`, `pr|preset`, `exp|expires`, `cb|cachebuster`, `dpr`, and the effects
+/// (``EffectOptions``).
 struct ProcessingOptions: Sendable, Hashable {
     enum ResizingType: String, Sendable {
         case fit, fill, force, auto
@@ -21,6 +22,7 @@ struct ProcessingOptions: Sendable, Hashable {
     var expires: Int?
     var cacheBuster: String?
     var dpr = 1
+    var effects = EffectOptions()
 
     /// Parses `segments`, expanding presets once (a preset naming a preset is an error).
     static func parse(_ segments: [String], presets: [String: [String]]) throws(ServiceError) -> ProcessingOptions {
@@ -105,7 +107,7 @@ struct ProcessingOptions: Sendable, Hashable {
             guard args.count == 1 else { throw .badOption }
             dpr = try int(args[0], 1...8)
         default:
-            throw .badOption
+            guard try effects.apply(name, args) else { throw .badOption }
         }
     }
 
@@ -116,5 +118,6 @@ struct ProcessingOptions: Sendable, Hashable {
         let cb = cacheBuster.map { ",cb\($0)" } ?? ""
         return
             "\(resizingType.rawValue),\(width * dpr)x\(height * dpr)\(enlarge ? ",el" : ""),\(gravity.rawValue)\(q)\(cb)"
+            + effects.name
     }
 }

@@ -61,6 +61,13 @@ public struct ServiceConfiguration: Sendable {
     /// asked again. 60 s.
     public var variantMemoryLifetime = 60.0
 
+    /// The largest `bl` and `sh` sigma a request may ask for (the work grows with it: a kernel of
+    /// 6 sigma + 1 taps each way). 20; the library's own limit is 100.
+    public var maxSigma = 20.0
+    /// The image `wm` composites (imgproxy's `IMGPROXY_WATERMARK_PATH`), decoded once; without
+    /// one, a request with `wm` is 400.
+    public var watermark: OverlayProcessor?
+
     public init() {}
 }
 

@@ -17,6 +17,9 @@ extension Variant {
         let anchor: CropAnchor
         /// Shrink-on-load to twice the target (`.standard`, as libvips) or just past it (`.fast`).
         let quality: DecodingOptions.Quality
+        /// A rotation or flip after the resize (the box is of the image before it), composed into
+        /// the decode where the resize is one.
+        var transform: Orientation = .up
 
         /// Never used alone: the tagged processor around it names the variant.
         var identifier: String { "magpie.serve.resize" }
@@ -30,8 +33,19 @@ extension Variant {
             return try plan(sourceWidth: sw, sourceHeight: sh).process(input, firstFrameOnly: true)
         }
 
-        /// The library processors for a source of `sw`×`sh`.
+        /// The library processors for a source of `sw`×`sh`, then the transform.
         func plan(sourceWidth sw: Int, sourceHeight sh: Int) -> any ImageProcessor {
+            let resize = planResize(sourceWidth: sw, sourceHeight: sh)
+            if transform == .up { return resize }
+            if let one = resize as? DownsamplingProcessor {
+                var turned = one
+                turned.transform = transform
+                return turned
+            }
+            return CompositeProcessor(resize, TransformProcessor(transform))
+        }
+
+        private func planResize(sourceWidth sw: Int, sourceHeight sh: Int) -> any ImageProcessor {
             let tw = width > 0 ? width : 1 << 30
             let th = height > 0 ? height : 1 << 30
             var type = self.type

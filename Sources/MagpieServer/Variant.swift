@@ -7,18 +7,27 @@ struct Variant: Sendable {
     let processor: any ImageProcessor
     let serializer: OutputSerializer
 
-    init(_ options: ProcessingOptions, format: String, limits: SourceLimits) {
-        let w = options.width * options.dpr
-        let h = options.height * options.dpr
+    init(_ options: ProcessingOptions, format: String, limits: SourceLimits, watermark: OverlayProcessor? = nil) {
+        // The size asked for is of the result, after any rotation (as imgproxy has it): the resize
+        // runs before the turn, on the box and gravity turned back.
+        let turn = options.effects.orientation
+        var w = options.width * options.dpr
+        var h = options.height * options.dpr
+        if turn.swapsAxes { (w, h) = (h, w) }
         let resize: (any ImageProcessor)? =
             w > 0 || h > 0
             ? Resize(
                 type: options.resizingType, width: w, height: h, enlarge: options.enlarge,
-                anchor: Self.anchor(options.gravity), quality: limits.quality)
+                anchor: Self.anchor(Self.anchor(options.gravity), before: turn), quality: limits.quality,
+                transform: turn)
             : nil
+        let chain =
+            [resize].compactMap { $0 }
+            + Self.effects(options.effects, dpr: options.dpr, watermark: watermark, turning: resize == nil)
+        let inner = chain.first.map { first in chain.dropFirst().reduce(first) { CompositeProcessor($0, $1) } }
         serializer = OutputSerializer(format: format, quality: options.quality ?? 80)
         processor = Tagged(
-            inner: resize ?? DefaultImageProcessor(),
+            inner: inner ?? DefaultImageProcessor(),
             tag: "\(options.variantName)\(limits.quality == .fast ? "|fast" : "")|\(serializer.name)",
             limits: limits)
     }

@@ -93,6 +93,10 @@ struct ServerCommand: AsyncParsableCommand {
     var fast = false
     @Option(name: .long, help: "Seconds a request may take in all; past it the answer is 503.")
     var requestTimeout = 20.0
+    @Option(name: .long, help: "The image `wm` composites (decoded once at start).")
+    var watermarkPath: String?
+    @Option(name: .long, help: "Largest `bl` and `sh` sigma a URL may ask for (up to 100).")
+    var maxSigma = 20.0
 
     func run() async throws {
         let (host, port) = try Self.address(bind)
@@ -187,6 +191,15 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.maxFramePixels = maxFramePixels
         configuration.requestTimeout = requestTimeout
         configuration.decodeQuality = fast ? .fast : .standard
+        guard maxSigma >= 0, maxSigma <= 100 else { throw ValidationError("--max-sigma must be 0–100") }
+        configuration.maxSigma = maxSigma
+        if let watermarkPath {
+            do {
+                configuration.watermark = try OverlayProcessor(contentsOfFile: watermarkPath)
+            } catch {
+                throw ValidationError("--watermark-path \(watermarkPath): \(error)")
+            }
+        }
         guard variantMemoryLimit >= 0 else { throw ValidationError("--variant-memory-limit cannot be negative") }
         configuration.variantMemoryLimit = variantMemoryLimit
         var download = ImageDownloader.Config(
