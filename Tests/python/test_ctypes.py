@@ -43,6 +43,11 @@ class ImageStruct(ctypes.Structure):
         ("pixels", ctypes.POINTER(ctypes.c_uint8)), ("delays_ms", ctypes.POINTER(ctypes.c_uint32))]
 
 
+class Pixels(ctypes.Structure):
+    _fields_ = [("pixels", ctypes.POINTER(ctypes.c_uint8)), ("width", ctypes.c_uint32), ("height", ctypes.c_uint32),
+                ("stride", ctypes.c_size_t)]
+
+
 def load():
     lib = ctypes.CDLL(LIB)
     lib.magpie_sniff.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
@@ -92,6 +97,24 @@ class CTypesTest(unittest.TestCase):
         hex_out = ctypes.create_string_buffer(33)
         self.lib.magpie_md5_hex(b"abc", 3, hex_out)
         self.assertEqual(hex_out.value, b"900150983cd24fb0d6963f7d28e17f72")
+
+    def test_processors(self):
+        """A quarter turn moves every pixel where EXIF orientation 6 says; a NaN sigma is refused."""
+        w, h = 4, 3
+        src = (ctypes.c_uint8 * (w * h * 4))(*[(i * 37) % 256 for i in range(w * h * 4)])
+        dst = (ctypes.c_uint8 * (w * h * 4))()
+        a = Pixels(ctypes.cast(src, ctypes.POINTER(ctypes.c_uint8)), w, h, w * 4)
+        b = Pixels(ctypes.cast(dst, ctypes.POINTER(ctypes.c_uint8)), h, w, h * 4)
+        self.lib.magpie_transform.argtypes = [ctypes.POINTER(Pixels), ctypes.POINTER(Pixels), ctypes.c_uint32]
+        self.assertEqual(self.lib.magpie_transform(ctypes.byref(a), ctypes.byref(b), 6), 0)
+        for y in range(h):
+            for x in range(w):
+                at = (x * h + (h - 1 - y)) * 4  # (x, y) lands at (h - 1 - y, x)
+                self.assertEqual(bytes(dst[at:at + 4]), bytes(src[(y * w + x) * 4:(y * w + x) * 4 + 4]))
+        self.lib.magpie_blur.argtypes = [ctypes.POINTER(Pixels), ctypes.POINTER(Pixels), ctypes.c_double]
+        b.width, b.height, b.stride = w, h, w * 4
+        self.assertEqual(self.lib.magpie_blur(ctypes.byref(a), ctypes.byref(b), float("nan")), 1)
+        self.assertEqual(self.lib.magpie_blur(ctypes.byref(a), ctypes.byref(b), 1.5), 0)
 
     def test_hmac_sha256_matches_python(self):
         import hashlib

@@ -81,6 +81,15 @@ extension ImageOptionsMaker {
             maker.modify(index, "fast", SourceLine(fileID: fileID, line: line)) { $0.quality = .fast }
             return self
         }
+        /// Sharpen after the downscale (``Sharpening/afterResize``, libvips's default, unless
+        /// given). Once per size.
+        @discardableResult
+        public func sharpened(_ s: Sharpening = .afterResize, fileID: String = #fileID, line: Int = #line)
+            -> SizeModifiers
+        {
+            maker.modify(index, "sharpened", SourceLine(fileID: fileID, line: line)) { $0.sharpening = s }
+            return self
+        }
         public var with: SizeModifiers { self }
         public var and: SizeModifiers { self }
     }
@@ -124,7 +133,8 @@ extension ImageOptionsMaker {
             c = SizeConstraint(
                 axis: .size, relation: w.relation, width: w.width, height: h.height, crop: w.crop ?? h.crop,
                 upscale: w.upscale || h.upscale, filter: w.modifiers["filter"] != nil ? w.filter : h.filter,
-                quality: w.modifiers["fast"] != nil ? w.quality : h.quality, line: w.line)
+                quality: w.modifiers["fast"] != nil ? w.quality : h.quality,
+                sharpening: w.modifiers["sharpened"] != nil ? w.sharpening : h.sharpening, line: w.line)
         }
         let unbounded = 1 << 30
         switch c.relation {
@@ -132,7 +142,7 @@ extension ImageOptionsMaker {
             if c.crop != nil { throw .invalid(".crop needs greaterThanOrEqualTo or equalTo", at: c.line) }
             return DownsamplingProcessor(
                 width: c.width ?? unbounded, height: c.height ?? unbounded, mode: .fit, allowsUpscaling: c.upscale,
-                filter: c.filter, quality: c.quality)
+                filter: c.filter, quality: c.quality, sharpening: c.sharpening)
         case .atLeast:
             if let anchor = c.crop {
                 guard c.width != nil && c.height != nil else {
@@ -141,33 +151,33 @@ extension ImageOptionsMaker {
                 if anchor == .center {
                     return DownsamplingProcessor(
                         width: c.width!, height: c.height!, mode: .fill, allowsUpscaling: c.upscale, filter: c.filter,
-                        quality: c.quality)
+                        quality: c.quality, sharpening: c.sharpening)
                 }
                 return DownsamplingProcessor(
                     width: c.width!, height: c.height!, mode: .cover, allowsUpscaling: c.upscale, filter: c.filter,
-                    quality: c.quality)
+                    quality: c.quality, sharpening: c.sharpening)
                     |> CroppingProcessor(width: c.width!, height: c.height!, anchor: anchor)
             }
             return DownsamplingProcessor(
                 width: c.width ?? 1, height: c.height ?? 1, mode: .cover, allowsUpscaling: c.upscale, filter: c.filter,
-                quality: c.quality)
+                quality: c.quality, sharpening: c.sharpening)
         case .equal:
             if c.width != nil && c.height != nil {
                 if let anchor = c.crop {
                     return DownsamplingProcessor(
                         width: c.width!, height: c.height!, mode: .cover, allowsUpscaling: true, filter: c.filter,
-                        quality: c.quality)
+                        quality: c.quality, sharpening: c.sharpening)
                         |> CroppingProcessor(width: c.width!, height: c.height!, anchor: anchor)
                 }
                 return DownsamplingProcessor(
                     width: c.width!, height: c.height!, mode: .exact, allowsUpscaling: true, filter: c.filter,
-                    quality: c.quality)
+                    quality: c.quality, sharpening: c.sharpening)
             }
             if c.crop != nil { throw .invalid(".crop needs both a width and a height", at: c.line) }
             // One side exact, the other following the aspect ratio.
             return DownsamplingProcessor(
                 width: c.width ?? unbounded, height: c.height ?? unbounded, mode: .fit, allowsUpscaling: true,
-                filter: c.filter, quality: c.quality)
+                filter: c.filter, quality: c.quality, sharpening: c.sharpening)
         }
     }
 }

@@ -61,6 +61,7 @@ public final class ImageOptionsMaker {
         var upscale = false
         var filter: DecodingOptions.Filter = .lanczos3
         var quality: DecodingOptions.Quality = .standard
+        var sharpening: Sharpening?
         var line: SourceLine
         /// Where each modifier (`crop`, `allowingUpscale`, `filter`, `fast`) was given.
         var modifiers: [String: SourceLine] = [:]

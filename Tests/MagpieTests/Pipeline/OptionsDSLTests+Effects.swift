@@ -33,6 +33,19 @@ extension OptionsDSLTests {
         #expect(made.width == 20 && made.height == 30 && made == once)
     }
 
+    @Test func aSizeCanBeSharpenedAfterTheDownscaleOnce() throws {
+        let options = try ImageOptions.make { make in make.size.lessThanOrEqualTo(64).sharpened() }
+        #expect(options.processorIdentifier == "magpie.downsample(fit,64x64,sharpen:0.5,3.0,5.0,25.0,51.0)")
+        let plain = try ImageOptions.make { make in make.size.lessThanOrEqualTo(64) }
+        #expect(plain.processorIdentifier == "magpie.downsample(fit,64x64)", "off by default")
+        let twice = optionsError { make in make.size.lessThanOrEqualTo(64).sharpened().sharpened(Sharpening()) }
+        guard case .redefined(let what, _, _) = twice else {
+            Issue.record("sharpened twice built")
+            return
+        }
+        #expect(what == "size.lessThanOrEqualTo.sharpened")
+    }
+
     @Test func effectValuesOutOfRangeAreErrorsAtTheirLine() {
         let cases: [(Int, (ImageOptionsMaker) -> Void)] = [
             (#line, { $0.effects.blur(sigma: .nan) }),
