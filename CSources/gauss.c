@@ -1,8 +1,9 @@
 /* The separable Gaussian engine under blur and sharpen: rows of `c` float channels come in through
  * a loader, are filtered horizontally into a ring of rows, then vertically into a row a storer
  * takes. The image is walked in column strips so the ring stays in the L2 cache. The inner loops
- * use AVX2 and FMA when the CPU has them (chosen at run time), SSE2 otherwise on x86-64, plain C
- * elsewhere; each tap pair is added before it is weighted, as the kernel is symmetric. */
+ * use AVX2 and FMA when the CPU has them (chosen at run time; -DMAGPIE_NO_AVX2 leaves them out, so
+ * the SSE2 ones are tested too), SSE2 otherwise on x86-64, plain C elsewhere (-DMAGPIE_NO_SIMD);
+ * each tap pair is added before it is weighted, as the kernel is symmetric. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,11 @@ static void magpie__vpass_c(const float *const *rows, float *out, size_t n, cons
     }
 }
 
-#if MAGPIE_X86
+#if MAGPIE_X86 && !defined(MAGPIE_NO_AVX2) && defined(__GNUC__)
+#define MAGPIE_AVX2 1
+#endif
+
+#if MAGPIE_AVX2
 __attribute__((target("avx2,fma"))) static void magpie__hpass_avx2(const float *in, float *out, size_t n,
                                                                     const float *w, uint32_t r, uint32_t c) {
     size_t i = 0;
@@ -110,7 +115,9 @@ __attribute__((target("avx2,fma"))) static void magpie__vpass_avx2(const float *
         out[i] = s;
     }
 }
+#endif
 
+#if MAGPIE_X86
 static void magpie__hpass_sse2(const float *in, float *out, size_t n, const float *w, uint32_t r, uint32_t c) {
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -161,7 +168,9 @@ int magpie__gauss_run(const magpie__gauss *g, double sigma) {
 #if MAGPIE_X86
     hpass = magpie__hpass_sse2;
     vpass = magpie__vpass_sse2;
-    if (!getenv("MAGPIE_NO_AVX2") && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+#endif
+#if MAGPIE_AVX2
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
         hpass = magpie__hpass_avx2;
         vpass = magpie__vpass_avx2;
     }
