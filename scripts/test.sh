@@ -71,8 +71,12 @@ step "Swift: build, tests, format"
 rm -f .build/*/debug/description.json  # a stale one makes SwiftPM fail with "unknown build description"
 swift_build "Magpie and its tests in debug mode" "4 to 12" --build-tests
 # The whole output is kept: on a failure, every recorded issue is printed, not just the summary.
+# One test at a time: on two cores Swift's cooperative pool has two threads, and tests that block
+# one (a corpus walk, a child process waited for, one that holds the pool on purpose) stalled the
+# others by seconds, past a deadline or an `eventually` under test. Serial runs take about a
+# minute and measure each test alone.
 swift_log=$(mktemp)
-if ! swift test --skip-build > "$swift_log" 2>&1; then
+if ! swift test --skip-build --no-parallel > "$swift_log" 2>&1; then
   grep -E "recorded an issue|✘ Test [^r]|error:|Fatal error|failed \(" "$swift_log" | head -40 >&2
   tail -4 "$swift_log"
   rm -f "$swift_log"

@@ -131,16 +131,12 @@ extension ImageServiceTests {
 
     /// Past the request timeout the answer is 503 at once, though the origin is still sending
     /// and the download timeout is far off; the same request is served once the origin answers.
-    /// (Its decode runs on a worker of its own: behind the other tests' decodes on the shared
-    /// executor, a 2-s deadline was once missed in CI.)
     @Test func aRequestPastItsTimeoutIs503() async throws {
         let gate = Gate()
-        let h = try await Self.harness(
-            { _ in
-                await gate.wait()
-                return .ok(NetFixture.jpeg, contentType: "image/jpeg")
-            }, ownProcessing: true
-        ) { $0.requestTimeout = 2 }
+        let h = try await Self.harness({ _ in
+            await gate.wait()
+            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
+        }) { $0.requestTimeout = 2 }
         let started = ContinuousClock.now
         let late = await h.get(h.target("w:10", "/a.jpg"))
         #expect(late.status == 503 && late.header("Cache-Control") == "no-store")

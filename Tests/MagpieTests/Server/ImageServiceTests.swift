@@ -38,11 +38,9 @@ import Testing
         }
     }
 
-    /// `ownProcessing`: the manager decodes on a worker of its own, not the process-wide executor
-    /// every other test's pipeline shares (for a test whose deadline must not wait behind theirs).
     static func harness(
         _ handler: @escaping LoopbackServer.Handler, downloadTimeout: Duration = .seconds(10),
-        ownProcessing: Bool = false, _ configure: (inout ServiceConfiguration) -> Void = { _ in },
+        _ configure: (inout ServiceConfiguration) -> Void = { _ in },
         download configureDownload: (inout ImageDownloader.Config) -> Void = { _ in }
     ) async throws -> Harness {
         let dir = try TemporaryDirectory()
@@ -52,9 +50,7 @@ import Testing
         configureDownload(&download)
         let cache = try ImageCache(
             memory: .init(cleanInterval: nil), disk: .init(directory: dir.path("cache"), sweepInterval: nil))
-        var managed = ImageManager.Configuration(cache: cache, downloader: ImageDownloader(config: download))
-        if ownProcessing { managed.processingConcurrency = 1 }
-        let manager = ImageManager(configuration: managed)
+        let manager = ImageManager(cache: cache, downloader: ImageDownloader(config: download))
         var configuration = ServiceConfiguration()
         configuration.keys = [key]
         configure(&configuration)
