@@ -438,7 +438,7 @@ MAGPIE_API int magpie_blur(const magpie_pixels *src, const magpie_pixels *dst, d
  * sign, capped at `max_brighten` above and `max_darken` below, is added to R, G and B (alpha is
  * kept). All levels are 0–255. `magpie_sharpen_options_init` sets sigma 1, amount 1, threshold 0,
  * no caps (255). libvips's `vips_sharpen` defaults, in these units, are sigma 0.5, amount 3,
- * threshold 5, max_brighten 25, max_darken 51 (`MAGPIE_SHARPEN_AFTER_RESIZE` in the Swift layer).
+ * threshold 5, max_brighten 25, max_darken 51 (the Swift layer's `Sharpening.afterResize`).
  */
 typedef struct magpie_sharpen_options {
     uint32_t struct_size;

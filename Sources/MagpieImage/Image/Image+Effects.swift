@@ -1,6 +1,6 @@
 /// Unsharp-mask settings (``Image/sharpened(_:)``), levels in 0–255.
 public struct Sharpening: Sendable, Hashable {
-    /// The Gaussian's sigma, 0 (nothing) to 100.
+    /// The Gaussian's sigma, 0 to 100 (below 0.15 nothing changes).
     public var sigma: Double
     /// The gain on detail above the threshold, 0 (nothing) to 100.
     public var amount: Double
