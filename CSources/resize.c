@@ -26,10 +26,11 @@ size_t magpie__sink_bytes(const magpie__geometry *g) {
     size_t bw = (g->in_w + b - 1) / b, bh = (g->in_h + b - 1) / b;
     size_t ht = magpie__taps(g->filter, g->win_w / b, g->out_w);
     size_t vt = magpie__taps(g->filter, g->win_h / b, g->out_h);
-    /* acc + brow + weights (horizontal ones also splatted) + blocks + mid (bounded by all box rows) + orow;
-     * sizes are bounded by the caller's pixel limit, so this sum cannot overflow 64 bits. */
+    /* acc + brow + weights (horizontal ones also splatted) + blocks + the ring of filtered rows (at
+     * most vt of them, see magpie__sink_create) + vacc + orow; sizes are bounded by the caller's
+     * pixel limit, so this sum cannot overflow 64 bits. */
     return bw * 4 * 4 * 2 + (size_t)g->out_w * (ht * 20 + 9) + (size_t)g->out_h * (vt * 4 + 8) +
-           (size_t)g->out_w * 16 * bh + (size_t)g->out_w * 4 + 256;
+           (size_t)g->out_w * 16 * ((vt < bh ? vt : bh) + 1) + (size_t)g->out_w * 4 + 256;
 }
 
 int magpie__sink_create(const magpie__geometry *g, uint8_t *dst, size_t dst_stride, magpie__sink **out) {
@@ -96,15 +97,24 @@ int magpie__sink_create(const magpie__geometry *g, uint8_t *dst, size_t dst_stri
         for (int c = 0; c < 4; c++) s->hw4[4 * i + c] = s->hw[i];
 #endif
     magpie__weights(g->filter, s->bh, g->win_y / b, g->win_h / b, g->out_h, s->vtaps, s->vy, s->vn, s->vw);
-    int32_t y0 = s->vy[0], y1 = s->vy[0] + s->vn[0];
-    for (uint32_t i = 1; i < g->out_h; i++) {
+    /* Output rows are written in order as soon as their last row is filtered, so only the rows
+     * between the oldest one an unwritten output reads and the newest one are kept: a ring of
+     * `ring` rows. Row i is written once rows up to `end` (the largest window end so far) are in,
+     * and then reads back to vy[i]. Window starts and ends never decrease (magpie__weights), so
+     * this is at most vtaps; it is computed, not assumed. */
+    int32_t y0 = s->vy[0], y1 = s->vy[0] + s->vn[0], end = 0, ring = 1;
+    for (uint32_t i = 0; i < g->out_h; i++) {
         if (s->vy[i] < y0) y0 = s->vy[i];
         if (s->vy[i] + s->vn[i] > y1) y1 = s->vy[i] + s->vn[i];
+        if (s->vy[i] + s->vn[i] > end) end = s->vy[i] + s->vn[i];
+        if (end - s->vy[i] > ring) ring = end - s->vy[i];
     }
     s->mid_y0 = (uint32_t)y0;
     s->mid_h = (uint32_t)(y1 - y0);
-    s->mid = malloc((size_t)g->out_w * 4 * s->mid_h * sizeof *s->mid);
-    if (!s->mid) {
+    s->ring = (uint32_t)ring < s->mid_h ? (uint32_t)ring : s->mid_h;
+    s->mid = malloc((size_t)g->out_w * 4 * s->ring * sizeof *s->mid);
+    s->vacc = malloc((size_t)g->out_w * 4 * sizeof *s->vacc);
+    if (!s->mid || !s->vacc) {
         magpie__sink_destroy(s);
         return MAGPIE_ENOMEM;
     }
@@ -161,6 +171,7 @@ void magpie__sink_destroy(magpie__sink *s) {
     free(s->vn);
     free(s->vw);
     free(s->mid);
+    free(s->vacc);
     free(s->orow);
     free(s);
 }

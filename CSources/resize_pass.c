@@ -94,14 +94,58 @@ static void magpie__box_to_float(magpie__sink *s, uint32_t from, uint32_t to) {
     }
 }
 
+static uint8_t magpie__clamp8(float v) {
+    if (!(v > 0.0f)) return 0;
+    if (v >= 255.0f) return 255;
+    return (uint8_t)(v + 0.5f);
+}
+
+/* Output row y: the vertical pass over its kept rows, back to straight alpha, into place. */
+static void magpie__vrow(magpie__sink *s, uint32_t y) {
+    uint32_t ow = s->g.out_w;
+    float *acc = s->vacc;
+    memset(acc, 0, (size_t)ow * 4 * sizeof *acc);
+    const float *w = s->vw + (size_t)y * s->vtaps;
+    for (uint32_t k = 0; k < s->vn[y]; k++) {
+        uint32_t slot = (uint32_t)(s->vy[y] + k - s->mid_y0) % s->ring;
+        const float *m = s->mid + (size_t)slot * ow * 4;
+        float wk = w[k];
+        size_t i = 0;
+#if MAGPIE_AVX2
+        if (s->avx2) i = magpie__vaccumulate_avx2(acc, m, wk, (size_t)ow * 4);
+#endif
+#if MAGPIE_SSE2
+        __m128 vk = _mm_set1_ps(wk);
+        for (; i < (size_t)ow * 4; i += 4)
+            _mm_storeu_ps(acc + i, _mm_add_ps(_mm_loadu_ps(acc + i), _mm_mul_ps(vk, _mm_loadu_ps(m + i))));
+#endif
+        for (; i < (size_t)ow * 4; i++) acc[i] += wk * m[i];
+    }
+    for (uint32_t x = 0; x < ow; x++) {
+        float *p = acc + (size_t)x * 4;
+        uint8_t *o = s->orow + (size_t)x * 4;
+        uint8_t a = magpie__clamp8(p[3]);
+        if (a == 0) {
+            o[0] = o[1] = o[2] = o[3] = 0;
+            continue;
+        }
+        float k = 255.0f / (p[3] > 255.0f ? 255.0f : p[3]);
+        o[0] = magpie__clamp8(p[0] * k);
+        o[1] = magpie__clamp8(p[1] * k);
+        o[2] = magpie__clamp8(p[2] * k);
+        o[3] = a;
+    }
+    magpie__orient_row(s->dst, s->dst_stride, ow, s->g.out_h, s->g.orientation, y, s->orow);
+}
+
 /* Filters one input row (RGBA8, `row`, no pre-shrink) or box row (the sums in acc, `row` NULL)
- * horizontally into the kept rows. The conversion to premultiplied floats is fused with the pass:
- * each block of 16 outputs converts just the columns it reads that are not converted yet, and
- * uses them while they are in L1; columns no output reads (outside a crop window) are never
- * converted. */
+ * horizontally into its slot of the kept rows, then writes the output rows it completes. The
+ * conversion to premultiplied floats is fused with the pass: each block of 16 outputs converts
+ * just the columns it reads that are not converted yet, and uses them while they are in L1;
+ * columns no output reads (outside a crop window) are never converted. */
 void magpie__hpass(magpie__sink *s, uint32_t y, const uint8_t *row) {
     if (y < s->mid_y0 || y >= s->mid_y0 + s->mid_h) return;
-    float *o = s->mid + (size_t)(y - s->mid_y0) * s->g.out_w * 4;
+    float *o = s->mid + (size_t)((y - s->mid_y0) % s->ring) * s->g.out_w * 4;
     uint32_t ow = s->g.out_w;
     uint32_t done = s->hlo;
     for (uint32_t x0 = 0, blk = 0; x0 < ow; x0 += 16, blk++) {
@@ -114,53 +158,13 @@ void magpie__hpass(magpie__sink *s, uint32_t y, const uint8_t *row) {
         }
         magpie__hrange(s, o, x0, x1);
     }
-}
-
-static uint8_t magpie__clamp8(float v) {
-    if (!(v > 0.0f)) return 0;
-    if (v >= 255.0f) return 255;
-    return (uint8_t)(v + 0.5f);
+    while (s->vnext < s->g.out_h && (uint32_t)(s->vy[s->vnext] + s->vn[s->vnext]) <= y + 1)
+        magpie__vrow(s, s->vnext++);
 }
 
 int magpie__sink_finish(magpie__sink *s) {
     if (s->in_row != s->g.in_h) return MAGPIE_EINTERNAL;
     if (s->copy) return MAGPIE_OK;
-    uint32_t ow = s->g.out_w;
-    float *acc = malloc((size_t)ow * 4 * sizeof *acc);
-    if (!acc) return MAGPIE_ENOMEM;
-    for (uint32_t y = 0; y < s->g.out_h; y++) {
-        memset(acc, 0, (size_t)ow * 4 * sizeof *acc);
-        const float *w = s->vw + (size_t)y * s->vtaps;
-        for (uint32_t k = 0; k < s->vn[y]; k++) {
-            const float *m = s->mid + (size_t)(s->vy[y] + k - s->mid_y0) * ow * 4;
-            float wk = w[k];
-            size_t i = 0;
-#if MAGPIE_AVX2
-            if (s->avx2) i = magpie__vaccumulate_avx2(acc, m, wk, (size_t)ow * 4);
-#endif
-#if MAGPIE_SSE2
-            __m128 vk = _mm_set1_ps(wk);
-            for (; i < (size_t)ow * 4; i += 4)
-                _mm_storeu_ps(acc + i, _mm_add_ps(_mm_loadu_ps(acc + i), _mm_mul_ps(vk, _mm_loadu_ps(m + i))));
-#endif
-            for (; i < (size_t)ow * 4; i++) acc[i] += wk * m[i];
-        }
-        for (uint32_t x = 0; x < ow; x++) {
-            float *p = acc + (size_t)x * 4;
-            uint8_t *o = s->orow + (size_t)x * 4;
-            uint8_t a = magpie__clamp8(p[3]);
-            if (a == 0) {
-                o[0] = o[1] = o[2] = o[3] = 0;
-                continue;
-            }
-            float k = 255.0f / (p[3] > 255.0f ? 255.0f : p[3]);
-            o[0] = magpie__clamp8(p[0] * k);
-            o[1] = magpie__clamp8(p[1] * k);
-            o[2] = magpie__clamp8(p[2] * k);
-            o[3] = a;
-        }
-        magpie__orient_row(s->dst, s->dst_stride, ow, s->g.out_h, s->g.orientation, y, s->orow);
-    }
-    free(acc);
-    return MAGPIE_OK;
+    /* Every window ends within the rows pushed, so every output row is written by now. */
+    return s->vnext == s->g.out_h ? MAGPIE_OK : MAGPIE_EINTERNAL;
 }

@@ -42,13 +42,16 @@ struct magpie__sink {
     uint32_t hlo;        /* the first input column any output reads */
     uint32_t *hneed;     /* per block of 16 outputs: input columns converted by its end (x4) */
     uint32_t htaps, vtaps;
-    uint32_t mid_y0, mid_h; /* box rows kept for the vertical pass */
-    float *mid;          /* out_w * 4 * mid_h, horizontally filtered rows */
+    uint32_t mid_y0, mid_h; /* the box rows any output reads */
+    uint32_t ring;       /* horizontally filtered rows kept at once (at most vtaps) */
+    uint32_t vnext;      /* the next output row the vertical pass writes */
+    float *mid;          /* out_w * 4 * ring: row y of the box rows in slot (y - mid_y0) % ring */
+    float *vacc;         /* out_w * 4, the vertical pass's sums */
     uint8_t *orow;       /* out_w * 4 */
 };
 
 /* Filters one input row (RGBA8, no pre-shrink) or, with `row` NULL, the current box row into the
- * kept rows (see resize_pass.c). */
+ * kept rows, then writes every output row whose rows are all in (see resize_pass.c). */
 MAGPIE_HIDDEN void magpie__hpass(magpie__sink *s, uint32_t y, const uint8_t *row);
 
 #endif

@@ -147,7 +147,55 @@ static void fast_mode(void) {
     free(src);
 }
 
+/* The resampler keeps only the horizontally filtered rows an output row still needs, not all of
+ * them: a tall PNG (no shrink-on-load) thumbnailed within a memory limit well under the
+ * 64 x 6000 rows of floats the pass used to keep (6 MB), row for row the same pixels as the full
+ * decode resampled, straight and turned a quarter while rows are written. */
+static void tall_image_memory(void) {
+    const uint32_t w = 512, h = 24000;
+    uint8_t *src = tu_gradient(w, h);
+    for (uint32_t y = 0; y < h; y += 7) src[((size_t)y * w + y % w) * 4] = (uint8_t)(y * 31); /* not separable */
+    magpie_encode_options eo;
+    magpie_encode_options_init(&eo);
+    eo.compression_level = 1;
+    uint8_t *png = NULL;
+    size_t n = 0;
+    CHECK(magpie_encode(src, w, h, (size_t)w * 4, &eo, &png, &n) == MAGPIE_OK, "encode the tall PNG");
+    for (uint32_t turn = 1; png && turn <= 6; turn += 5) {
+        magpie_decode_options o;
+        magpie_decode_options_init(&o);
+        o.fit = MAGPIE_FIT_INSIDE;
+        o.width = o.height = 3000;
+        o.flags = MAGPIE_DECODE_TRANSFORM(turn);
+        o.limits.max_bytes = 2u << 20; /* output 768 KB, rows of the PNG, a few filtered rows */
+        magpie_image *img = NULL;
+        int rc = magpie_decode(png, n, &o, &img);
+        CHECK(rc == MAGPIE_OK && img, "thumbnail within 2 MB (turn %u): %s", turn, magpie_strerror(rc));
+        uint32_t ow = turn == 1 ? 64 : 3000, oh = turn == 1 ? 3000 : 64;
+        if (!img || img->width != ow || img->height != oh) {
+            CHECK(0, "size %ux%u", img ? img->width : 0, img ? img->height : 0);
+            magpie_image_free(img);
+            continue;
+        }
+        uint8_t *exact = malloc((size_t)64 * 3000 * 4), *turned = malloc((size_t)64 * 3000 * 4);
+        CHECK(tu_resize(src, w, h, (size_t)w * 4, NULL, 64, 3000, MAGPIE_FILTER_LANCZOS3, exact, 64 * 4) == MAGPIE_OK,
+              "resample the full image");
+        magpie_pixels a = {exact, 64, 3000, 64 * 4}, b = {turned, ow, oh, (size_t)ow * 4};
+        CHECK(magpie_transform(&a, &b, turn) == MAGPIE_OK, "turn");
+        int same = 1;
+        for (uint32_t y = 0; y < oh; y++)
+            same &= memcmp(img->pixels + (size_t)y * img->stride, turned + (size_t)y * ow * 4, (size_t)ow * 4) == 0;
+        CHECK(same, "the decode's thumbnail (turn %u) equals the full image resampled", turn);
+        free(exact);
+        free(turned);
+        magpie_image_free(img);
+    }
+    magpie_free(png);
+    free(src);
+}
+
 int main(void) {
+    tall_image_memory();
     fast_mode();
     accuracy(300, 200, 97, 61, 48.0);
     accuracy(1200, 800, 100, 67, 47.5); /* 48.0 dB before the passes were vectorised */
