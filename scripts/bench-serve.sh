@@ -4,7 +4,8 @@
 # as static files. nginx is also the origin, serving the 1,000 images of the network benchmark.
 #   cold: every request a new variant (1,000 sources × widths, each URL asked once), and the
 #         same against a second magpie-server with --fast
-#   warm: 100 variants asked over and over, after one pass that caches them
+#   warm: 100 variants asked over and over, after one pass that caches them; and the same
+#         against a third magpie-server with --variant-memory-limit 0, every hit read from disk
 # ROUNDS rounds (default 3), the servers interleaved within each; medians reported.
 # Reports requests/s, p50 and p99 latency (wrk --latency) and each server's peak RSS.
 #   scripts/bench-serve.sh        DURATION (s, default 15), CONNS (default 8), ROUNDS from the environment
@@ -48,6 +49,12 @@ rm -rf "$work/serve-cache-fast"
 "$server_bin" --bind "127.0.0.1:$fport" --allow-unsigned --cache-dir "$work/serve-cache-fast" \
     --allow-network 127.0.0.1/32 --max-inflight 4096 --fast > "$work/magpie-server-fast.log" 2>&1 &
 fpid=$!; pids+=("$fpid")
+# the same with no variants in memory: every warm hit is a disk read (its peak RSS is warm only)
+dport=$(free_port)
+rm -rf "$work/serve-cache-disk"
+"$server_bin" --bind "127.0.0.1:$dport" --allow-unsigned --cache-dir "$work/serve-cache-disk" \
+    --allow-network 127.0.0.1/32 --max-inflight 4096 --variant-memory-limit 0 > "$work/magpie-server-disk.log" 2>&1 &
+dpid=$!; pids+=("$dpid")
 # thumbor: originals kept by its file storage, results by its file result storage (its variant cache)
 tport=$(free_port)
 rm -rf "$work/thumbor"
@@ -64,7 +71,7 @@ CONF
 "$venv/bin/thumbor" --ip 127.0.0.1 --port "$tport" --conf "$work/thumbor.conf" --processes 2 \
     -l error > "$work/thumbor.log" 2>&1 &
 tpid=$!; pids+=("$tpid")
-for url in "http://127.0.0.1:$mport/health" "http://127.0.0.1:$fport/health" "http://127.0.0.1:$tport/healthcheck"; do
+for url in "http://127.0.0.1:$mport/health" "http://127.0.0.1:$fport/health" "http://127.0.0.1:$dport/health" "http://127.0.0.1:$tport/healthcheck"; do
     for _ in $(seq 100); do curl -sf "$url" > /dev/null && break; sleep 0.2; done
 done
 
@@ -123,6 +130,7 @@ mkdir -p "$work/www/out"
 for n in $(seq 0 99); do  # one pass caches them (and gives nginx the same bytes as files)
     ext=jpg; [ $((n % 10)) -eq 9 ] && ext=png; w=$((64 + n * 67 % 448))
     curl -sf -o "$work/www/out/$n.img" "http://127.0.0.1:$mport$(printf "$mpath" $w $w "$(printf %04d "$n").$ext")"
+    curl -sf -o /dev/null "http://127.0.0.1:$dport$(printf "$mpath" $w $w "$(printf %04d "$n").$ext")"
     curl -sf -o /dev/null "http://127.0.0.1:$tport$(printf "$tpath" $w $w "$(printf %04d "$n").$ext")"
 done
 cat > "$work/static.lua" <<LUA
@@ -131,6 +139,7 @@ function request() counter = counter + 1; return wrk.format("GET", "/out/" .. (c
 LUA
 for _ in $(seq "$rounds"); do
     run "magpie warm" "http://127.0.0.1:$mport" "$work/magpie-warm.lua"
+    run "magpie warm, from disk" "http://127.0.0.1:$dport" "$work/magpie-warm.lua"
     run "thumbor warm" "http://127.0.0.1:$tport" "$work/thumbor-warm.lua"
     run "nginx static" "$base" "$work/static.lua"
 done
@@ -138,9 +147,10 @@ awk -v s="$(( $(steal) - steal0 ))" -v t="$(( $(total) - total0 ))" \
     'BEGIN { printf "steal (CPU time the hypervisor gave other guests) during the runs: %.1f%%\n", t ? 100 * s / t : 0 }'
 mrss=$(peak_rss "$mpid")
 frss=$(peak_rss "$fpid")
+drss=$(peak_rss "$dpid")
 trss=$(peak_rss $(pgrep -f "thumbor --ip 127.0.0.1 --port $tport" || true))
-echo "== peak RSS: magpie-server $mrss KiB (--fast: $frss KiB, cold only), thumbor (all processes) $trss KiB"
-echo "== medians of $rounds rounds (requests/s): magpie cold $(median "magpie cold"), thumbor cold $(median "thumbor cold"), magpie cold --fast $(median "magpie cold --fast"); magpie warm $(median "magpie warm"), thumbor warm $(median "thumbor warm"), nginx static $(median "nginx static")"
+echo "== peak RSS: magpie-server $mrss KiB (--fast: $frss KiB, cold only; --variant-memory-limit 0: $drss KiB, warm only), thumbor (all processes) $trss KiB"
+echo "== medians of $rounds rounds (requests/s): magpie cold $(median "magpie cold"), thumbor cold $(median "thumbor cold"), magpie cold --fast $(median "magpie cold --fast"); magpie warm $(median "magpie warm"), from disk $(median "magpie warm, from disk"), thumbor warm $(median "thumbor warm"), nginx static $(median "nginx static")"
 awk -v mc="$(median "magpie cold")" -v tc="$(median "thumbor cold")" -v mf="$(median "magpie cold --fast")" \
     -v fr="$frss" -v mw="$(median "magpie warm")" -v ns="$(median "nginx static")" -v mr="$mrss" -v tr="$trss" \
     'BEGIN { printf "ratios: cold magpie/thumbor %.2f× requests/s at %.2f× the RSS; warm magpie/nginx static %.2f×\n",
