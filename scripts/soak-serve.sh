@@ -63,7 +63,8 @@ wait "$wpid" 2>/dev/null || true
 took=$((SECONDS - start))
 errors=$(awk '/Non-2xx|Socket errors/' "$work/soak-wrk.txt")
 echo "took $took s ($(awk -v n="$n" -v t="$took" 'BEGIN {printf "%.0f", n / t}') requests/s)${errors:+; wrk: $errors}"
-du -sk "$work/soak-cache" | awk '{printf "cache folder at the end: %.1f MiB\n", $1 / 1024}'
+# (the server may still be finishing writes: a file gone between listing and reading is no error)
+{ du -sk "$work/soak-cache" 2>/dev/null || true; } | awk '{printf "cache folder at the end: %.1f MiB\n", $1 / 1024}'
 echo "origin requests: $(wc -l < "$access_log") (1,000 sources in a cycle larger than the cache: LRU keeps none of them)"
 awk 'NR % 10 == 1 {printf "  %7d requests: RSS %6.1f MiB\n", $1, $2 / 1024}' "$work/soak-samples"
 awk -v total="$requests" '$1 >= total / 2 {print $2}' "$work/soak-samples" | sort -n | awk '

@@ -88,6 +88,20 @@ extension ImageServiceTests {
         #expect(door.remembered == 1 && more < 64, "cleared once an eighth of it was set")
         #expect(!door.admits("a"))
     }
+
+    /// Expired variants are swept within a sixth of their lifetime (at least a second apart), not
+    /// left holding memory until a sweep once a lifetime.
+    @Test func expiredVariantsLeaveMemorySoon() async {
+        let memory = VariantMemory(limit: 1 << 20, lifetime: 1.2)
+        let result = RetrieveDataResult(
+            data: [UInt8](repeating: 7, count: 4096), format: .png, cacheType: .none, revalidated: false,
+            source: .network(URL(string: "http://127.0.0.2/a.png")!), coalesced: false, lastModified: nil)
+        memory.store(result, forKey: "a")
+        memory.store(result, forKey: "a")  // admitted on its second sighting
+        #expect(memory.variant(forKey: "a")?.data.count == 4096 && memory.bytes > 4096)
+        await eventually("the expired variant was swept") { memory.bytes == 0 }
+        #expect(memory.variant(forKey: "a") == nil)
+    }
 }
 
 extension ImageServiceTests {
