@@ -31,6 +31,11 @@ int magpie_resample(const magpie_pixels *source, const magpie_pixels *target, co
     const magpie_filter filter = o->filter;
     if (!src_w || !src_h || !out_w || !out_h) return magpie__refuse(o, MAGPIE_EINVAL, "empty size");
     if (src_stride / 4 < src_w || dst_stride / 4 < out_w) return magpie__refuse(o, MAGPIE_EINVAL, "stride below width * 4");
+    if (!magpie__pixels_ok(source) || !magpie__pixels_ok(target))
+        return magpie__refuse(o, MAGPIE_EINVAL, "buffer size overflows");
+    /* Output rows are written while source rows are still being read. */
+    if (magpie__pixels_overlap(source, target))
+        return magpie__refuse(o, MAGPIE_EINVAL, "source and destination overlap");
     if (filter != MAGPIE_FILTER_LANCZOS3 && filter != MAGPIE_FILTER_MITCHELL && filter != MAGPIE_FILTER_BILINEAR)
         return magpie__refuse(o, MAGPIE_EINVAL, "unknown filter");
     magpie_rect r = {0, 0, src_w, src_h};

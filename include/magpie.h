@@ -400,10 +400,12 @@ MAGPIE_API void magpie_resize_options_init(magpie_resize_options *options);
  * Resamples `options->window` of `src` (the whole image when NULL) to `dst->width` × `dst->height`
  * pixels in `dst->pixels`, with the same filters as a decode (premultiplied alpha, integer box
  * pre-shrink for large factors). A window the size of the output is copied exactly (a crop).
+ * `dst` must not overlap `src`: output rows are written while source rows are still being read.
  * `options` may be NULL (defaults).
- * - Returns MAGPIE_EINVAL for NULL pointers, zero sizes, strides below width * 4, a window outside
- *   the image, an unknown filter or an options struct too small; MAGPIE_ELIMIT_PIXELS when the
- *   output exceeds `max_output_pixels`; MAGPIE_ENOMEM. The reason goes to `error_detail`.
+ * - Returns MAGPIE_EINVAL for NULL pointers, zero sizes, strides below width * 4, overlapping
+ *   buffers, a window outside the image, an unknown filter or an options struct too small;
+ *   MAGPIE_ELIMIT_PIXELS when the output exceeds `max_output_pixels`; MAGPIE_ENOMEM. The reason
+ *   goes to `error_detail`.
  */
 MAGPIE_API int magpie_resample(const magpie_pixels *src, const magpie_pixels *dst,
                                const magpie_resize_options *options);

@@ -240,6 +240,15 @@ int main(void) {
     o.filter = MAGPIE_FILTER_LANCZOS3;
     o.struct_size = 8;
     CHECK(magpie_resample(&from, &to, &o) == MAGPIE_EINVAL, "an options struct from the future's past");
+    /* Output rows are written while source rows are read: a destination inside the source is
+     * refused, not resampled over itself; one just past it is fine. */
+    magpie_pixels inside = {src + 4 * W * 4, 20, 15, 20 * 4}, after = {src + sizeof src - 20 * 15 * 4, 20, 15, 20 * 4};
+    magpie_pixels head = {src, W, H - 8, W * 4};
+    magpie_resize_options_init(&o);
+    o.error_detail = why;
+    o.error_detail_size = sizeof why;
+    CHECK(magpie_resample(&from, &inside, &o) == MAGPIE_EINVAL && strstr(why, "overlap"), "overlap: %s", why);
+    CHECK(magpie_resample(&head, &after, &o) == MAGPIE_OK, "the rows after the source's are free to write");
     magpie_pixels empty = {NULL, 20, 15, 80};
     CHECK(magpie_resample(&from, &empty, NULL) == MAGPIE_EINVAL, "no destination");
     return tu_finish("resample");
