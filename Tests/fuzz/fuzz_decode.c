@@ -1,5 +1,5 @@
 /* libFuzzer harness: decode bytes of one format (MAGPIE_FUZZ_FORMAT at compile time), full size,
- * as a thumbnail and one frame into a caller buffer. Limits are lowered so a run stays in memory. */
+ * and as a thumbnail of one frame into a caller buffer. Limits are lowered so a run stays in memory. */
 #include <stdlib.h>
 
 #include "magpie.h"
@@ -17,10 +17,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.limits.max_frames = 64;
     magpie_image *img = NULL;
     if (magpie_decode(data, size, &o, &img) == MAGPIE_OK) magpie_image_free(img);
-    o.fit = MAGPIE_FIT_FILL;
-    o.width = 33;
-    o.height = 17;
-    o.flags = MAGPIE_DECODE_ONE_FRAME;
+    /* The thumbnail's fit, box and turn vary with the input's length, so the resampler meets
+     * many geometries (crops, upscales, box pre-shrinks, rows written turned). */
+    o.fit = (magpie_fit)(1 + size % 3);
+    o.width = 1 + (uint32_t)(size % 97);
+    o.height = 1 + (uint32_t)(size / 97 % 61);
+    o.flags = MAGPIE_DECODE_ONE_FRAME | MAGPIE_DECODE_TRANSFORM(1 + size / 7 % 8);
     o.frame_index = size % 3;
     uint32_t w, h;
     if (magpie_output_size(data, size, &o, &w, &h) == MAGPIE_OK) {

@@ -1,4 +1,4 @@
-/* libFuzzer harness: every processor with parameters taken raw from the input (NaN, infinities,
+/* libFuzzer harness: every processor, and the resampler, with parameters taken raw from the input (NaN, infinities,
  * negative, zero and huge radii, sigmas, offsets and sizes) over a small image whose size and
  * pixels also come from the input. Each call must return MAGPIE_OK or MAGPIE_EINVAL, and never
  * touch memory outside the buffers (ASan) or divide by zero (UBSan: thumbor's CVE-2026-53503). */
@@ -66,6 +66,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int64_t x = (int64_t)take(&r, 8), y = (int64_t)take(&r, 8);
     if (take(&r, 1) & 1) x %= 64, y %= 64;
     check(magpie_composite(&b, &a, x, y, take_double(&r)));
+    /* The resampler (its ring of filtered rows, the box pre-shrink from 4x down) over a window
+     * and an output size from the input, up or down, with an unknown filter now and then. */
+    magpie_rect win = {(uint32_t)take(&r, 1) % 56, (uint32_t)take(&r, 1) % 56, (uint32_t)take(&r, 1) % 56,
+                       (uint32_t)take(&r, 1) % 56};
+    uint32_t ow = 1 + (uint32_t)take(&r, 1) % 96, oh = 1 + (uint32_t)take(&r, 1) % 96;
+    uint8_t *out = malloc((size_t)ow * oh * 4);
+    magpie_resize_options ro;
+    magpie_resize_options_init(&ro);
+    ro.window = take(&r, 1) & 1 ? &win : NULL;
+    ro.filter = (magpie_filter)(take(&r, 1) % 4);
+    magpie_pixels rs = {out, ow, oh, (size_t)ow * 4};
+    check(magpie_resample(&a, &rs, &ro));
+    free(out);
     free(src);
     free(dst);
     free(big);
