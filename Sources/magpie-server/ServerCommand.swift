@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import Magpie
+import MagpieHummingbird
 import MagpieServer
 import Metrics
 import Prometheus
@@ -67,9 +68,21 @@ struct ServerCommand: AsyncParsableCommand {
     var workers: Int?
     @Option(name: .long, help: "Sent as X-Magpie-Node.")
     var nodeName: String?
-    @Option(name: .long, help: "Client connections open at once; past it, new ones wait to be accepted.")
+    @Option(
+        name: .long,
+        help: """
+            Client connections open at once; at it, the one that has waited longest for a request \
+            head is closed to admit the next (busy ones never are).
+            """)
     var maxConnections = 1024
-    @Option(name: .long, help: "Seconds an idle client connection is kept open.")
+    @Option(
+        name: .long,
+        help: """
+            Seconds a connection gets to send a complete request head, from accept or from the end \
+            of its previous response; then it is closed.
+            """)
+    var readRequestTimeout = 10.0
+    @Option(name: .long, help: "Seconds a connection may stay open with no request or response progress.")
     var idleTimeout = 30
     @Flag(name: .long, help: "Serve Prometheus metrics at /metrics.")
     var metrics = false
@@ -100,9 +113,11 @@ struct ServerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (host, port) = try Self.address(bind)
-        guard maxConnections > 0, idleTimeout > 0 else {
-            throw ValidationError("--max-connections and --idle-timeout must be positive")
+        guard maxConnections > 0, idleTimeout > 0, readRequestTimeout > 0, readRequestTimeout <= 3600 else {
+            throw ValidationError("--max-connections, --idle-timeout and --read-request-timeout must be positive")
         }
+        let connections = ConnectionGuard(
+            maxConnections: maxConnections, readRequestTimeout: .nanoseconds(Int64(readRequestTimeout * 1e9)))
         let metricsAddress = try metricsBind.map(Self.address)
         let metrics = self.metrics || metricsAddress != nil
         var endpoint: MetricsEndpoint?
@@ -117,10 +132,13 @@ struct ServerCommand: AsyncParsableCommand {
             responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
                 await Adapter.respond(request, service, metrics: metricsEndpoint)
             },
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(idleTimeout)))),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: connections.channelHandlers(), idleTimeout: .seconds(Int64(idleTimeout)))
+            ),
             configuration: .init(
                 address: .hostname(host, port: port), serverName: "magpie",
-                availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
+                availableConnectionsDelegate: connections.availableConnections),
             onServerRunning: { channel in
                 print("magpie-server listening on \(channel.localAddress?.description ?? bind)")
                 fflush(nil)

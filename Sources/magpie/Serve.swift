@@ -8,8 +8,10 @@ import ArgumentParser
 /// The server is its own executable so that every other `magpie` command starts without
 /// Hummingbird.
 struct Serve: ParsableCommand {
+    // No help names of its own: `magpie serve --help` reaches magpie-server, whose options these are.
     static let configuration = CommandConfiguration(
-        abstract: "Run the image server (magpie-server, beside this binary) with these arguments.")
+        abstract: "Run the image server (magpie-server, beside this binary) with these arguments.",
+        discussion: "`magpie serve --help` prints magpie-server's options.", helpNames: [])
 
     @Argument(parsing: .allUnrecognized, help: "Arguments for magpie-server (see magpie-server --help).")
     var arguments: [String] = []

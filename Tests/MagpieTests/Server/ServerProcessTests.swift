@@ -166,5 +166,13 @@ import Testing
         // `magpie serve` runs the same server with the same arguments.
         let forwarded = try CLI.run(["serve", "--cache-dir", dir.path("c")])
         #expect(forwarded.status == run.status && forwarded.stderr.contains("no signing key"), "\(forwarded.stderr)")
+        // `magpie serve --help` is the server's help, with every flag (not `[<arguments> ...]`).
+        for flag in ["--help", "-h"] {
+            let help = try CLI.run(["serve", flag])
+            #expect(help.status == 0, "\(help.stderr)")
+            for option in ["--cache-dir", "--read-request-timeout", "--max-connections", "--allow-unsigned"] {
+                #expect(help.stdout.contains(option), "\(flag): \(option) missing from \(help.stdout)")
+            }
+        }
     }
 }

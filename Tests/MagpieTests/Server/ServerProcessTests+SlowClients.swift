@@ -1,0 +1,105 @@
+import Foundation
+import MagpieLoopback
+import MagpieTestSupport
+import Testing
+
+@testable import Magpie
+
+/// Clients that hold connections without asking for anything: silent ones, and ones that trickle
+/// a request head a byte at a time.
+extension ServerProcessTests {
+    /// Trickles one more header byte to each socket every `interval` until stopped.
+    final class Trickle: @unchecked Sendable {
+        private let stopped = Locked(false)
+        private let thread: Thread
+
+        init(_ sockets: [RawSocket], interval: TimeInterval = 0.1) {
+            let stopped = self.stopped
+            thread = Thread {
+                while !stopped.withLock({ $0 }) {
+                    for s in sockets { s.send("a") }
+                    Thread.sleep(forTimeInterval: interval)  // the attacker's pace, not a wait for a result
+                }
+            }
+            thread.start()
+        }
+
+        func stop() { stopped.withLock { $0 = true } }
+    }
+
+    /// Past `--max-connections` of silent and trickling connections, a normal client is answered
+    /// within 1 s: the connections that waited longest for a request head are closed to admit
+    /// new ones, while one with a request in progress is kept and answered.
+    @Test func aNormalClientIsAnsweredPastTheCapOfSilentAndTricklingConnections() async throws {
+        let gate = Gate()
+        let origin = try await LoopbackServer(host: "127.0.0.2") { _ in
+            await gate.wait()
+            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
+        }
+        let dir = try TemporaryDirectory()
+        let (server, port) = try Self.start([
+            "--allow-unsigned", "--cache-dir", dir.path("cache"), "--allow-network", "127.0.0.2/32",
+            "--max-connections", "40", "--read-request-timeout", "60", "--idle-timeout", "120",
+        ])
+        defer { server.killHard() }
+        // A request in progress: its head is in, its answer waits on the origin.
+        let busy = try RawSocket(port: port)
+        busy.send("GET /unsafe/w:16/plain/http://127.0.0.2:\(origin.port)/a.jpg HTTP/1.1\r\nHost: a\r\n\r\n")
+        while origin.totalRequests == 0 { await Task.yield() }
+
+        let silent = try (0..<60).map { _ in try RawSocket(port: port) }
+        let trickling = try (0..<60).map { _ in try RawSocket(port: port) }
+        for s in trickling { s.send("GET /health HTTP/1.1\r\nHost: a\r\nX-Slow: ") }
+        let trickle = Trickle(trickling)
+        defer { trickle.stop() }
+        // The oldest silent connection is closed once the server is at its cap and more wait.
+        #expect(silent[0].read() == .closed)
+
+        let started = ContinuousClock.now
+        let client = try RawSocket(port: port, receiveTimeout: 5)
+        client.send("GET /health HTTP/1.1\r\nHost: a\r\n\r\n")
+        let answer = client.read(until: "ok\n")
+        let took = ContinuousClock.now - started
+        #expect(answer?.hasPrefix("HTTP/1.1 200") == true, "\(answer ?? "no answer")")
+        #expect(took < .seconds(1), "answered after \(took)")
+
+        gate.open()
+        let image = busy.read(until: "\r\n\r\n")
+        #expect(image?.hasPrefix("HTTP/1.1 200") == true, "the busy connection was kept: \(image ?? "closed")")
+        try await origin.shutdown()
+    }
+
+    /// `--read-request-timeout`: a head trickled a byte every 100 ms is cut off at the deadline
+    /// (not at `--idle-timeout`), and so is a kept-alive connection that asks nothing after its
+    /// response; one that keeps asking is not.
+    @Test func aRequestHeadMustArriveInTime() async throws {
+        let dir = try TemporaryDirectory()
+        let (server, port) = try Self.start([
+            "--allow-unsigned", "--cache-dir", dir.path("cache"), "--read-request-timeout", "2", "--idle-timeout",
+            "120",
+        ])
+        defer { server.killHard() }
+        let trickler = try RawSocket(port: port)
+        trickler.send("GET /health HTTP/1.1\r\nHost: a\r\nX-Slow: ")
+        let trickle = Trickle([trickler])
+        defer { trickle.stop() }
+        let keptAlive = try RawSocket(port: port)
+        keptAlive.send("GET /health HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(keptAlive.read(until: "ok\n") != nil)
+        let asking = try RawSocket(port: port)
+
+        let started = ContinuousClock.now
+        // A connection that asks again within the deadline each time stays open across it.
+        for _ in 0..<5 {
+            asking.send("GET /health HTTP/1.1\r\nHost: a\r\n\r\n")
+            #expect(asking.read(until: "ok\n") != nil)
+            try await Task.sleep(for: .milliseconds(500))  // the client's think time, under the 2-s deadline
+        }
+        #expect(trickler.read() == .closed)
+        #expect(keptAlive.read() == .closed)
+        let took = ContinuousClock.now - started
+        #expect(took < .seconds(10), "closed by the deadline, not the idle timeout: \(took)")
+        asking.send("GET /health HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(asking.read(until: "ok\n") != nil, "still open after \(took)")
+    }
+}
