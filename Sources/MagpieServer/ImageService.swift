@@ -20,7 +20,7 @@ import Metrics
 public final class ImageService: Sendable {
     public let manager: ImageManager
     public let configuration: ServiceConfiguration
-    private let now: @Sendable () -> Double
+    let now: @Sendable () -> Double
     /// Image requests being answered now (see ``ServiceConfiguration/maxInFlight``).
     private let inFlight = Locked(0)
     /// The access log: one line per request at `info` (id, method, status, bytes, milliseconds,
@@ -28,6 +28,7 @@ public final class ImageService: Sendable {
     private let accessLog: Logger?
     private let metrics: ServiceMetrics
     private let variants: VariantMemory
+    let plans = PlanMemo()
 
     /// - Parameters:
     ///   - accessLog: where each request is logged (`nil`: nowhere).
@@ -123,11 +124,11 @@ public final class ImageService: Sendable {
         }
         let plan: Plan
         do {
-            plan = try self.plan(request)
+            plan = try memoizedPlan(request)
         } catch {
             return .failure(error)
         }
-        let key = plan.source.absoluteString + "\u{0}" + plan.options.processorIdentifier
+        let key = plan.key
         if let hit = variants.variant(forKey: key) {
             return .success(success(hit, cache: "hit", plan: plan, request: request, id: id))
         }
@@ -162,6 +163,10 @@ public final class ImageService: Sendable {
         var options: ImageOptions
         var maxAge: Int
         var variesOnAccept: Bool
+        /// The `exp` option, seconds since 1970.
+        var expires: Int?
+        /// The variant's name in the memory tier: source and processor.
+        var key: String
     }
 
     func plan(_ request: ServiceRequest) throws(ServiceError) -> Plan {
@@ -206,7 +211,9 @@ public final class ImageService: Sendable {
         // Answers are bytes: a decoded image kept in memory would only cost RSS (a new size of a
         // known source starts from the source's bytes on disk, and a variant is served as stored).
         o.cache.memory.expiration = .expired
-        return Plan(source: source, options: o, maxAge: maxAge, variesOnAccept: varies)
+        return Plan(
+            source: source, options: o, maxAge: maxAge, variesOnAccept: varies, expires: options.expires,
+            key: source.absoluteString + "\u{0}" + o.processorIdentifier)
     }
 
     /// The source URL if it may be fetched: http(s), a host, no credentials, and a prefix of the
@@ -281,6 +288,6 @@ public final class ImageService: Sendable {
         {
             return given
         }
-        return String(UInt64.random(in: .min ... .max), radix: 16) + String(UInt64.random(in: .min ... .max), radix: 16)
+        return RequestIDs.next()
     }
 }

@@ -30,8 +30,8 @@ struct ServicePath: Sendable, Hashable {
         var options: [String] = []
         while let slash = rest.firstIndex(of: "/") {
             let segment = rest[..<slash]
-            let decoded = String(segment).replacing("%3A", with: ":").replacing("%3a", with: ":")
-            guard segment != "plain", decoded.contains(":") else { break }
+            let decoded = colonsDecoded(segment)
+            guard segment != "plain", decoded.utf8.contains(UInt8(ascii: ":")) else { break }
             options.append(decoded)
             rest = rest[rest.index(after: slash)...]
         }
@@ -48,7 +48,7 @@ struct ServicePath: Sendable, Hashable {
             guard let decoded = percentDecoded(encoded) else { throw .malformedPath }
             source = decoded
         } else {
-            var encoded = rest.filter { $0 != "/" }[...]
+            var encoded = Substring(String(decoding: rest.utf8.lazy.filter { $0 != UInt8(ascii: "/") }, as: UTF8.self))
             if let dot = encoded.lastIndex(of: ".") {
                 let suffix = encoded[encoded.index(after: dot)...]
                 guard isExtension(suffix) else { throw .malformedPath }
@@ -65,6 +65,30 @@ struct ServicePath: Sendable, Hashable {
             source = scheme + "/" + source.dropFirst(scheme.count)
         }
         return ServicePath(signature: signature, signed: String(signed), options: options, source: source, ext: ext)
+    }
+
+    /// `%3A` (either case) as `:`, in bytes; a segment with no `%` is taken as it is.
+    static func colonsDecoded(_ segment: Substring) -> String {
+        let bytes = segment.utf8
+        guard bytes.contains(UInt8(ascii: "%")) else { return String(segment) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = bytes.startIndex
+        while i != bytes.endIndex {
+            let b = bytes[i]
+            if b == UInt8(ascii: "%"), bytes.distance(from: i, to: bytes.endIndex) >= 3 {
+                let h = bytes[bytes.index(after: i)]
+                let l = bytes[bytes.index(i, offsetBy: 2)]
+                if h == UInt8(ascii: "3"), l | 0x20 == UInt8(ascii: "a") {
+                    out.append(UInt8(ascii: ":"))
+                    i = bytes.index(i, offsetBy: 3)
+                    continue
+                }
+            }
+            out.append(b)
+            i = bytes.index(after: i)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static func isExtension(_ s: Substring) -> Bool {

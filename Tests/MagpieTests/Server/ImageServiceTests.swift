@@ -41,7 +41,8 @@ import Testing
     static func harness(
         _ handler: @escaping LoopbackServer.Handler, downloadTimeout: Duration = .seconds(10),
         _ configure: (inout ServiceConfiguration) -> Void = { _ in },
-        download configureDownload: (inout ImageDownloader.Config) -> Void = { _ in }
+        download configureDownload: (inout ImageDownloader.Config) -> Void = { _ in },
+        now: @escaping @Sendable () -> Double = { 2_000_000_000 }
     ) async throws -> Harness {
         let dir = try TemporaryDirectory()
         let origin = try await LoopbackServer(host: "127.0.0.2", handler: handler)
@@ -55,7 +56,7 @@ import Testing
         configuration.keys = [key]
         configure(&configuration)
         return Harness(
-            dir: dir, service: ImageService(manager: manager, configuration: configuration, now: { 2_000_000_000 }),
+            dir: dir, service: ImageService(manager: manager, configuration: configuration, now: now),
             origin: origin)
     }
 

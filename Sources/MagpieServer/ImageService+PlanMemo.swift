@@ -1,0 +1,70 @@
+import Synchronization
+
+extension ImageService {
+    /// ``plan(_:)`` through the memo: a target asked before (with the same answer to `Accept`
+    /// where that matters) skips parsing, the signature check and building the processor. Only
+    /// the time-dependent part, `exp`, is checked again. Refused requests are not remembered.
+    func memoizedPlan(_ request: ServiceRequest) throws(ServiceError) -> Plan {
+        let webp = configuration.autoWebP && request.header("Accept")?.lowercased().contains("image/webp") == true
+        let key = PlanMemo.Key(target: request.target, acceptsWebP: webp)
+        if var plan = plans.plan(for: key) {
+            if let expires = plan.expires {
+                let left = Double(expires) - now()
+                guard left > 0 else { throw .expired }
+                plan.maxAge = min(configuration.ttl, Int(left))
+            }
+            return plan
+        }
+        let plan = try self.plan(request)
+        plans.remember(plan, for: key)
+        return plan
+    }
+}
+
+/// Plans of targets asked lately: two generations of at most `capacity` entries each; a hit in
+/// the older one moves to the newer, and when the newer fills, the older is dropped. A target
+/// over 1 KiB is not remembered, so the memo holds a few MiB at most whatever clients send.
+/// Nothing in a plan depends on anything but the target, the configuration and (with
+/// `--auto-webp`) whether `Accept` names WebP, so a remembered plan is the one parsing would give.
+final class PlanMemo: Sendable {
+    struct Key: Hashable, Sendable {
+        var target: String
+        var acceptsWebP: Bool
+    }
+
+    static let longestTarget = 1024
+    let capacity: Int
+    private struct State {
+        var newer: [Key: ImageService.Plan] = [:]
+        var older: [Key: ImageService.Plan] = [:]
+    }
+    private let state = Mutex(State())
+
+    init(capacity: Int = 2048) { self.capacity = max(1, capacity) }
+
+    func plan(for key: Key) -> ImageService.Plan? {
+        guard key.target.utf8.count <= Self.longestTarget else { return nil }
+        return state.withLock { s in
+            if let plan = s.newer[key] { return plan }
+            guard let plan = s.older.removeValue(forKey: key) else { return nil }
+            Self.insert(plan, key, &s, capacity)
+            return plan
+        }
+    }
+
+    func remember(_ plan: ImageService.Plan, for key: Key) {
+        guard key.target.utf8.count <= Self.longestTarget else { return }
+        state.withLock { Self.insert(plan, key, &$0, capacity) }
+    }
+
+    /// Plans remembered now.
+    var count: Int { state.withLock { $0.newer.count + $0.older.count } }
+
+    private static func insert(_ plan: ImageService.Plan, _ key: Key, _ s: inout State, _ capacity: Int) {
+        if s.newer.count >= capacity {
+            s.older = s.newer
+            s.newer = [:]
+        }
+        s.newer[key] = plan
+    }
+}
