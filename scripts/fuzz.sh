@@ -5,9 +5,11 @@
 # FUZZ_RUNS=-1 (no input count) and a larger FUZZ_SECONDS.
 # The url target is Swift: URL normalisation and redirect resolution (WebURL.swift), built with
 # swiftc -sanitize=fuzzer,address from the module's own files, seeded with URLs written below.
+# The path target is Swift too: the service's request-target parser (ServicePath.swift), built
+# the same way, checking its promises and its `%3A` decoding against string replacement.
 # The process target feeds raw parameters (NaN, infinities, huge and negative values) to every
 # pixel processor over small images made from the input; it needs no seeds.
-# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|process|url ...]
+# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|process|url|path ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
@@ -18,7 +20,7 @@ flags=(-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
   -DMAGPIE_HAVE_WEBP=1 -DMAGPIE_HAVE_AVIF=1)
 libs=(-lturbojpeg -ljpeg -lpng16 -lgif -lwebpdemux -lwebp -lavif -lz -lm)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif process url)
+[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif process url path)
 corpus=../shared/corpus
 more=../shared/corpus-webp-avif  # its folders are seeds too (webp/, avif/, bad/)
 for t in "${targets[@]}"; do
@@ -30,7 +32,7 @@ for t in "${targets[@]}"; do
     webp) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_WEBP); seeds=("$more/webp" "$more/bad/webp"); runs=20000 ;;
     avif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_AVIF); seeds=("$more/avif" "$more/bad/avif"); runs=8000 ;;
     process) src=Tests/fuzz/fuzz_process.c; def=(); seeds=(); runs=1000000 ;;
-    url) ;;
+    url | path) ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;
   esac
   bin=$out/fuzz_$t
@@ -50,6 +52,25 @@ for t in "${targets[@]}"; do
       printf "$seed" >"$work/seed$i"
     done
     runs=${FUZZ_RUNS:-300000}
+    echo "fuzz.sh: $t, seed ${FUZZ_SEED:-1}, $runs inputs, at most ${seconds}s"
+    SWIFT_BACKTRACE=enable=no "$bin" "$work" -seed="${FUZZ_SEED:-1}" -runs="$runs" -max_total_time="$seconds" \
+      -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 2>"$out/$t.log" \
+      || { tail -40 "$out/$t.log"; echo "fuzz.sh: $t FAILED" >&2; exit 1; }
+    grep -E "stat::number_of_executed_units|Done" "$out/$t.log" | tail -2
+    continue
+  fi
+  if [ "$t" = path ]; then
+    srv=Sources/MagpieServer
+    swiftc -sanitize=fuzzer,address -parse-as-library -O "$srv/ServicePath.swift" "$srv/ServiceError.swift" \
+      Tests/fuzz/fuzz_path.swift -o "$bin" 2>"$out/build_$t.log" || { cat "$out/build_$t.log"; exit 1; }
+    i=0
+    for seed in '/sig/rs:fit:300:200/q%%3A80/plain/http%%3A%%2F%%2Fa.example%%2Fb.jpg@webp?x=1' \
+      '/sig/w:10/aHR0cDovL2EuZXhhbXBsZS9iLmpwZw.png' '/sig/plain/http:/a.example/b.jpg' '/%%3a%%3A%%3/x:%%' \
+      '/sig/aHR0c/DovL2/EuZXhh.jpeg' '/s/plain/%%zz@we-bp'; do
+      i=$((i + 1))
+      printf "$seed" >"$work/seed$i"
+    done
+    runs=${FUZZ_RUNS:-100000}
     echo "fuzz.sh: $t, seed ${FUZZ_SEED:-1}, $runs inputs, at most ${seconds}s"
     SWIFT_BACKTRACE=enable=no "$bin" "$work" -seed="${FUZZ_SEED:-1}" -runs="$runs" -max_total_time="$seconds" \
       -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 2>"$out/$t.log" \

@@ -1,0 +1,43 @@
+// libFuzzer harness over the service's request-target parser (ServicePath, Base64URL), built by
+// scripts/fuzz.sh with swiftc -sanitize=fuzzer,address from the module's own source files.
+// Whatever the bytes, nothing traps; a parsed path keeps its promises (the signature is the
+// first segment, `signed` is the rest of the path, options carry a `:`, an extension is short
+// and lowercase), `%3A` decoding equals a plain byte-by-byte reference (as Go's, and so imgproxy's,
+// byte-wise replacement: `%3a` followed by a combining mark is still a colon, where Swift's
+// `replacing` on characters would not see it), and base64url decodes what it encodes.
+
+private func colonsReference(_ text: String) -> String {
+    let b = Array(text.utf8)
+    var out: [UInt8] = []
+    var i = 0
+    while i < b.count {
+        if i + 2 < b.count, b[i] == 0x25, b[i + 1] == 0x33, b[i + 2] == 0x41 || b[i + 2] == 0x61 {
+            out.append(0x3A)
+            i += 3
+        } else {
+            out.append(b[i])
+            i += 1
+        }
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    let text = String(decoding: bytes, as: UTF8.self)
+    let byBytes = ServicePath.colonsDecoded(Substring(text))
+    precondition(
+        Array(byBytes.utf8) == Array(colonsReference(text).utf8), "colon decoding differs for \(text.debugDescription)")
+    precondition(Base64URL.decode(Substring(Base64URL.encode(Array(bytes)))) == Array(bytes), "base64url round trip")
+    for target in [text, "/" + text, "/sig/" + text, "/sig/rs:fit:1:1/plain/" + text] {
+        guard let path = try? ServicePath.parse(target) else { continue }
+        let raw = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        precondition(raw == "/" + path.signature + path.signed, "signature and signed are the path")
+        precondition(!path.signature.contains("/") && path.signed.hasPrefix("/"))
+        precondition(path.options.allSatisfy { $0.contains(":") && $0 != "plain" })
+        precondition(!path.source.isEmpty)
+        if let ext = path.ext { precondition((1...5).contains(ext.utf8.count) && ext == ext.lowercased()) }
+    }
+    return 0
+}
