@@ -124,6 +124,13 @@ let package = Package(
         .executableTarget(name: "magpie-decode-bench", dependencies: ["MagpieImage"], path: "Benchmarks/DecodeBench"),
         .executableTarget(name: "magpie-disk-cache-bench", dependencies: ["Magpie"], path: "Benchmarks/DiskCacheBench"),
         .executableTarget(
+            name: "magpie-hb-floor",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/HummingbirdFloor"),
+        .executableTarget(
             name: "magpie-net-bench",
             dependencies: ["Magpie", .product(name: "AsyncHTTPClient", package: "async-http-client")],
             path: "Benchmarks/NetBench"),

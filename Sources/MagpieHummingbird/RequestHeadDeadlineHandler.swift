@@ -15,7 +15,11 @@ final class RequestHeadDeadlineHandler: ChannelDuplexHandler, RemovableChannelHa
     private let `guard`: ConnectionGuard
     /// Request heads read whose response has not ended.
     private var unanswered = 0
-    private var deadline: Scheduled<Void>?
+    /// When the connection began to wait for a request head; `nil` while busy.
+    private var waitingSince: NIODeadline?
+    /// One timer at a time, not one per request: it fires at the deadline of the wait it was
+    /// set for, and if the connection has been busy since, it is set again only for a later wait.
+    private var timer: Scheduled<Void>?
     private var active = false
 
     init(guard: ConnectionGuard) { self.guard = `guard` }
@@ -36,19 +40,25 @@ final class RequestHeadDeadlineHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        stopWaiting(context)
-        active = false
+        finish(context)
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        stopWaiting(context)
+        finish(context)
+    }
+
+    private func finish(_ context: ChannelHandlerContext) {
+        active = false
+        timer?.cancel()
+        timer = nil
+        if waitingSince != nil { stopWaiting(context) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head = unwrapInboundIn(data) {
             unanswered += 1
-            stopWaiting(context)
+            if waitingSince != nil { stopWaiting(context) }
         }
         context.fireChannelRead(data)
     }
@@ -62,20 +72,26 @@ final class RequestHeadDeadlineHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     private func startWaiting(_ context: ChannelHandlerContext) {
-        deadline?.cancel()
+        let now = NIODeadline.now()
+        waitingSince = now
         self.guard.beganWaiting(context.channel)
-        let channel = context.channel
-        let guardRef = self.guard
-        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: self.guard.readRequestTimeout) {
-            guardRef.stoppedWaiting(channel)
-            guardRef.timedOut()
-            channel.close(promise: nil)
-        }
+        if timer == nil { schedule(context, at: now + self.guard.readRequestTimeout) }
     }
 
     private func stopWaiting(_ context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = nil
+        waitingSince = nil
         self.guard.stoppedWaiting(context.channel)
+    }
+
+    private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            timer = nil
+            guard active, let since = waitingSince else { return }
+            let due = since + self.guard.readRequestTimeout
+            guard NIODeadline.now() >= due else { return schedule(context, at: due) }
+            stopWaiting(context)
+            self.guard.timedOut()
+            context.close(promise: nil)
+        }
     }
 }

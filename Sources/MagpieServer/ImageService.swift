@@ -61,10 +61,9 @@ public final class ImageService: Sendable {
         let started = ContinuousClock.now
         let id = Self.requestID(request.header("X-Request-ID"))
         let response = await respond(request, id: id)
-        let target = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.target
         metrics.record(
-            route: target == "/health" ? "health" : "image", response: response, duration: ContinuousClock.now - started
-        )
+            route: request.path == "/health" ? "health" : "image", response: response,
+            duration: ContinuousClock.now - started)
         if let accessLog {
             let ms = (ContinuousClock.now - started) / .milliseconds(1)
             accessLog.info(
@@ -113,8 +112,7 @@ public final class ImageService: Sendable {
     }
 
     private func answer(_ request: ServiceRequest, id: String) async -> Result<ServiceResponse, ServiceError> {
-        let target = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.target
-        if target == "/health" {
+        if request.path == "/health" {
             var headers = standardHeaders(id, "text/plain")
             headers.append(("Cache-Control", "no-store"))
             guard !isDraining else {

@@ -25,7 +25,23 @@ public struct ServiceRequest: Sendable {
 
     /// The first value of header `name` (case-insensitive).
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { ASCII.equalIgnoringCase($0.name, name) }?.value
+    }
+
+    /// The target without its query string.
+    var path: Substring {
+        guard let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target[...] }
+        return target[..<q]
+    }
+}
+
+enum ASCII {
+    /// Whether `a` and `b` are equal with ASCII letters folded to lowercase (header names).
+    static func equalIgnoringCase(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count
+            && zip(a.utf8, b.utf8).allSatisfy { x, y in
+                x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
+            }
     }
 }
 
@@ -42,6 +58,6 @@ public struct ServiceResponse: Sendable {
     }
 
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { ASCII.equalIgnoringCase($0.name, name) }?.value
     }
 }

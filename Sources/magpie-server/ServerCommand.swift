@@ -110,8 +110,11 @@ struct ServerCommand: AsyncParsableCommand {
     var watermarkPath: String?
     @Option(name: .long, help: "Largest `bl` and `sh` sigma a URL may ask for (up to 100).")
     var maxSigma = 20.0
+    @Flag(inversion: .prefixedNo, help: "Log a line per request on standard error (id, status, bytes, ms, cache).")
+    var accessLog = true
 
     func run() async throws {
+        LoggingSystem.bootstrap { LineLogHandler(label: $0) }
         let (host, port) = try Self.address(bind)
         guard maxConnections > 0, idleTimeout > 0, readRequestTimeout > 0, readRequestTimeout <= 3600 else {
             throw ValidationError("--max-connections, --idle-timeout and --read-request-timeout must be positive")
@@ -237,7 +240,7 @@ struct ServerCommand: AsyncParsableCommand {
             $0.processingConcurrency = workers
         }
         return ImageService(
-            manager: manager, configuration: configuration, accessLog: Logger(label: "magpie.access"),
+            manager: manager, configuration: configuration, accessLog: accessLog ? Logger(label: "magpie.access") : nil,
             metrics: metrics ?? NOOPMetricsHandler.instance)
     }
 
