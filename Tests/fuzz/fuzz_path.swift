@@ -32,7 +32,8 @@ public func fuzzPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(Base64URL.decode(Substring(Base64URL.encode(Array(bytes)))) == Array(bytes), "base64url round trip")
     for target in [text, "/" + text, "/sig/" + text, "/sig/rs:fit:1:1/plain/" + text] {
         guard let path = try? ServicePath.parse(target) else { continue }
-        let raw = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let raw =
+            target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         precondition(raw == "/" + path.signature + path.signed, "signature and signed are the path")
         precondition(!path.signature.contains("/") && path.signed.hasPrefix("/"))
         precondition(path.options.allSatisfy { $0.contains(":") && $0 != "plain" })
