@@ -155,77 +155,6 @@ public final class ImageService: Sendable {
         return await Deadline.run(seconds: seconds, work) ?? .failure(.requestTimeout)
     }
 
-    /// What a request asks for, checked: nothing is fetched for a request that fails here.
-    struct Plan: Sendable {
-        var source: URL
-        var options: ImageOptions
-        var maxAge: Int
-        var variesOnAccept: Bool
-        /// The `exp` option, seconds since 1970.
-        var expires: Int?
-        /// The variant's name in the memory tier: source and processor.
-        var key: String
-    }
-
-    func plan(_ request: ServiceRequest) throws(ServiceError) -> Plan {
-        let path = try ServicePath.parse(request.target)
-        if configuration.keys.isEmpty {
-            guard configuration.allowsUnsigned, !path.signature.contains(":") else { throw .badSignature }
-        } else if !URLSignature.verify(
-            path.signature, path: path.signed, keys: configuration.keys, size: configuration.signatureSize)
-        {
-            throw .badSignature
-        }
-        let options = try ProcessingOptions.parse(path.options, presets: configuration.presets)
-        var maxAge = configuration.ttl
-        if let expires = options.expires {
-            let left = Double(expires) - now()
-            guard left > 0 else { throw .expired }
-            maxAge = min(maxAge, Int(left))
-        }
-        let limit = configuration.maxResultDimension
-        guard options.width * options.dpr <= limit, options.height * options.dpr <= limit else { throw .tooLarge }
-        try checkEffects(options)
-        let source = try checkedSource(path.source)
-        var format = options.format ?? "auto"
-        if let ext = path.ext {
-            guard ["jpg", "jpeg", "png", "webp"].contains(ext) else { throw .badOption }
-            format = ext == "jpeg" ? "jpg" : ext
-        }
-        var varies = false
-        if format == "auto" && configuration.autoWebP {
-            varies = true
-            if request.header("Accept")?.lowercased().contains("image/webp") == true { format = "webp" }
-        }
-        let limits = Variant.SourceLimits(
-            pixels: configuration.maxSourcePixels, frames: configuration.maxFrames,
-            framePixels: configuration.maxFramePixels, quality: configuration.decodeQuality)
-        let variant = Variant(options, format: format, limits: limits, watermark: configuration.watermark)
-        var o = manager.defaultOptions
-        o.processor = variant.processor
-        o.onlyLoadFirstFrame = true
-        o.cache.serializer = variant.serializer
-        o.cache.storesOriginal = true
-        // Answers are bytes: a decoded image kept in memory would only cost RSS (a new size of a
-        // known source starts from the source's bytes on disk, and a variant is served as stored).
-        o.cache.memory.expiration = .expired
-        return Plan(
-            source: source, options: o, maxAge: maxAge, variesOnAccept: varies, expires: options.expires,
-            key: source.absoluteString + "\u{0}" + o.processorIdentifier)
-    }
-
-    /// The source URL if it may be fetched: http(s), a host, no credentials, and a prefix of the
-    /// allowed ones when any are set. The address it leads to is the downloader's policy's to judge.
-    private func checkedSource(_ text: String) throws(ServiceError) -> URL {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
-        else { throw .malformedPath }
-        guard url.user == nil, url.password == nil else { throw .sourceDenied }
-        let allowed = configuration.allowedSources
-        guard allowed.isEmpty || allowed.contains(where: { text.hasPrefix($0) }) else { throw .sourceDenied }
-        return url
-    }
-
     private func success(
         _ result: VariantMemory.Variant, cache: String, plan: Plan, request: ServiceRequest, id: String
     ) -> ServiceResponse {
@@ -233,9 +162,7 @@ public final class ImageService: Sendable {
         var headers = standardHeaders(id, Self.contentType(result.format))
         headers += [("Cache-Control", "public, max-age=\(plan.maxAge)"), ("ETag", etag), ("X-Magpie-Cache", cache)]
         if plan.variesOnAccept { headers.append(("Vary", "Accept")) }
-        if let modified = result.lastModified, HTTPDate.parse(modified) != nil {
-            headers.append(("Last-Modified", modified))
-        }
+        if let modified = result.lastModified { headers.append(("Last-Modified", modified)) }
         if Self.notModified(request, etag: etag, lastModified: result.lastModified) {
             return ServiceResponse(status: 304, headers: headers.filter { $0.name != "Content-Type" })
         }

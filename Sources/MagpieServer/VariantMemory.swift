@@ -11,6 +11,7 @@ struct VariantMemory: Sendable {
         var data: [UInt8]
         var format: ImageFormat
         var etag: String
+        /// The origin's `Last-Modified`, kept only when it parses as an HTTP date.
         var lastModified: String?
         var cacheCost: Int { data.count + 256 }
     }
@@ -46,7 +47,7 @@ struct VariantMemory: Sendable {
     func store(_ result: RetrieveDataResult, forKey key: String) -> Variant {
         let variant = Variant(
             data: result.data, format: result.format, etag: "\"" + Digest.hex(Digest.md5(result.data)) + "\"",
-            lastModified: result.lastModified)
+            lastModified: result.lastModified.flatMap { HTTPDate.parse($0) == nil ? nil : $0 })
         if let cache, doorkeeper.admits(key) { _ = cache.store(variant, forKey: key) }
         return variant
     }
