@@ -15,7 +15,8 @@
 #   warm:   100 variants asked over and over after one pass that caches them; also from disk
 #           (--variant-memory-limit 0); the floor also with NIO's event loops as Swift's global
 #           executor (a dynamically linked build: the static runtime keeps the hook NIO needs local)
-# ROUNDS rounds (default 3), the servers interleaved within each; medians reported.
+# ROUNDS rounds (default 3), the servers interleaved within each; medians reported. PARTS (say
+# "cold-b quality") runs only some parts, without the final report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=lib/netbench.sh
@@ -32,6 +33,7 @@ for product in magpie-server magpie-hb-floor magpie-decode-bench; do
     rm -f .build-bench/*/release/description.json  # a stale one fails the next product's build
     swift build -c release --static-swift-stdlib --product "$product" --scratch-path .build-bench 2>&1 | tail -1
 done
+rm -f .build-bench-dyn/*/release/description.json
 swift build -c release --product magpie-hb-floor --scratch-path .build-bench-dyn 2>&1 | tail -1
 bin=.build-bench/release
 venv=${THUMBOR_VENV:-$work/thumbor-venv}
@@ -65,22 +67,22 @@ steal0=$(steal); total0=$(total)
 M=http://127.0.0.1
 
 echo "== cold A: every request a new variant of 1,000 mixed sources ($rounds rounds of ${duration} s, $threads × $conns connections)"
-for r in $(seq 0 $((rounds - 1))); do
+part cold-a && for r in $(seq 0 $((rounds - 1))); do
     run "magpie cold" "$M:$mport" "$work/magpie-cold.lua" $((r * 20000))
     run "thumbor cold" "$M:$tport" "$work/thumbor-cold.lua" $((r * 20000))
     run "magpie cold --fast" "$M:$fport" "$work/magpie-cold.lua" $((r * 20000))
 done
 
 echo "== cold B: 200 JPEGs 1024×768 × 50 sizes, q80, every request a new variant ($rounds rounds)"
-for r in $(seq 0 $((rounds - 1))); do
+part cold-b && for r in $(seq 0 $((rounds - 1))); do
     run "magpie B" "$M:$bport" "$work/magpie-b.lua" "$r"
     run "thumbor B" "$M:$tbport" "$work/thumbor-b.lua" "$r"
     run "magpie B --fast" "$M:$bfport" "$work/magpie-b.lua" "$r"
 done
 
 echo "== warm: 100 variants, cached ($rounds rounds)"
-servebench_warm_files
-for _ in $(seq "$rounds"); do
+part warm && servebench_warm_files
+part warm && for _ in $(seq "$rounds"); do
     run "magpie warm" "$M:$mport" "$work/magpie-warm.lua"
     run "Hummingbird floor" "$M:$hport" "$work/static.lua"
     run "Hummingbird floor --nio-executor" "$M:$hnport" "$work/static.lua"
@@ -93,6 +95,7 @@ done
 awk -v s="$(( $(steal) - steal0 ))" -v t="$(( $(total) - total0 ))" \
     'BEGIN { printf "steal (CPU time the hypervisor gave other guests) during the runs: %.1f%%\n", t ? 100 * s / t : 0 }'
 
+part quality || exit 0
 echo "== cold B at equal work: PSNR (dB) of 24 outputs against Pillow's LANCZOS of the full decode"
 servebench_psnr "magpie" "$M:$bport" "/unsafe/rs:fit:%d:%d/q:80/plain/http://$origin/b/%03d.jpg"
 servebench_psnr "magpie --fast" "$M:$bfport" "/unsafe/rs:fit:%d:%d/q:80/plain/http://$origin/b/%03d.jpg"
@@ -103,4 +106,4 @@ floor=$("$bin/magpie-decode-bench" --floor 2 80 "$work"/www/b/*.jpg | awk '{prin
 floorfast=$("$bin/magpie-decode-bench" --floor 2 80 --fast "$work"/www/b/*.jpg | awk '{print $(NF-2)}')
 echo "  library: $floor thumbnails/s; --fast: $floorfast"
 
-servebench_report
+[ -z "${PARTS:-}" ] && servebench_report

@@ -34,7 +34,9 @@ if arguments.count >= 5, arguments[1] == "--floor", let threads = Int(arguments[
         var n = 0
         var i = t
         while DispatchTime.now().uptimeNanoseconds - start < seconds * 1_000_000_000 {
-            let size = sizes[(i / files.count) % sizes.count]
+            // The service benchmark's order: file i % n at size index (i / n + 7 × (i % n)) % 50,
+            // so every stretch of requests spans all the sizes.
+            let size = sizes[(i / files.count + 7 * (i % files.count)) % sizes.count]
             var options = DecodingOptions.thumbnail(size)
             if fast { options.quality = .fast }
             let image = try! Image(decoding: files[i % files.count], options: options)

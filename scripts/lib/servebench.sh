@@ -9,6 +9,8 @@
 #   run LABEL URL LUA [ARG]            one wrk run; appends its requests/s to $work/rps-LABEL
 
 servebench_pids=()
+# PARTS (default all): which of cold-a cold-b warm quality to run; the report needs all four.
+part() { [[ " ${PARTS:-cold-a cold-b warm quality} " == *" $1 "* ]]; }
 servebench_health=()
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 peak_rss() { local total=0; for pid in "$@"; do
@@ -208,7 +210,7 @@ servebench_psnr() {  # $1 label, $2 base URL, $3 path format (%d size twice, %03
     rm -rf "$dir"; mkdir -p "$dir"
     for k in $(seq 0 23); do
         src=$((k * 8 % 200)); size=$((100 + 6 * (k * 7 % 50)))
-        curl -sf -o "$dir/$src.jpg" "$2$(printf "$3" $size $size $src)"
+        curl -sf -o "$dir/$(printf %03d $src).jpg" "$2$(printf "$3" $size $size $src)"
     done
     python3 - "$dir" "$work/www/b" "$1" <<'PY'
 import math, os, sys

@@ -87,7 +87,8 @@ extension ImageOptions {
             Fingerprint(
                 memory: memory, disk: disk, flags: [memoryOnly, waitForCache, storesOriginal],
                 caches: [originalCache.map { ObjectIdentifier($0) }, target.map { ObjectIdentifier($0) }],
-                serializer: serializer.map { String(reflecting: type(of: $0)) + String(describing: $0) },
+                serializerType: serializer.map { ObjectIdentifier(type(of: $0)) },
+                serializer: serializer.map { String(describing: $0) },
                 key: key, ignoredQueryItems: ignoredQueryItems, http: http)
         }
 
@@ -96,6 +97,9 @@ extension ImageOptions {
             var disk: Layer
             var flags: [Bool]
             var caches: [ObjectIdentifier?]
+            /// The type by identity (not `String(reflecting:)`, which demangles its name on every
+            /// hash: a flight lookup per request), the value by its description.
+            var serializerType: ObjectIdentifier?
             var serializer: String?
             var key: String?
             var ignoredQueryItems: Set<String>
