@@ -39,38 +39,29 @@ for t in "${targets[@]}"; do
   work=$out/corpus_$t
   rm -rf "$work"  # start from the seeds every time: the same inputs on every machine
   mkdir -p "$work"
-  if [ "$t" = url ]; then
-    net=Sources/Magpie/Networking
-    swiftc -sanitize=fuzzer,address -parse-as-library -O "$net/WebURL.swift" "$net/ImageDownloadError.swift" \
-      "$net/DataLoading.swift" Tests/fuzz/fuzz_url.swift -o "$bin" 2>"$out/build_$t.log" \
-      || { cat "$out/build_$t.log"; exit 1; }
+  if [ "$t" = url ] || [ "$t" = path ]; then
+    if [ "$t" = url ]; then
+      net=Sources/Magpie/Networking
+      sources=("$net/WebURL.swift" "$net/ImageDownloadError.swift" "$net/DataLoading.swift")
+      seeds=('http://a.example/x\n/y' 'HTTPS://B.Example:443/p?q#f\n//c.example:8080/'
+        'http://127.0.0.1:99999/\nfile:///etc/passwd' 'http://[::1]:70000/\nhttp://u:p@d.example:65535/'
+        'http://h:/a\n../../b?c' 'http://x.example/\nftp://y/' 'http://%41.example/\n\\\\evil')
+      runs=${FUZZ_RUNS:-300000}
+    else
+      srv=Sources/MagpieServer
+      sources=("$srv/ServicePath.swift" "$srv/ServiceError.swift")
+      seeds=('/sig/rs:fit:300:200/q%%3A80/plain/http%%3A%%2F%%2Fa.example%%2Fb.jpg@webp?x=1'
+        '/sig/w:10/aHR0cDovL2EuZXhhbXBsZS9iLmpwZw.png' '/sig/plain/http:/a.example/b.jpg' '/%%3a%%3A%%3/x:%%'
+        '/sig/aHR0c/DovL2/EuZXhh.jpeg' '/s/plain/%%zz@we-bp')
+      runs=${FUZZ_RUNS:-100000}
+    fi
+    swiftc -sanitize=fuzzer,address -parse-as-library -O "${sources[@]}" "Tests/fuzz/fuzz_$t.swift" -o "$bin" \
+      2>"$out/build_$t.log" || { cat "$out/build_$t.log"; exit 1; }
     i=0
-    for seed in 'http://a.example/x\n/y' 'HTTPS://B.Example:443/p?q#f\n//c.example:8080/' \
-      'http://127.0.0.1:99999/\nfile:///etc/passwd' 'http://[::1]:70000/\nhttp://u:p@d.example:65535/' \
-      'http://h:/a\n../../b?c' 'http://x.example/\nftp://y/' 'http://%41.example/\n\\\\evil'; do
+    for seed in "${seeds[@]}"; do
       i=$((i + 1))
       printf "$seed" >"$work/seed$i"
     done
-    runs=${FUZZ_RUNS:-300000}
-    echo "fuzz.sh: $t, seed ${FUZZ_SEED:-1}, $runs inputs, at most ${seconds}s"
-    SWIFT_BACKTRACE=enable=no "$bin" "$work" -seed="${FUZZ_SEED:-1}" -runs="$runs" -max_total_time="$seconds" \
-      -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 2>"$out/$t.log" \
-      || { tail -40 "$out/$t.log"; echo "fuzz.sh: $t FAILED" >&2; exit 1; }
-    grep -E "stat::number_of_executed_units|Done" "$out/$t.log" | tail -2
-    continue
-  fi
-  if [ "$t" = path ]; then
-    srv=Sources/MagpieServer
-    swiftc -sanitize=fuzzer,address -parse-as-library -O "$srv/ServicePath.swift" "$srv/ServiceError.swift" \
-      Tests/fuzz/fuzz_path.swift -o "$bin" 2>"$out/build_$t.log" || { cat "$out/build_$t.log"; exit 1; }
-    i=0
-    for seed in '/sig/rs:fit:300:200/q%%3A80/plain/http%%3A%%2F%%2Fa.example%%2Fb.jpg@webp?x=1' \
-      '/sig/w:10/aHR0cDovL2EuZXhhbXBsZS9iLmpwZw.png' '/sig/plain/http:/a.example/b.jpg' '/%%3a%%3A%%3/x:%%' \
-      '/sig/aHR0c/DovL2/EuZXhh.jpeg' '/s/plain/%%zz@we-bp'; do
-      i=$((i + 1))
-      printf "$seed" >"$work/seed$i"
-    done
-    runs=${FUZZ_RUNS:-100000}
     echo "fuzz.sh: $t, seed ${FUZZ_SEED:-1}, $runs inputs, at most ${seconds}s"
     SWIFT_BACKTRACE=enable=no "$bin" "$work" -seed="${FUZZ_SEED:-1}" -runs="$runs" -max_total_time="$seconds" \
       -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 2>"$out/$t.log" \

@@ -31,11 +31,7 @@ extension ServerProcessTests {
     /// within 1 s: the connections that waited longest for a request head are closed to admit
     /// new ones, while one with a request in progress is kept and answered.
     @Test func aNormalClientIsAnsweredPastTheCapOfSilentAndTricklingConnections() async throws {
-        let gate = Gate()
-        let origin = try await LoopbackServer(host: "127.0.0.2") { _ in
-            await gate.wait()
-            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
-        }
+        let (gate, origin) = try await Self.gatedOrigin()
         let dir = try TemporaryDirectory()
         let (server, port) = try Self.start([
             "--allow-unsigned", "--cache-dir", dir.path("cache"), "--allow-network", "127.0.0.2/32",

@@ -18,6 +18,16 @@ import Testing
         return (child, port)
     }
 
+    /// An origin on 127.0.0.2 whose JPEG answers wait until the gate opens.
+    static func gatedOrigin() async throws -> (Gate, LoopbackServer) {
+        let gate = Gate()
+        let origin = try await LoopbackServer(host: "127.0.0.2") { _ in
+            await gate.wait()
+            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
+        }
+        return (gate, origin)
+    }
+
     @Test func servesThumbnailsSurvivesGarbageAndStopsOnSIGTERM() async throws {
         let origin = try await LoopbackServer(host: "127.0.0.2") { _ in .ok(NetFixture.jpeg, contentType: "image/jpeg")
         }
@@ -62,11 +72,7 @@ import Testing
     /// SIGTERM: `/health` turns 503 `draining` while the listener stays open for the shutdown
     /// delay, a request in flight is finished, and the process exits 0.
     @Test func sigtermDrainsThenFinishesInFlightRequests() async throws {
-        let gate = Gate()
-        let origin = try await LoopbackServer(host: "127.0.0.2") { _ in
-            await gate.wait()
-            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
-        }
+        let (gate, origin) = try await Self.gatedOrigin()
         let dir = try TemporaryDirectory()
         let (server, port) = try Self.start([
             "--allow-unsigned", "--cache-dir", dir.path("cache"), "--allow-network", "127.0.0.2/32",
@@ -99,25 +105,11 @@ import Testing
         let (server, port) = try Self.start([
             "--allow-unsigned", "--cache-dir", dir.path("cache"), "--idle-timeout", "1",
         ])
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #expect(fd >= 0)
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        #expect(connected == 0)
-        var byte: UInt8 = 0
+        let client = try RawSocket(port: port, receiveTimeout: 20)
         let started = ContinuousClock.now
-        let n = recv(fd, &byte, 1, 0)
-        #expect(n == 0, "closed by the server (not the 20 s receive timeout: \(ContinuousClock.now - started))")
-        close(fd)
+        let read = client.read()
+        let took = ContinuousClock.now - started
+        #expect(read == .closed, "closed by the server (not the 20 s receive timeout: \(took))")
         kill(server.process.processIdentifier, SIGTERM)
         server.process.waitUntilExit()
     }
