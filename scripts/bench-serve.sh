@@ -69,14 +69,14 @@ M=http://127.0.0.1
 echo "== cold A: every request a new variant of 1,000 mixed sources ($rounds rounds of ${duration} s, $threads × $conns connections)"
 part cold-a && for r in $(seq 0 $((rounds - 1))); do
     run "magpie cold" "$M:$mport" "$work/magpie-cold.lua" $((r * 20000))
-    run "thumbor cold" "$M:$tport" "$work/thumbor-cold.lua" $((r * 20000))
+    run_thumbor "thumbor cold" "$tport" "$work/thumbor-cold.lua" $((r * 20000))
     run "magpie cold --fast" "$M:$fport" "$work/magpie-cold.lua" $((r * 20000))
 done
 
 echo "== cold B: 200 JPEGs 1024×768 × 50 sizes, q80, every request a new variant ($rounds rounds)"
 part cold-b && for r in $(seq 0 $((rounds - 1))); do
     run "magpie B" "$M:$bport" "$work/magpie-b.lua" "$r"
-    run "thumbor B" "$M:$tbport" "$work/thumbor-b.lua" "$r"
+    run_thumbor "thumbor B" "$tbport" "$work/thumbor-b.lua" "$r"
     run "magpie B --fast" "$M:$bfport" "$work/magpie-b.lua" "$r"
 done
 
@@ -90,7 +90,7 @@ part warm && for _ in $(seq "$rounds"); do
     run "nginx static, 2 workers" "$M:$s2port" "$work/static.lua"
     run "magpie warm, from disk" "$M:$dport" "$work/magpie-warm.lua"
     run "magpie health" "$M:$mport" "$work/health.lua"
-    run "thumbor warm" "$M:$tport" "$work/thumbor-warm.lua"
+    run_thumbor "thumbor warm" "$tport" "$work/thumbor-warm.lua"
 done
 awk -v s="$(( $(steal) - steal0 ))" -v t="$(( $(total) - total0 ))" \
     'BEGIN { printf "steal (CPU time the hypervisor gave other guests) during the runs: %.1f%%\n", t ? 100 * s / t : 0 }'
