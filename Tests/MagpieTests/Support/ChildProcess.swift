@@ -10,11 +10,12 @@ final class ChildProcess {
     private let output = Pipe()
     private var buffer = Data()
 
-    init(_ executable: URL, _ arguments: [String]) throws {
+    /// - Parameter standardError: where the child's standard error goes (default: nowhere).
+    init(_ executable: URL, _ arguments: [String], standardError: FileHandle = .nullDevice) throws {
         process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = standardError
         try process.run()
     }
 
