@@ -3,12 +3,6 @@
 
 #include "internal.h"
 
-static double magpie__sinc(double x) {
-    if (x == 0.0) return 1.0;
-    x *= M_PI;
-    return sin(x) / x;
-}
-
 static double magpie__kernel(magpie_filter f, double x) {
     x = fabs(x);
     switch (f) {
@@ -23,7 +17,13 @@ static double magpie__kernel(magpie_filter f, double x) {
         return 0.0;
     }
     case MAGPIE_FILTER_LANCZOS3:
-    default: return x < 3.0 ? magpie__sinc(x) * magpie__sinc(x / 3.0) : 0.0;
+    default: {
+        if (x >= 3.0) return 0.0;
+        if (x == 0.0) return 1.0;
+        /* sinc(x) sinc(x/3) with one sine: sin(3t) = s (3 - 4 s^2) where s = sin(t), t = pi x / 3. */
+        double t = x * (M_PI / 3.0), s = sin(t);
+        return s * s * (3.0 - 4.0 * s * s) / (3.0 * t * t);
+    }
     }
 }
 

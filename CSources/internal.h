@@ -131,6 +131,8 @@ MAGPIE_HIDDEN uint32_t magpie__taps(magpie_filter f, double win, uint32_t out);
 MAGPIE_HIDDEN void magpie__premultiply(const uint8_t *row, float *out, uint32_t w);
 /* One RGBA8 row of alpha 255 to floats: the premultiplied values, without the multiply. */
 MAGPIE_HIDDEN void magpie__widen(const uint8_t *row, float *out, uint32_t w);
+/* Filtered floats of an opaque row back to RGBA8 (alpha 255). */
+MAGPIE_HIDDEN void magpie__narrow_opaque(const float *in, uint8_t *row, uint32_t w);
 MAGPIE_HIDDEN void magpie__box_row(const uint8_t *row, uint32_t *acc, uint32_t w, uint32_t box, uint32_t bw);
 MAGPIE_HIDDEN void magpie__weights(magpie_filter f, uint32_t in, double off, double win, uint32_t out,
                                    uint32_t taps, int32_t *first, uint16_t *count, float *w);

@@ -26,11 +26,13 @@ size_t magpie__sink_bytes(const magpie__geometry *g) {
     size_t bw = (g->in_w + b - 1) / b, bh = (g->in_h + b - 1) / b;
     size_t ht = magpie__taps(g->filter, g->win_w / b, g->out_w);
     size_t vt = magpie__taps(g->filter, g->win_h / b, g->out_h);
-    /* acc + brow + weights (horizontal ones also splatted) + blocks + the ring of filtered rows (at
-     * most vt of them, see magpie__sink_create) + vacc + orow; sizes are bounded by the caller's
-     * pixel limit, so this sum cannot overflow 64 bits. */
-    return bw * 4 * 4 * 2 + (size_t)g->out_w * (ht * 20 + 9) + (size_t)g->out_h * (vt * 4 + 8) +
-           (size_t)g->out_w * 16 * ((vt < bh ? vt : bh) + 1) + (size_t)g->out_w * 4 + 256;
+    /* acc + brow (and its padding) + weights (horizontal ones also splatted and padded) + blocks +
+     * the ring of filtered rows (at most vt of them, see magpie__sink_create) + vacc + orow + the
+     * vertical pass's row pointers + the fixed-point weights (resize_fixed.c); sizes are bounded by
+     * the caller's pixel limit, so this sum cannot overflow 64 bits. */
+    return bw * 4 * 4 * 2 + (ht + 3) * 16 + (size_t)g->out_w * (ht * 4 + (ht + 3) * 16 + 9) +
+           (size_t)g->out_h * (vt * 4 + 8) + (size_t)g->out_w * 16 * ((vt < bh ? vt : bh) + 1) +
+           (size_t)g->out_w * 4 + vt * sizeof(float *) + (size_t)g->out_w * ((ht + 3) * 8 + 4) + 256;
 }
 
 int magpie__sink_create(const magpie__geometry *g, uint8_t *dst, size_t dst_stride, magpie__sink **out) {
@@ -57,7 +59,6 @@ int magpie__sink_create(const magpie__geometry *g, uint8_t *dst, size_t dst_stri
         return MAGPIE_EINVAL;
     }
     s->acc = calloc((size_t)s->bw * 4, sizeof *s->acc);
-    s->brow = malloc((size_t)s->bw * 4 * sizeof *s->brow);
     s->hx = malloc(g->out_w * sizeof *s->hx);
     s->hn = malloc(g->out_w * sizeof *s->hn);
     s->hw = malloc((size_t)g->out_w * s->htaps * sizeof *s->hw);
@@ -65,7 +66,7 @@ int magpie__sink_create(const magpie__geometry *g, uint8_t *dst, size_t dst_stri
     s->vn = malloc(g->out_h * sizeof *s->vn);
     s->vw = malloc((size_t)g->out_h * s->vtaps * sizeof *s->vw);
     s->orow = malloc((size_t)g->out_w * 4);
-    if (!s->acc || !s->brow || !s->hx || !s->hn || !s->hw || !s->vy || !s->vn || !s->vw || !s->orow) {
+    if (!s->acc || !s->hx || !s->hn || !s->hw || !s->vy || !s->vn || !s->vw || !s->orow) {
         magpie__sink_destroy(s);
         return MAGPIE_ENOMEM;
     }
@@ -87,14 +88,24 @@ int magpie__sink_create(const magpie__geometry *g, uint8_t *dst, size_t dst_stri
 #if MAGPIE_AVX2
     s->avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
+    for (uint32_t i = 0; i < g->out_w; i++)
+        if (s->hn[i] > s->hpad) s->hpad = s->hn[i];
+    s->hpad = (s->hpad + 1) & ~1u;
+    /* Zeroed, so a padded tap never multiplies a NaN of uninitialised memory. */
+    s->brow = calloc(((size_t)s->bw + s->hpad) * 4, sizeof *s->brow);
+    if (!s->brow) {
+        magpie__sink_destroy(s);
+        return MAGPIE_ENOMEM;
+    }
 #if MAGPIE_SSE2
-    s->hw4 = malloc((size_t)g->out_w * s->htaps * 4 * sizeof *s->hw4);
+    s->hw4 = calloc((size_t)g->out_w * s->hpad * 4, sizeof *s->hw4);
     if (!s->hw4) {
         magpie__sink_destroy(s);
         return MAGPIE_ENOMEM;
     }
-    for (size_t i = 0; i < (size_t)g->out_w * s->htaps; i++)
-        for (int c = 0; c < 4; c++) s->hw4[4 * i + c] = s->hw[i];
+    for (size_t i = 0; i < g->out_w; i++)
+        for (size_t k = 0; k < s->hn[i]; k++)
+            for (int c = 0; c < 4; c++) s->hw4[(i * s->hpad + k) * 4 + c] = s->hw[i * s->htaps + k];
 #endif
     magpie__weights(g->filter, s->bh, g->win_y / b, g->win_h / b, g->out_h, s->vtaps, s->vy, s->vn, s->vw);
     /* Output rows are written in order as soon as their last row is filtered, so only the rows
@@ -114,7 +125,8 @@ int magpie__sink_create(const magpie__geometry *g, uint8_t *dst, size_t dst_stri
     s->ring = (uint32_t)ring < s->mid_h ? (uint32_t)ring : s->mid_h;
     s->mid = malloc((size_t)g->out_w * 4 * s->ring * sizeof *s->mid);
     s->vacc = malloc((size_t)g->out_w * 4 * sizeof *s->vacc);
-    if (!s->mid || !s->vacc) {
+    s->vrows = malloc(s->vtaps * sizeof *s->vrows);
+    if (!s->mid || !s->vacc || !s->vrows) {
         magpie__sink_destroy(s);
         return MAGPIE_ENOMEM;
     }
@@ -133,7 +145,10 @@ uint8_t *magpie__sink_direct_row(magpie__sink *s) {
     return s->dst + (size_t)s->in_row * s->dst_stride;
 }
 
-void magpie__sink_set_opaque(magpie__sink *s) { s->opaque = 1; }
+void magpie__sink_set_opaque(magpie__sink *s) {
+    s->opaque = 1;
+    if (!s->copy && !s->hwf) magpie__sink_fixed_create(s);
+}
 
 void magpie__sink_push(magpie__sink *s, const uint8_t *row) {
     if (s->in_row >= s->g.in_h) return;
@@ -166,12 +181,15 @@ void magpie__sink_destroy(magpie__sink *s) {
     free(s->hn);
     free(s->hw);
     free(s->hw4);
+    free(s->hwf);
+    free(s->hxf);
     free(s->hneed);
     free(s->vy);
     free(s->vn);
     free(s->vw);
     free(s->mid);
     free(s->vacc);
+    free(s->vrows);
     free(s->orow);
     free(s);
 }

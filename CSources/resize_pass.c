@@ -6,34 +6,55 @@
 #include "sink.h"
 
 #if MAGPIE_AVX2
-/* The horizontal pass two taps per vector: a tap's pixel and its splatted weight fill half of one. */
+/* The horizontal pass two taps per vector: a tap's pixel and its splatted weight fill half of one.
+ * Every output runs hpad taps (zero weights past its own), so the loop has one trip count. */
 MAGPIE_TARGET_AVX2 static void magpie__hrange_avx2(const magpie__sink *s, float *o, uint32_t x0, uint32_t x1) {
+    const size_t taps = s->hpad;
+    const float *hw4 = s->hw4, *brow = s->brow;
+    const int32_t *hx = s->hx;
     for (uint32_t x = x0; x < x1; x++) {
-        const float *w = s->hw4 + (size_t)x * s->htaps * 4;
-        const float *p = s->brow + (size_t)s->hx[x] * 4;
-        uint32_t n = s->hn[x], k = 0;
+        const float *w = hw4 + (size_t)x * taps * 4;
+        const float *p = brow + (size_t)hx[x] * 4;
         __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
-        for (; k + 4 <= n; k += 4) {
+        size_t k = 0;
+        for (; k + 4 <= taps; k += 4) {
             a0 = _mm256_fmadd_ps(_mm256_loadu_ps(w + 4 * k), _mm256_loadu_ps(p + 4 * k), a0);
             a1 = _mm256_fmadd_ps(_mm256_loadu_ps(w + 4 * k + 8), _mm256_loadu_ps(p + 4 * k + 8), a1);
         }
-        if (k + 2 <= n) {
-            a0 = _mm256_fmadd_ps(_mm256_loadu_ps(w + 4 * k), _mm256_loadu_ps(p + 4 * k), a0);
-            k += 2;
-        }
+        if (k < taps) a0 = _mm256_fmadd_ps(_mm256_loadu_ps(w + 4 * k), _mm256_loadu_ps(p + 4 * k), a0);
         __m256 a = _mm256_add_ps(a0, a1);
-        __m128 r = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));
-        if (k < n) r = _mm_fmadd_ps(_mm_loadu_ps(w + 4 * k), _mm_loadu_ps(p + 4 * k), r);
-        _mm_storeu_ps(o + 4 * x, r);
+        _mm_storeu_ps(o + 4 * (size_t)x, _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1)));
     }
 }
 
-/* acc[i] += wk * m[i] over `count` floats, eight at a time. */
-MAGPIE_TARGET_AVX2 static size_t magpie__vaccumulate_avx2(float *acc, const float *m, float wk, size_t count) {
+/* acc[i] = sum over k of w[k] * rows[k][i], for the first count floats rounded down to 8: a block
+ * of 32 floats at a time runs through every tap in registers, so each sum is stored once. The
+ * order of the sums is the tap order, as in the plain loop. Returns how many it wrote. */
+MAGPIE_TARGET_AVX2 static size_t magpie__vsum_avx2(float *acc, const float *const *rows, const float *w, uint32_t n,
+                                                   size_t count) {
     size_t i = 0;
-    __m256 vk = _mm256_set1_ps(wk);
-    for (; i + 8 <= count; i += 8)
-        _mm256_storeu_ps(acc + i, _mm256_fmadd_ps(vk, _mm256_loadu_ps(m + i), _mm256_loadu_ps(acc + i)));
+    for (; i + 32 <= count; i += 32) {
+        __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+        __m256 a2 = _mm256_setzero_ps(), a3 = _mm256_setzero_ps();
+        for (uint32_t k = 0; k < n; k++) {
+            __m256 wk = _mm256_broadcast_ss(w + k);
+            const float *m = rows[k] + i;
+            a0 = _mm256_fmadd_ps(wk, _mm256_loadu_ps(m), a0);
+            a1 = _mm256_fmadd_ps(wk, _mm256_loadu_ps(m + 8), a1);
+            a2 = _mm256_fmadd_ps(wk, _mm256_loadu_ps(m + 16), a2);
+            a3 = _mm256_fmadd_ps(wk, _mm256_loadu_ps(m + 24), a3);
+        }
+        _mm256_storeu_ps(acc + i, a0);
+        _mm256_storeu_ps(acc + i + 8, a1);
+        _mm256_storeu_ps(acc + i + 16, a2);
+        _mm256_storeu_ps(acc + i + 24, a3);
+    }
+    for (; i + 8 <= count; i += 8) {
+        __m256 a = _mm256_setzero_ps();
+        for (uint32_t k = 0; k < n; k++)
+            a = _mm256_fmadd_ps(_mm256_broadcast_ss(w + k), _mm256_loadu_ps(rows[k] + i), a);
+        _mm256_storeu_ps(acc + i, a);
+    }
     return i;
 }
 #endif
@@ -51,17 +72,17 @@ static void magpie__hrange(const magpie__sink *s, float *o, uint32_t x0, uint32_
         const float *p = s->brow + (size_t)s->hx[x] * 4;
         uint32_t n = s->hn[x], k = 0;
 #if MAGPIE_SSE2
-        /* One pixel (four channels) per vector, weights already splatted; two accumulators hide
-         * the add latency. */
-        const float *w4 = s->hw4 + (size_t)x * s->htaps * 4;
+        /* One pixel (four channels) per vector, weights already splatted and padded to hpad
+         * taps; two accumulators hide the add latency. */
+        const float *w4 = s->hw4 + (size_t)x * s->hpad * 4;
         __m128 a0 = _mm_setzero_ps(), a1 = _mm_setzero_ps();
-        for (; k + 2 <= n; k += 2) {
+        for (; k < s->hpad; k += 2) {
             a0 = _mm_add_ps(a0, _mm_mul_ps(_mm_loadu_ps(w4 + 4 * k), _mm_loadu_ps(p + 4 * k)));
             a1 = _mm_add_ps(a1, _mm_mul_ps(_mm_loadu_ps(w4 + 4 * k + 4), _mm_loadu_ps(p + 4 * k + 4)));
         }
-        if (k < n) a0 = _mm_add_ps(a0, _mm_mul_ps(_mm_loadu_ps(w4 + 4 * k), _mm_loadu_ps(p + 4 * k)));
         _mm_storeu_ps(o + 4 * x, _mm_add_ps(a0, a1));
         (void)w;
+        (void)n;
 #else
         float r = 0, g = 0, b = 0, a = 0;
         for (; k < n; k++, p += 4) {
@@ -102,24 +123,31 @@ static uint8_t magpie__clamp8(float v) {
 
 /* Output row y: the vertical pass over its kept rows, back to straight alpha, into place. */
 static void magpie__vrow(magpie__sink *s, uint32_t y) {
-    uint32_t ow = s->g.out_w;
+    uint32_t ow = s->g.out_w, n = s->vn[y];
     float *acc = s->vacc;
     memset(acc, 0, (size_t)ow * 4 * sizeof *acc);
     const float *w = s->vw + (size_t)y * s->vtaps;
-    for (uint32_t k = 0; k < s->vn[y]; k++) {
-        uint32_t slot = (uint32_t)(s->vy[y] + k - s->mid_y0) % s->ring;
-        const float *m = s->mid + (size_t)slot * ow * 4;
-        float wk = w[k];
-        size_t i = 0;
+    for (uint32_t k = 0; k < n; k++)
+        s->vrows[k] = s->mid + (size_t)((uint32_t)(s->vy[y] + k - s->mid_y0) % s->ring) * ow * 4;
+    size_t done = 0;
 #if MAGPIE_AVX2
-        if (s->avx2) i = magpie__vaccumulate_avx2(acc, m, wk, (size_t)ow * 4);
+    if (s->avx2) done = magpie__vsum_avx2(acc, (const float *const *)s->vrows, w, n, (size_t)ow * 4);
 #endif
+    for (uint32_t k = 0; k < n; k++) {
+        const float *m = s->vrows[k];
+        float wk = w[k];
+        size_t i = done;
 #if MAGPIE_SSE2
         __m128 vk = _mm_set1_ps(wk);
         for (; i < (size_t)ow * 4; i += 4)
             _mm_storeu_ps(acc + i, _mm_add_ps(_mm_loadu_ps(acc + i), _mm_mul_ps(vk, _mm_loadu_ps(m + i))));
 #endif
         for (; i < (size_t)ow * 4; i++) acc[i] += wk * m[i];
+    }
+    if (s->opaque) {
+        magpie__narrow_opaque(acc, s->orow, ow);
+        magpie__orient_row(s->dst, s->dst_stride, ow, s->g.out_h, s->g.orientation, y, s->orow);
+        return;
     }
     for (uint32_t x = 0; x < ow; x++) {
         float *p = acc + (size_t)x * 4;
@@ -138,16 +166,12 @@ static void magpie__vrow(magpie__sink *s, uint32_t y) {
     magpie__orient_row(s->dst, s->dst_stride, ow, s->g.out_h, s->g.orientation, y, s->orow);
 }
 
-/* Filters one input row (RGBA8, `row`, no pre-shrink) or box row (the sums in acc, `row` NULL)
- * horizontally into its slot of the kept rows, then writes the output rows it completes. The
- * conversion to premultiplied floats is fused with the pass: each block of 16 outputs converts
- * just the columns it reads that are not converted yet, and uses them while they are in L1;
- * columns no output reads (outside a crop window) are never converted. */
-void magpie__hpass(magpie__sink *s, uint32_t y, const uint8_t *row) {
-    if (y < s->mid_y0 || y >= s->mid_y0 + s->mid_h) return;
-    float *o = s->mid + (size_t)((y - s->mid_y0) % s->ring) * s->g.out_w * 4;
-    uint32_t ow = s->g.out_w;
-    uint32_t done = s->hlo;
+/* The float horizontal pass over one input row (RGBA8, `row`) or box row (`row` NULL). Its
+ * conversion to premultiplied floats is fused with it: each block of 16 outputs converts just the
+ * columns it reads that are not converted yet, and uses them while they are in L1; columns no
+ * output reads (outside a crop window) are never converted. */
+static void magpie__hfloat(magpie__sink *s, float *o, const uint8_t *row) {
+    uint32_t ow = s->g.out_w, done = s->hlo;
     for (uint32_t x0 = 0, blk = 0; x0 < ow; x0 += 16, blk++) {
         uint32_t x1 = x0 + 16 < ow ? x0 + 16 : ow, need = s->hneed[blk];
         if (need > done) {
@@ -158,6 +182,20 @@ void magpie__hpass(magpie__sink *s, uint32_t y, const uint8_t *row) {
         }
         magpie__hrange(s, o, x0, x1);
     }
+}
+
+/* Filters one input row (RGBA8, `row`, no pre-shrink) or box row (the sums in acc, `row` NULL)
+ * horizontally into its slot of the kept rows (an opaque row in fixed point where it can, see
+ * resize_fixed.c), then writes the output rows it completes. */
+void magpie__hpass(magpie__sink *s, uint32_t y, const uint8_t *row) {
+    if (y < s->mid_y0 || y >= s->mid_y0 + s->mid_h) return;
+    float *o = s->mid + (size_t)((y - s->mid_y0) % s->ring) * s->g.out_w * 4;
+#if MAGPIE_AVX2
+    if (row && s->opaque && s->hwf) magpie__hrow_fixed(s, o, row);
+    else magpie__hfloat(s, o, row);
+#else
+    magpie__hfloat(s, o, row);
+#endif
     while (s->vnext < s->g.out_h && (uint32_t)(s->vy[s->vnext] + s->vn[s->vnext]) <= y + 1)
         magpie__vrow(s, s->vnext++);
 }

@@ -57,6 +57,34 @@ void magpie__widen(const uint8_t *row, float *out, uint32_t w) {
     for (size_t i = (size_t)x * 4; i < (size_t)w * 4; i++) out[i] = row[i];
 }
 
+/* Filtered floats of an opaque image back to RGBA8: each channel rounded half up and clamped to
+ * 0–255 as the general path does, alpha 255 (the weights sum to one, so it is 255 up to rounding). */
+void magpie__narrow_opaque(const float *in, uint8_t *row, uint32_t w) {
+    uint32_t x = 0;
+#if MAGPIE_SSE2
+    const __m128 half = _mm_set1_ps(0.5f);
+    const __m128i alpha = _mm_set1_epi32((int)0xFF000000u);
+    for (; x + 4 <= w; x += 4) {
+        const float *p = in + (size_t)x * 4;
+        /* Truncating after +0.5 rounds half up; NaN and values below -0.5 become 0 or less, which
+         * the unsigned pack clamps to 0, as it clamps what is above 255 to 255. */
+        __m128i a = _mm_cvttps_epi32(_mm_add_ps(_mm_loadu_ps(p), half));
+        __m128i b = _mm_cvttps_epi32(_mm_add_ps(_mm_loadu_ps(p + 4), half));
+        __m128i c = _mm_cvttps_epi32(_mm_add_ps(_mm_loadu_ps(p + 8), half));
+        __m128i d = _mm_cvttps_epi32(_mm_add_ps(_mm_loadu_ps(p + 12), half));
+        __m128i px = _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d));
+        _mm_storeu_si128((__m128i *)(row + (size_t)x * 4), _mm_or_si128(px, alpha));
+    }
+#endif
+    for (; x < w; x++) {
+        for (int c = 0; c < 3; c++) {
+            float v = in[(size_t)x * 4 + c];
+            row[(size_t)x * 4 + c] = !(v > 0.0f) ? 0 : v >= 255.0f ? 255 : (uint8_t)(v + 0.5f);
+        }
+        row[(size_t)x * 4 + 3] = 255;
+    }
+}
+
 /* Adds one RGBA8 row into the box sums: per box column, R, G, B times alpha and alpha. */
 void magpie__box_row(const uint8_t *row, uint32_t *acc, uint32_t w, uint32_t box, uint32_t bw) {
     for (uint32_t bx = 0, x = 0; bx < bw; bx++) {

@@ -32,11 +32,17 @@ struct magpie__sink {
     uint32_t acc_rows;   /* rows in the current box row */
     uint32_t box_row;    /* box rows completed */
     uint32_t *acc;       /* bw * 4 sums: premultiplied R, G, B (x255) and A */
-    float *brow;         /* bw * 4 premultiplied floats */
+    float *brow;         /* (bw + hpad) * 4 premultiplied floats; the padded taps past the row read
+                            the zeros at its end (or earlier columns' finite values), times 0 */
     int32_t *hx, *vy;    /* first input index per output column / row */
     uint16_t *hn, *vn;   /* taps used */
     float *hw, *vw;      /* weights, htaps / vtaps per output */
-    float *hw4;          /* with SSE2: hw with each weight repeated 4 times (one vector a tap) */
+    int16_t *hwf;        /* opaque rows with AVX2: the weights in fixed point (resize_fixed.c) */
+    int32_t *hxf;        /* their first input column per output (moved left to keep reads in) */
+    uint32_t hquad;      /* their taps per output: hpad rounded up to a multiple of 4 */
+    float *hw4;          /* with SSE2: hw padded with zeros to hpad taps, each weight repeated 4 times
+                            (one vector a tap), so every output runs the same loop */
+    uint32_t hpad;       /* the most taps any output uses, rounded up to a multiple of 2 */
     int avx2;            /* the CPU has AVX2 and FMA */
     int opaque;          /* every row has alpha 255 (magpie__sink_set_opaque) */
     uint32_t hlo;        /* the first input column any output reads */
@@ -47,11 +53,18 @@ struct magpie__sink {
     uint32_t vnext;      /* the next output row the vertical pass writes */
     float *mid;          /* out_w * 4 * ring: row y of the box rows in slot (y - mid_y0) % ring */
     float *vacc;         /* out_w * 4, the vertical pass's sums */
+    float **vrows;       /* vtaps: the kept rows an output row reads, in tap order */
     uint8_t *orow;       /* out_w * 4 */
 };
 
 /* Filters one input row (RGBA8, no pre-shrink) or, with `row` NULL, the current box row into the
  * kept rows, then writes every output row whose rows are all in (see resize_pass.c). */
 MAGPIE_HIDDEN void magpie__hpass(magpie__sink *s, uint32_t y, const uint8_t *row);
+/* Builds the fixed-point weights when the CPU, the geometry and memory allow (else hwf stays NULL
+ * and the float pass is used), and filters one opaque RGBA8 row into `o` with them. */
+MAGPIE_HIDDEN void magpie__sink_fixed_create(magpie__sink *s);
+#if MAGPIE_AVX2
+MAGPIE_HIDDEN MAGPIE_TARGET_AVX2 void magpie__hrow_fixed(const magpie__sink *s, float *o, const uint8_t *row);
+#endif
 
 #endif

@@ -80,6 +80,8 @@ part cold-b && for r in $(seq 0 $((rounds - 1))); do
     run "magpie B --fast" "$M:$bfport" "$work/magpie-b.lua" "$r"
 done
 
+part cold-b && echo "  peak RSS (KiB): magpie-server $(peak_rss "$pid_b"), --fast $(peak_rss "$pid_b_fast"), thumbor (all processes) $(peak_rss $(pgrep -f "thumbor --ip 127.0.0.1 --port $tbport" || true))"
+
 echo "== warm: 100 variants, cached ($rounds rounds)"
 part warm && servebench_warm_files
 part warm && for _ in $(seq "$rounds"); do
