@@ -59,6 +59,17 @@ static double psnr(const uint8_t *a, const uint8_t *b, size_t n) {
     return se == 0 ? 99.0 : 10.0 * log10(255.0 * 255.0 / (se / n));
 }
 
+/* An RGBA8 image as a JPEG at `quality` (checked), for the tests that thumbnail real JPEG rows. */
+static uint8_t *encode_jpeg(const uint8_t *src, uint32_t w, uint32_t h, int quality, size_t *size) {
+    magpie_encode_options e;
+    magpie_encode_options_init(&e);
+    e.format = MAGPIE_FORMAT_JPEG;
+    e.quality = quality;
+    uint8_t *jpeg = NULL;
+    CHECK(magpie_encode(src, w, h, (size_t)w * 4, &e, &jpeg, size) == MAGPIE_OK, "encode");
+    return jpeg;
+}
+
 /* Against the double-precision reference, on a photo-like pattern with soft alpha (at 3.1×, a
  * straight filter; at 12×, after a box pre-shrink); and a transparent region's colour never
  * bleeds into its opaque neighbours. */
@@ -113,13 +124,8 @@ static void fast_mode(void) {
             p[2] = (uint8_t)(128 + 120 * sin((x + y) * 0.011));
             p[3] = 255;
         }
-    magpie_encode_options e;
-    magpie_encode_options_init(&e);
-    e.format = MAGPIE_FORMAT_JPEG;
-    e.quality = 92;
-    uint8_t *jpeg = NULL;
     size_t size = 0;
-    CHECK(magpie_encode(src, W, H, (size_t)W * 4, &e, &jpeg, &size) == MAGPIE_OK, "encode");
+    uint8_t *jpeg = encode_jpeg(src, W, H, 92, &size);
     magpie_image *full = NULL, *normal = NULL, *fast = NULL;
     CHECK(magpie_decode(jpeg, size, NULL, &full) == MAGPIE_OK, "full decode");
     uint8_t *exact = malloc((size_t)OW * OH * 4);
@@ -161,13 +167,8 @@ static void opaque_rows(uint32_t W, uint32_t H, uint32_t OW, uint32_t OH) {
             p[2] = (uint8_t)(x < W / 3 ? 250 : 5);
             p[3] = 255;
         }
-    magpie_encode_options e;
-    magpie_encode_options_init(&e);
-    e.format = MAGPIE_FORMAT_JPEG;
-    e.quality = 95;
-    uint8_t *jpeg = NULL;
     size_t size = 0;
-    CHECK(magpie_encode(src, W, H, (size_t)W * 4, &e, &jpeg, &size) == MAGPIE_OK, "encode");
+    uint8_t *jpeg = encode_jpeg(src, W, H, 95, &size);
     magpie_image *full = NULL, *thumb = NULL;
     CHECK(magpie_decode(jpeg, size, NULL, &full) == MAGPIE_OK, "full decode");
     magpie_decode_options o;
