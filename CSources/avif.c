@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "avif_loader.h"
-#include "job.h"
+#include "codec.h"
 
 #ifdef MAGPIE_HAVE_AVIF
 

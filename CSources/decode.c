@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "job.h"
+#include "codec.h"
 
 void magpie_decode_options_init(magpie_decode_options *o) {
     if (!o) return;
@@ -47,11 +47,10 @@ int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode_option
     int rc = magpie__probe_upto(in, &job->info, cap);
     if (rc) return rc;
     const magpie_info *info = &job->info;
-    if (!magpie_format_decodable(info->format)) {
+    const magpie__codec *codec = magpie__codec_of(info->format);
+    if (!magpie__codec_decodes(codec)) {
         magpie__detail(job, "%s images are recognised but not decoded%s", magpie_format_name(info->format),
-                       info->format == MAGPIE_FORMAT_WEBP || info->format == MAGPIE_FORMAT_AVIF
-                           ? " (this build has no codec for them)"
-                           : "");
+                       codec && (codec->flags & MAGPIE__CODEC_OPTIONAL) ? " (this build has no codec for them)" : "");
         return MAGPIE_EUNSUPPORTED;
     }
     if ((uint64_t)info->width * info->height > l->max_pixels) {
@@ -92,14 +91,8 @@ int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode_option
 }
 
 static int magpie__run(magpie__job *job) {
-    switch (job->info.format) {
-    case MAGPIE_FORMAT_JPEG: return magpie__decode_jpeg(job);
-    case MAGPIE_FORMAT_PNG: return magpie__decode_png(job);
-    case MAGPIE_FORMAT_GIF: return magpie__decode_gif(job);
-    case MAGPIE_FORMAT_WEBP: return magpie__decode_webp(job);
-    case MAGPIE_FORMAT_AVIF: return magpie__decode_avif(job);
-    default: return MAGPIE_EUNSUPPORTED;
-    }
+    const magpie__codec *codec = magpie__codec_of(job->info.format);
+    return codec && codec->decode ? codec->decode(job) : MAGPIE_EUNSUPPORTED;
 }
 
 static int magpie__output_size_in(magpie__in *in, const magpie_decode_options *options, uint32_t *width,
@@ -158,7 +151,8 @@ int magpie__finish_image(magpie__job *jobp, magpie_image **out) {
     int one = (job.opt.flags & MAGPIE_DECODE_ONE_FRAME) != 0;
     job.first_frame = one ? job.opt.frame_index : 0;
     /* GIF, WebP and AVIF animations deliver their frames; APNG only its default image. */
-    uint32_t frames = job.info.format == MAGPIE_FORMAT_PNG ? 1 : job.info.frames;
+    const magpie__codec *codec = magpie__codec_of(job.info.format);
+    uint32_t frames = codec && (codec->flags & MAGPIE__CODEC_FRAMES) ? job.info.frames : 1;
     if (job.first_frame >= frames) {
         magpie__detail(&job, "frame %u requested of %u", job.first_frame, frames);
         return MAGPIE_ERANGE;

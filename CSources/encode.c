@@ -7,7 +7,7 @@
 #include <png.h>
 #include <turbojpeg.h>
 
-#include "internal.h"
+#include "codec.h"
 
 void magpie_encode_options_init(magpie_encode_options *o) {
     if (!o) return;
@@ -201,10 +201,7 @@ int magpie_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t
         memcpy(&o, options, options->struct_size < sizeof o ? options->struct_size : sizeof o);
         o.struct_size = sizeof o;
     }
-    switch (o.format) {
-    case MAGPIE_FORMAT_PNG: return magpie__encode_png(pixels, width, height, stride, &o, out, out_size);
-    case MAGPIE_FORMAT_JPEG: return magpie__encode_jpeg(pixels, width, height, stride, &o, out, out_size);
-    case MAGPIE_FORMAT_WEBP: return magpie__encode_webp(pixels, width, height, stride, &o, out, out_size);
-    default: return MAGPIE_EUNSUPPORTED;
-    }
+    const magpie__codec *codec = magpie__codec_of(o.format);
+    if (!magpie__codec_encodes(codec)) return MAGPIE_EUNSUPPORTED;
+    return codec->encode(pixels, width, height, stride, &o, out, out_size);
 }

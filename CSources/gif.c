@@ -4,7 +4,7 @@
 
 #include <gif_lib.h>
 
-#include "job.h"
+#include "codec.h"
 
 typedef struct {
     magpie__in *in;

@@ -18,6 +18,11 @@ static inline int magpie__mul3(size_t a, size_t b, size_t c, size_t *out) {
     return magpie__mul(a, b, &t) || magpie__mul(t, c, out);
 }
 
+/* Whether the n bytes at d hold `sig` (len bytes) at offset `at`. */
+static inline int magpie__starts(const uint8_t *d, size_t n, size_t at, const char *sig, size_t len) {
+    return n >= at + len && __builtin_memcmp(d + at, sig, len) == 0;
+}
+
 /* Big-endian and little-endian readers over bounded input. */
 static inline uint32_t magpie__be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
 static inline uint32_t magpie__be32(const uint8_t *p) {
@@ -51,21 +56,12 @@ MAGPIE_HIDDEN const uint8_t *magpie__peek(magpie__in *in, uint64_t off, size_t n
 /* As magpie__peek, but returns what there is up to n bytes, with the count in *got. */
 MAGPIE_HIDDEN const uint8_t *magpie__peek_upto(magpie__in *in, uint64_t off, size_t n, size_t *got);
 
-/* ---- probing: dispatch in probe.c, one probe_<format>.c per decodable format ---- */
+/* ---- probing: the dispatch in probe.c, each format's probe named in the codec table (codec.h) ---- */
 MAGPIE_HIDDEN int magpie__probe(magpie__in *in, magpie_info *info);
 /* As magpie__probe, but an animation's frames are counted only up to `frame_cap`: a decode that
  * needs the first frames does not walk the rest of the file (the count, and the flags the later
  * frames would set, then stop there). */
 MAGPIE_HIDDEN int magpie__probe_upto(magpie__in *in, magpie_info *info, uint32_t frame_cap);
-MAGPIE_HIDDEN int magpie__probe_jpeg(magpie__in *in, magpie_info *info);
-MAGPIE_HIDDEN int magpie__probe_png(magpie__in *in, magpie_info *info);
-MAGPIE_HIDDEN int magpie__probe_gif(magpie__in *in, magpie_info *info, uint32_t frame_cap);
-/* WebP: the RIFF chunk walk (probe_webp.c): VP8/VP8L/VP8X size, ANMF frames, ANIM loop count,
- * EXIF orientation. */
-MAGPIE_HIDDEN int magpie__probe_webp(magpie__in *in, magpie_info *info);
-/* HEIF/AVIF: the ISOBMFF box walk (probe_avif.c): the primary item's ispe, irot and imir (as an
- * EXIF orientation), alpha, depth; a sequence's sample count. */
-MAGPIE_HIDDEN int magpie__probe_isobmff(magpie__in *in, magpie_info *info);
 /* How many coded AV1 items ('av01' in 'iinf': tiles, alpha, layers) an AVIF declares (probe_avif.c). */
 MAGPIE_HIDDEN uint32_t magpie__avif_coded_items(magpie__in *in);
 /* The orientation tag (1..8, else 1) of a TIFF structure, the body of an EXIF block (probe_jpeg.c). */
@@ -161,13 +157,5 @@ MAGPIE_HIDDEN int magpie__pixels_ok(const magpie_pixels *p);
 MAGPIE_HIDDEN int magpie__pixels_overlap(const magpie_pixels *a, const magpie_pixels *b);
 /* Copies `src` into `dst` of the same size, row by row (nothing when they are the same). */
 MAGPIE_HIDDEN void magpie__pixels_copy(const magpie_pixels *src, const magpie_pixels *dst);
-
-MAGPIE_HIDDEN int magpie__encode_png(const uint8_t *px, uint32_t w, uint32_t h, size_t stride,
-                                     const magpie_encode_options *o, uint8_t **out, size_t *n);
-MAGPIE_HIDDEN int magpie__encode_jpeg(const uint8_t *px, uint32_t w, uint32_t h, size_t stride,
-                                      const magpie_encode_options *o, uint8_t **out, size_t *n);
-/* WebP (webp_encode.c): MAGPIE_EUNSUPPORTED in a build without libwebp. */
-MAGPIE_HIDDEN int magpie__encode_webp(const uint8_t *px, uint32_t w, uint32_t h, size_t stride,
-                                      const magpie_encode_options *o, uint8_t **out, size_t *n);
 
 #endif

@@ -45,7 +45,6 @@ MAGPIE_HIDDEN void magpie__whole_input_free(magpie__job *job, uint8_t *owned);
 MAGPIE_HIDDEN void magpie__job_geometry(const magpie__job *job, uint32_t in_w, uint32_t in_h,
                                         magpie__geometry *g);
 
-/* The codecs' decoders, dispatched from decode.c. */
 /* decode.c, shared with the decoder handle (decoder.c): resolve options and the output geometry
  * from the header; decode a prepared job into the caller's buffer or a new image; open a file with
  * the options' error detail. */
@@ -55,12 +54,6 @@ MAGPIE_HIDDEN int magpie__finish_into(magpie__job *job, uint8_t *pixels, size_t 
 MAGPIE_HIDDEN int magpie__finish_image(magpie__job *jobp, magpie_image **out);
 MAGPIE_HIDDEN int magpie__open(magpie__in *in, const char *path, const magpie_decode_options *options);
 
-MAGPIE_HIDDEN int magpie__decode_jpeg(magpie__job *job);
-MAGPIE_HIDDEN int magpie__decode_png(magpie__job *job);
-MAGPIE_HIDDEN int magpie__decode_gif(magpie__job *job);
-/* WebP (webp.c) and AVIF (avif.c): MAGPIE_EUNSUPPORTED in a build without the codec. */
-MAGPIE_HIDDEN int magpie__decode_webp(magpie__job *job);
-MAGPIE_HIDDEN int magpie__decode_avif(magpie__job *job);
 /* Checks the LZW code stream of frame `frame` whose first sub-block starts at `at` (the minimum
  * code size is the byte before): every code defined, `pixels` pixels before the stream ends
  * (gif_lzw.c). MAGPIE_OK, MAGPIE_ECORRUPT or MAGPIE_ETRUNCATED, with a detail. */

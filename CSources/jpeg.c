@@ -9,7 +9,7 @@
 #include <jerror.h>
 #include <jpeglib.h>
 
-#include "job.h"
+#include "codec.h"
 
 #define MAGPIE_JPEG_MAX_SCANS 1000    /* progressive scans; hostile files use millions */
 #define MAGPIE_JPEG_MAX_WARNINGS 100000

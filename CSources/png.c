@@ -6,7 +6,7 @@
 
 #include <png.h>
 
-#include "job.h"
+#include "codec.h"
 
 typedef struct {
     magpie__job *job;

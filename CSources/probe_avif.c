@@ -8,7 +8,7 @@
  * As libavif does, the major brand picks: 'avis' means the track, 'avif' the item. */
 #include <string.h>
 
-#include "internal.h"
+#include "codec.h"
 
 typedef struct {
     uint64_t body, size; /* where the box's payload starts, and its length */
@@ -247,7 +247,8 @@ uint32_t magpie__avif_coded_items(magpie__in *in) {
     return count;
 }
 
-int magpie__probe_isobmff(magpie__in *in, magpie_info *info) {
+int magpie__probe_isobmff(magpie__in *in, magpie_info *info, uint32_t frame_cap) {
+    (void)frame_cap;
     magpie__box ftyp, b;
     int r = magpie__box_read(in, 0, in->size, &ftyp);
     if (r != 1 || memcmp(ftyp.type, "ftyp", 4) != 0 || ftyp.size < 4) return in->io_error ? MAGPIE_EIO : MAGPIE_ETRUNCATED;

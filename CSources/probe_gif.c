@@ -1,7 +1,7 @@
 /* GIF probing: the block walk (no LZW), frames up to a cap, the loop count. */
 #include <string.h>
 
-#include "internal.h"
+#include "codec.h"
 
 /* ---- GIF: the block walk (no LZW) ---- */
 
@@ -15,6 +15,10 @@ static int magpie__gif_skip_blocks(magpie__in *in, uint64_t *at) {
         *at += len;
     }
     return 1;
+}
+
+int magpie__sniff_gif(const uint8_t *d, size_t n) {
+    return magpie__starts(d, n, 0, "GIF87a", 6) || magpie__starts(d, n, 0, "GIF89a", 6);
 }
 
 int magpie__probe_gif(magpie__in *in, magpie_info *info, uint32_t frame_cap) {

@@ -2,7 +2,7 @@
  * reader WebP's and AVIF's EXIF blocks share). */
 #include <string.h>
 
-#include "internal.h"
+#include "codec.h"
 
 /* ---- JPEG ---- */
 
@@ -42,7 +42,10 @@ static uint32_t magpie__exif_orientation(const uint8_t *p, size_t n) {
     return magpie__tiff_orientation(p + 6, n - 6);
 }
 
-int magpie__probe_jpeg(magpie__in *in, magpie_info *info) {
+int magpie__sniff_jpeg(const uint8_t *d, size_t n) { return n >= 2 && d[0] == 0xFF && d[1] == 0xD8; /* SOI */ }
+
+int magpie__probe_jpeg(magpie__in *in, magpie_info *info, uint32_t frame_cap) {
+    (void)frame_cap;
     uint64_t i = 2, n = in->size;
     int have_sof = 0, have_exif = 0;
     const uint8_t *p;

@@ -1,11 +1,14 @@
 /* PNG probing: IHDR, the chunks that say alpha, and APNG's frame count. */
 #include <string.h>
 
-#include "internal.h"
+#include "codec.h"
 
 /* ---- PNG ---- */
 
-int magpie__probe_png(magpie__in *in, magpie_info *info) {
+int magpie__sniff_png(const uint8_t *d, size_t n) { return magpie__starts(d, n, 0, "\x89PNG\r\n\x1a\n", 8); }
+
+int magpie__probe_png(magpie__in *in, magpie_info *info, uint32_t frame_cap) {
+    (void)frame_cap;
     const uint8_t *h = magpie__peek(in, 8, 8 + 13);
     if (!h) return in->io_error ? MAGPIE_EIO : MAGPIE_ETRUNCATED;
     if (magpie__be32(h) != 13 || memcmp(h + 4, "IHDR", 4) != 0) return MAGPIE_ECORRUPT;

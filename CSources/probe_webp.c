@@ -3,7 +3,7 @@
  * with VP8X (canvas size and flags) and may hold ANIM/ANMF (animation), ALPH, ICCP, EXIF, XMP. */
 #include <string.h>
 
-#include "internal.h"
+#include "codec.h"
 
 static uint32_t magpie__le24(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16; }
 
@@ -26,7 +26,12 @@ static int magpie__vp8l_size(const uint8_t *p, size_t n, uint32_t *w, uint32_t *
     return 1;
 }
 
-int magpie__probe_webp(magpie__in *in, magpie_info *info) {
+int magpie__sniff_webp(const uint8_t *d, size_t n) {
+    return magpie__starts(d, n, 0, "RIFF", 4) && magpie__starts(d, n, 8, "WEBP", 4);
+}
+
+int magpie__probe_webp(magpie__in *in, magpie_info *info, uint32_t frame_cap) {
+    (void)frame_cap;
     const uint8_t *h = magpie__peek(in, 0, 20);
     if (!h) return in->io_error ? MAGPIE_EIO : MAGPIE_ETRUNCATED;
     info->bit_depth = 8;

@@ -1,4 +1,4 @@
-/* Status strings, version and format names. */
+/* Status strings and the version (format names are the codec table's, codecs.c). */
 #include "internal.h"
 
 const char *magpie_strerror(int status) {
@@ -30,22 +30,4 @@ unsigned magpie_version(void) { return MAGPIE_VERSION_NUMBER; }
 const char *magpie_version_string(void) {
     return MAGPIE_STR(MAGPIE_VERSION_MAJOR) "." MAGPIE_STR(MAGPIE_VERSION_MINOR) "." MAGPIE_STR(
         MAGPIE_VERSION_PATCH);
-}
-
-const char *magpie_format_name(magpie_format format) {
-    switch (format) {
-    case MAGPIE_FORMAT_JPEG: return "jpeg";
-    case MAGPIE_FORMAT_PNG: return "png";
-    case MAGPIE_FORMAT_GIF: return "gif";
-    case MAGPIE_FORMAT_WEBP: return "webp";
-    case MAGPIE_FORMAT_BMP: return "bmp";
-    case MAGPIE_FORMAT_TIFF: return "tiff";
-    case MAGPIE_FORMAT_HEIC: return "heic";
-    case MAGPIE_FORMAT_AVIF: return "avif";
-    case MAGPIE_FORMAT_ICO: return "ico";
-    case MAGPIE_FORMAT_SVG: return "svg";
-    case MAGPIE_FORMAT_PDF: return "pdf";
-    case MAGPIE_FORMAT_UNKNOWN:
-    default: return "unknown";
-    }
 }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "job.h"
+#include "codec.h"
 
 #ifdef MAGPIE_HAVE_WEBP
 #include <webp/decode.h>

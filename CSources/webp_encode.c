@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "codec.h"
 
 #ifdef MAGPIE_HAVE_WEBP
 #include <webp/encode.h>

@@ -119,6 +119,10 @@ MAGPIE_API int magpie_sniff_file(const char *path, magpie_format *format);
 /** Lowercase name of a format: "jpeg", "png", "gif", …, "unknown". Static; never NULL. */
 MAGPIE_API const char *magpie_format_name(magpie_format format);
 
+/** The media type of a format: "image/jpeg", "image/png", …, "application/pdf"; NULL for
+ *  MAGPIE_FORMAT_UNKNOWN and values that are no format. Static. */
+MAGPIE_API const char *magpie_format_media_type(magpie_format format);
+
 /**
  * Whether this build decodes `format`: 1 for JPEG, PNG and GIF always, for WebP and AVIF when the
  * library was built with libwebp / libavif (CMake `MAGPIE_WITH_WEBP` / `MAGPIE_WITH_AVIF`, on when

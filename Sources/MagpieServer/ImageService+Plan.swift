@@ -61,8 +61,8 @@ extension ImageService {
         let source = try checkedSource(path.source)
         var format = options.format ?? "auto"
         if let ext = path.ext {
-            guard ["jpg", "jpeg", "png", "webp"].contains(ext) else { throw .badOption }
-            format = ext == "jpeg" ? "jpg" : ext
+            guard let named = ImageFormat(fileExtension: ext), named.isEncodable else { throw .badOption }
+            format = named.fileExtension
         }
         var varies = false
         if format == "auto" && configuration.autoWebP {

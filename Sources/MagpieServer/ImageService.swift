@@ -193,15 +193,7 @@ public final class ImageService: Sendable {
         return headers
     }
 
-    static func contentType(_ format: ImageFormat) -> String {
-        switch format {
-        case .jpeg: return "image/jpeg"
-        case .png: return "image/png"
-        case .webp: return "image/webp"
-        case .gif: return "image/gif"
-        default: return "application/octet-stream"
-        }
-    }
+    static func contentType(_ format: ImageFormat) -> String { format.mediaType ?? "application/octet-stream" }
 
     /// The caller's request ID when it is `[A-Za-z0-9_-]{1,128}`, else a new one.
     static func requestID(_ given: String?) -> String {

@@ -1,3 +1,5 @@
+import MagpieImage
+
 /// What a request asks to be done, from imgproxy's option segments: `rs|resize`, `s|size`,
 /// `rt|resizing_type`, `w|width`, `h|height`, `el|enlarge`, `g|gravity`, `q|quality`,
 /// `f|format|ext`, `pr|preset`, `exp|expires`, `cb|cachebuster`, `dpr`, and the effects
@@ -93,10 +95,10 @@ struct ProcessingOptions: Sendable, Hashable {
             guard args.count == 1 else { throw .badOption }
             quality = try int(args[0], 1...100)
         case "f", "format", "ext":
-            guard args.count == 1, ["jpg", "jpeg", "png", "webp"].contains(args[0].lowercased()) else {
+            guard args.count == 1, let named = ImageFormat(fileExtension: args[0]), named.isEncodable else {
                 throw .badOption
             }
-            format = args[0].lowercased() == "jpeg" ? "jpg" : args[0].lowercased()
+            format = named.fileExtension
         case "exp", "expires":
             guard args.count == 1 else { throw .badOption }
             expires = try int(args[0], 0...Int(Int32.max) * 2)

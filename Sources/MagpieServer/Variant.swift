@@ -111,15 +111,14 @@ struct OutputSerializer: CacheSerializer, CustomStringConvertible {
     }
 
     func encoding(for image: Image, original: [UInt8]?) -> EncodingFormat {
-        switch format {
-        case "png": return .png()
-        case "webp": return .webp(quality: quality)
-        case "jpg": return .jpeg(quality: quality)
-        default:
-            let source = original.map { bytes in bytes.withUnsafeBytes { ImageFormat(sniffing: $0) } } ?? .unknown
-            if source == .jpeg { return .jpeg(quality: quality) }
-            if source == .png || source == .gif || image.hasAlpha { return .png() }
-            return .jpeg(quality: quality)
+        if let named = ImageFormat(fileExtension: format),
+            let encoding = EncodingFormat.standard(named, quality: quality)
+        {
+            return encoding
         }
+        let source = original.map { bytes in bytes.withUnsafeBytes { ImageFormat(sniffing: $0) } } ?? .unknown
+        if source == .jpeg { return .jpeg(quality: quality) }
+        if source == .png || source == .gif || image.hasAlpha { return .png() }
+        return .jpeg(quality: quality)
     }
 }

@@ -29,11 +29,9 @@ struct Fetch: AsyncParsableCommand {
     var outFormat = "auto"
 
     func validate() throws {
-        guard ["auto", "jpg", "png", "webp"].contains(outFormat) else {
-            throw ValidationError("--out-format must be auto, jpg, png or webp")
-        }
-        if outFormat == "webp" && !ImageFormat.webp.isEncodable {
-            throw ValidationError("this build does not write WebP")
+        guard outFormat == "auto" || ImageFormat(fileExtension: outFormat)?.isEncodable == true else {
+            let written = ImageFormat.all.filter(\.isEncodable).map(\.fileExtension).joined(separator: ", ")
+            throw ValidationError("--out-format must be auto or a format this build writes: \(written)")
         }
     }
 
@@ -110,15 +108,12 @@ struct Fetch: AsyncParsableCommand {
     /// inside the folder (never above it, never through a link).
     static func write(_ image: Image, url: URL, index: Int, to dir: String, format: String) throws -> String {
         let tag = String(CacheKeys.md5Hex(url.absoluteString).prefix(8))
-        let ext = format == "auto" ? (image.hasAlpha ? "png" : "jpg") : format
+        let chosen =
+            format == "auto" ? (image.hasAlpha ? ImageFormat.png : .jpeg) : ImageFormat(fileExtension: format) ?? .jpeg
+        let ext = chosen.fileExtension
         let name = SafeText.fileStem(for: url) + "-" + tag + "." + ext
         let path = dir + "/" + name
-        let encoding: EncodingFormat =
-            switch ext {
-            case "png": .png()
-            case "webp": .webp(quality: 85)
-            default: .jpeg(quality: 90)
-            }
+        let encoding = EncodingFormat.standard(chosen, quality: chosen == .webp ? 85 : 90) ?? .jpeg(quality: 90)
         let bytes = try image.encoded(as: encoding)
         let dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard dirfd >= 0 else { throw CLIError("cannot write into \(dir): \(String(cString: strerror(errno)))") }

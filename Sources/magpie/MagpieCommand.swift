@@ -66,14 +66,15 @@ enum CLI {
 
     static func encodingFormat(forPath path: String, quality: Int) throws -> EncodingFormat {
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
-        switch ext {
-        case "png": return .png()
-        case "jpg", "jpeg": return .jpeg(quality: quality)
-        case "webp":
-            guard ImageFormat.webp.isEncodable else { throw CLIError("this build does not write WebP") }
-            return .webp(quality: quality)
-        default: throw CLIError("cannot tell the output format from '\(path)': use .png, .jpg, .jpeg, .webp or .ppm")
+        if let format = ImageFormat(fileExtension: ext),
+            let encoding = EncodingFormat.standard(format, quality: quality)
+        {
+            return encoding
         }
+        let written = ImageFormat.all.filter(\.isEncodable).map { "." + $0.fileExtension } + [".ppm"]
+        let what = ImageFormat(fileExtension: ext).map { "this build does not write \($0.rawValue.uppercased())" }
+        throw CLIError(
+            "\(what ?? "cannot tell the output format from '\(path)'"): use \(written.joined(separator: ", "))")
     }
 }
 

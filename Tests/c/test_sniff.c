@@ -50,6 +50,24 @@ int main(int argc, char **argv) {
     CHECK(magpie_sniff(NULL, 10) == MAGPIE_FORMAT_UNKNOWN, "NULL data");
     CHECK(strcmp(magpie_format_name(MAGPIE_FORMAT_AVIF), "avif") == 0, "format names");
     CHECK(strcmp(magpie_format_name((magpie_format)99), "unknown") == 0, "bad format name");
+    /* The codec table: every format has one row, a name of its own and a media type; decoding and
+     * encoding only where a row says so. */
+    CHECK(magpie_format_media_type(MAGPIE_FORMAT_UNKNOWN) == NULL, "unknown has no media type");
+    CHECK(magpie_format_media_type((magpie_format)99) == NULL, "no media type past the table");
+    CHECK(!magpie_format_decodable((magpie_format)99) && !magpie_format_encodable((magpie_format)99), "no codec");
+    for (int f = MAGPIE_FORMAT_JPEG; f <= MAGPIE_FORMAT_PDF; f++) {
+        const char *name = magpie_format_name((magpie_format)f), *type = magpie_format_media_type((magpie_format)f);
+        CHECK(strcmp(name, "unknown") != 0 && type != NULL, "format %d has a row", f);
+        if (!type) continue;
+        CHECK(strncmp(type, "image/", 6) == 0 || strcmp(type, "application/pdf") == 0, "%s: media type %s", name, type);
+        for (int g = MAGPIE_FORMAT_JPEG; g < f; g++)
+            CHECK(strcmp(name, magpie_format_name((magpie_format)g)) != 0, "%s named twice", name);
+    }
+    CHECK(strcmp(magpie_format_media_type(MAGPIE_FORMAT_JPEG), "image/jpeg") == 0, "jpeg media type");
+    CHECK(strcmp(magpie_format_media_type(MAGPIE_FORMAT_ICO), "image/vnd.microsoft.icon") == 0, "ico media type");
+    CHECK(magpie_format_decodable(MAGPIE_FORMAT_JPEG) && magpie_format_encodable(MAGPIE_FORMAT_JPEG), "jpeg");
+    CHECK(magpie_format_decodable(MAGPIE_FORMAT_GIF) && !magpie_format_encodable(MAGPIE_FORMAT_GIF), "gif");
+    CHECK(!magpie_format_decodable(MAGPIE_FORMAT_PDF) && !magpie_format_encodable(MAGPIE_FORMAT_PDF), "pdf");
 
     const char *dir = argc > 1 ? argv[1] : NULL;
     tu_require_corpus(dir);

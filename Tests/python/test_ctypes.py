@@ -62,6 +62,10 @@ def load():
     lib.magpie_strerror.restype = ctypes.c_char_p
     lib.magpie_md5_hex.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p]
     lib.magpie_version_string.restype = ctypes.c_char_p
+    lib.magpie_format_name.restype = ctypes.c_char_p
+    lib.magpie_format_name.argtypes = [ctypes.c_int]
+    lib.magpie_format_media_type.restype = ctypes.c_char_p
+    lib.magpie_format_media_type.argtypes = [ctypes.c_int]
     return lib
 
 
@@ -97,6 +101,14 @@ class CTypesTest(unittest.TestCase):
         hex_out = ctypes.create_string_buffer(33)
         self.lib.magpie_md5_hex(b"abc", 3, hex_out)
         self.assertEqual(hex_out.value, b"900150983cd24fb0d6963f7d28e17f72")
+
+    def test_format_names_and_media_types(self):
+        for value, name in enumerate(FORMATS):
+            self.assertEqual(self.lib.magpie_format_name(value).decode(), name)
+            media = self.lib.magpie_format_media_type(value)
+            self.assertEqual(media is None, name == "unknown", name)
+        self.assertEqual(self.lib.magpie_format_media_type(2), b"image/png")
+        self.assertIsNone(self.lib.magpie_format_media_type(99))
 
     def test_processors(self):
         """A quarter turn moves every pixel where EXIF orientation 6 says; a NaN sigma is refused."""

@@ -17,12 +17,13 @@ enum CoreBridge {
         if status != 0 { throw .encodingFailed(failure(status)) }
     }
 
-    /// Every format the core names.
-    private static let formats: [magpie_format] = [
-        MAGPIE_FORMAT_JPEG, MAGPIE_FORMAT_PNG, MAGPIE_FORMAT_GIF, MAGPIE_FORMAT_WEBP, MAGPIE_FORMAT_BMP,
-        MAGPIE_FORMAT_TIFF, MAGPIE_FORMAT_HEIC, MAGPIE_FORMAT_AVIF, MAGPIE_FORMAT_ICO, MAGPIE_FORMAT_SVG,
-        MAGPIE_FORMAT_PDF,
-    ]
+    /// Every format the core's codec table has a row for (those with a media type).
+    private static let formats: [magpie_format] = (UInt32(1)...255).map { magpie_format(rawValue: $0) }.filter {
+        magpie_format_media_type($0) != nil
+    }
+
+    /// The names of those formats.
+    static var formatNames: [String] { formats.map(formatName) }
 
     /// The C value of the format the core names `name`; nil for one it does not name.
     static func cFormat(named name: String) -> magpie_format? { formats.first { formatName($0) == name } }
@@ -33,6 +34,10 @@ enum CoreBridge {
     }
     static func encodes(formatNamed name: String) -> Bool {
         cFormat(named: name).map { magpie_format_encodable($0) != 0 } ?? false
+    }
+    /// The media type the core gives the format named `name`.
+    static func mediaType(formatNamed name: String) -> String? {
+        cFormat(named: name).flatMap { magpie_format_media_type($0).map { String(cString: $0) } }
     }
 
     /// The core's lowercase name of a format ("unknown" for any it does not name).

@@ -50,6 +50,7 @@ extension ImageFormat {
     /// Whether the core, as built, decodes (or encodes) this format.
     var coreDecodes: Bool { CoreBridge.decodes(formatNamed: rawValue) }
     var coreEncodes: Bool { CoreBridge.encodes(formatNamed: rawValue) }
+    var coreMediaType: String? { CoreBridge.mediaType(formatNamed: rawValue) }
 }
 
 extension Image {

@@ -36,23 +36,8 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// (the smaller encodings first).
     public static var decodable: [ImageFormat] { [.avif, .webp, .png, .jpeg, .gif].filter(\.isDecodable) }
 
-    /// The media type ("image/jpeg", …); nil for ``unknown``.
-    public var mediaType: String? {
-        switch self {
-        case .jpeg: return "image/jpeg"
-        case .png: return "image/png"
-        case .gif: return "image/gif"
-        case .webp: return "image/webp"
-        case .avif: return "image/avif"
-        case .heic: return "image/heic"
-        case .bmp: return "image/bmp"
-        case .tiff: return "image/tiff"
-        case .ico: return "image/vnd.microsoft.icon"
-        case .svg: return "image/svg+xml"
-        case .pdf: return "application/pdf"
-        default: return nil
-        }
-    }
+    /// The media type ("image/jpeg", …), as the C core's codec table gives it; nil for ``unknown``.
+    public var mediaType: String? { coreMediaType }
 
     public var description: String { rawValue }
 

@@ -1,0 +1,45 @@
+/// Formats by the names files and URLs give them, and the encoding a format is written with by
+/// default: the Swift side of the C core's codec table (which names every format, says what this
+/// build decodes and encodes, and gives each its media type), so the CLI and the service ask here
+/// rather than list formats of their own.
+extension ImageFormat {
+    /// Names that differ from a format's own (its ``rawValue``, the core's name).
+    private static let aliases: [String: ImageFormat] = ["jpg": .jpeg, "jpe": .jpeg, "tif": .tiff, "heif": .heic]
+
+    /// The format a file extension or a URL's format name means ("jpg", "jpeg", "PNG", "webp",
+    /// "tif", …; any case); nil for a name the core does not know.
+    public init?(fileExtension name: String) {
+        let lower = name.lowercased()
+        if let format = Self.aliases[lower] {
+            self = format
+        } else if CoreBridge.cFormat(named: lower) != nil {
+            self.init(rawValue: lower)
+        } else {
+            return nil
+        }
+    }
+
+    /// Every format the core knows, in its table's order of values (JPEG, PNG, GIF, WebP, …).
+    public static var all: [ImageFormat] { CoreBridge.formatNames.map(ImageFormat.init(rawValue:)) }
+
+    /// The short name files and imgproxy URLs use: "jpg" for JPEG, else the format's own name.
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+}
+
+extension EncodingFormat {
+    /// How each format the Swift layer writes is written at a quality (PNG has none), one row per
+    /// format: a format the core learns to encode is written once it has a row here and a case
+    /// in ``EncodingFormat``.
+    private static let standards: [ImageFormat: @Sendable (Int) -> EncodingFormat] = [
+        .png: { _ in .png() },
+        .jpeg: { .jpeg(quality: $0) },
+        .webp: { .webp(quality: $0) },
+    ]
+
+    /// The usual encoding of `format` at `quality` 1–100; nil when this build does not write it
+    /// (``ImageFormat/isEncodable``).
+    public static func standard(_ format: ImageFormat, quality: Int) -> EncodingFormat? {
+        guard format.isEncodable, let make = standards[format] else { return nil }
+        return make(quality)
+    }
+}
