@@ -50,8 +50,9 @@ let package = Package(
             ],
             linkerSettings: [
                 .linkedLibrary("turbojpeg"), .linkedLibrary("jpeg"), .linkedLibrary("png16"),
-                .linkedLibrary("gif"), .linkedLibrary("webpdemux"), .linkedLibrary("webp"), .linkedLibrary("dl"),
-                .linkedLibrary("z"), .linkedLibrary("m"),
+                .linkedLibrary("gif"), .linkedLibrary("webpdemux"), .linkedLibrary("webpmux"), .linkedLibrary("webp"),
+                .linkedLibrary("dl"),
+                .linkedLibrary("z"), .linkedLibrary("lcms2"), .linkedLibrary("m"),
             ]
         ),
         // System, Core (the only Swift that imports CMagpie), Image and Processing.

@@ -8,6 +8,7 @@
 
 #include "avif_loader.h"
 #include "codec.h"
+#include "icc.h"
 
 #ifdef MAGPIE_HAVE_AVIF
 
@@ -111,6 +112,8 @@ int magpie__decode_avif(magpie__job *job) {
         rc = MAGPIE_ECORRUPT;
         goto out;
     }
+    if (dec->image->icc.size) magpie__job_set_profile(job, dec->image->icc.data, dec->image->icc.size);
+    else magpie__job_set_cicp(job, dec->image->colorPrimaries, dec->image->transferCharacteristics);
     uint32_t count = dec->imageCount > 0 ? (uint32_t)dec->imageCount : 0;
     if (job->first_frame >= count) {
         magpie__detail(job, "frame %u requested of %u", job->first_frame, count);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "icc.h"
 
 void magpie_decode_options_init(magpie_decode_options *o) {
     if (!o) return;
@@ -124,7 +125,9 @@ int magpie__finish_into(magpie__job *job, uint8_t *pixels, size_t stride, size_t
     job->frames_wanted = 1;
     job->first_frame = (job->opt.flags & MAGPIE_DECODE_ONE_FRAME) ? job->opt.frame_index : 0;
     if (job->first_frame >= job->info.frames) return MAGPIE_ERANGE;
-    return magpie__run(job);
+    rc = magpie__run(job);
+    if (rc == MAGPIE_OK) magpie__job_finish_profile(job, 1);
+    return rc;
 }
 
 static int magpie__decode_into_job(magpie__job *job, magpie__in *in, const magpie_decode_options *options,
@@ -179,6 +182,14 @@ int magpie__finish_image(magpie__job *jobp, magpie_image **out) {
     if (rc) {
         magpie_image_free(img);
         return rc;
+    }
+    magpie__job_finish_profile(&job, job.frames_wanted);
+    img->flags = job.color_flags;
+    if (job.color_flags & MAGPIE_IMAGE_PROFILE_KEPT) { /* the profile goes with the image */
+        img->icc_profile = job.icc;
+        img->icc_profile_size = job.icc_size;
+        job.icc = NULL;
+        job.icc_size = 0;
     }
     img->struct_size = sizeof *img;
     img->width = job.out_w;
@@ -283,5 +294,6 @@ void magpie_image_free(magpie_image *image) {
     if (!image) return;
     free(image->pixels);
     free(image->delays_ms);
+    free(image->icc_profile);
     free(image);
 }

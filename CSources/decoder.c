@@ -7,6 +7,9 @@ struct magpie_decoder {
     magpie__in in;
     magpie__job job;
     int decoded; /* a handle decodes once */
+    uint32_t color_flags; /* after the decode: MAGPIE_IMAGE_PROFILE_* */
+    uint8_t *icc;         /* ... and the profile it kept */
+    size_t icc_size;
 };
 
 static int magpie__decoder_open(magpie_decoder *d, const magpie_decode_options *options, magpie_decoder **out) {
@@ -59,6 +62,13 @@ int magpie_decoder_decode_into(magpie_decoder *d, uint8_t *pixels, size_t stride
     if (!d || d->decoded) return MAGPIE_EINVAL;
     d->decoded = 1;
     int rc = magpie__finish_into(&d->job, pixels, stride, buffer_size);
+    d->color_flags = d->job.color_flags;
+    if (rc == MAGPIE_OK && (d->job.color_flags & MAGPIE_IMAGE_PROFILE_KEPT)) {
+        d->icc = d->job.icc;
+        d->icc_size = d->job.icc_size;
+        d->job.icc = NULL;
+        d->job.icc_size = 0;
+    }
     magpie__release(&d->job);
     return rc;
 }
@@ -72,9 +82,18 @@ int magpie_decoder_decode(magpie_decoder *d, magpie_image **out) {
     return rc;
 }
 
+int magpie_decoder_color(const magpie_decoder *d, uint32_t *flags, const uint8_t **icc_profile, size_t *icc_profile_size) {
+    if (!d || !flags || !icc_profile || !icc_profile_size) return MAGPIE_EINVAL;
+    *flags = d->color_flags;
+    *icc_profile = d->icc;
+    *icc_profile_size = d->icc_size;
+    return MAGPIE_OK;
+}
+
 void magpie_decoder_free(magpie_decoder *d) {
     if (!d) return;
     magpie__release(&d->job);
     magpie__in_close(&d->in);
+    free(d->icc);
     free(d);
 }

@@ -98,6 +98,11 @@ int magpie__encode_png(const uint8_t *px, uint32_t w, uint32_t h, size_t stride,
     png_set_compression_level(png, opt->compression_level);
     png_set_IHDR(png, info, w, h, 8, o->opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (opt->icc_profile) { /* written as given: libpng's checks of it are warnings, not errors */
+        png_set_benign_errors(png, 1);
+        png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
+        png_set_iCCP(png, info, "icc", PNG_COMPRESSION_TYPE_BASE, opt->icc_profile, (png_uint_32)opt->icc_profile_size);
+    }
     png_write_info(png, info);
     if (o->opaque) {
         o->row = malloc((size_t)w * 3);
@@ -130,6 +135,36 @@ done:
 }
 
 /* ---- JPEG ---- */
+
+/* A copy of the `size`-byte JPEG with the ICC profile in APP2 "ICC_PROFILE" markers of at most
+ * 65,519 bytes of profile each (ICC.1 Annex B.4), after the JFIF APP0 marker (after SOI when there
+ * is none), as libjpeg's jpeg_write_icc_profile places them. */
+static uint8_t *magpie__jpeg_with_icc(const uint8_t *jpeg, size_t size, const uint8_t *icc, size_t n, size_t *out_n) {
+    const size_t room = 65533 - 14; /* a marker's length field counts itself and the 14-byte tag */
+    size_t chunks = (n + room - 1) / room, at = 2;
+    if (size < 4 || chunks > 255) return NULL;
+    if (size >= 6 && jpeg[2] == 0xFF && jpeg[3] == 0xE0 && 4 + magpie__be16(jpeg + 4) <= size)
+        at = 4 + magpie__be16(jpeg + 4);
+    *out_n = size + n + chunks * 18;
+    uint8_t *out = malloc(*out_n), *p = out;
+    if (!out) return NULL;
+    memcpy(p, jpeg, at);
+    p += at;
+    for (size_t i = 0; i < chunks; i++) {
+        size_t part = n - i * room < room ? n - i * room : room, len = part + 16;
+        *p++ = 0xFF;
+        *p++ = 0xE2;
+        *p++ = (uint8_t)(len >> 8);
+        *p++ = (uint8_t)len;
+        memcpy(p, "ICC_PROFILE\0", 12);
+        p[12] = (uint8_t)(i + 1);
+        p[13] = (uint8_t)chunks;
+        memcpy(p + 14, icc + i * room, part);
+        p += 14 + part;
+    }
+    memcpy(p, jpeg + at, size - at);
+    return out;
+}
 
 int magpie__encode_jpeg(const uint8_t *px, uint32_t w, uint32_t h, size_t stride,
                         const magpie_encode_options *opt, uint8_t **out, size_t *n) {
@@ -171,6 +206,8 @@ int magpie__encode_jpeg(const uint8_t *px, uint32_t w, uint32_t h, size_t stride
     int rc = MAGPIE_OK;
     if (tjCompress2(tj, src, (int)w, (int)pitch, (int)h, pf, &jpeg, &size, sub, opt->quality, 0) != 0) {
         rc = MAGPIE_EENCODE;
+    } else if (opt->icc_profile) {
+        if (!(*out = magpie__jpeg_with_icc(jpeg, size, opt->icc_profile, opt->icc_profile_size, n))) rc = MAGPIE_ENOMEM;
     } else {
         *out = malloc(size);
         if (!*out) rc = MAGPIE_ENOMEM;
@@ -200,7 +237,12 @@ int magpie_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t
         if (options->struct_size < old_size) return MAGPIE_EINVAL;
         memcpy(&o, options, options->struct_size < sizeof o ? options->struct_size : sizeof o);
         o.struct_size = sizeof o;
+        if (options->struct_size < offsetof(magpie_encode_options, icc_profile_size) + sizeof(size_t)) {
+            o.icc_profile = NULL; /* an older caller's struct ends before the profile */
+            o.icc_profile_size = 0;
+        }
     }
+    if (o.icc_profile_size > (4u << 20) || (o.icc_profile_size > 0) != (o.icc_profile != NULL)) return MAGPIE_EINVAL;
     const magpie__codec *codec = magpie__codec_of(o.format);
     if (!magpie__codec_encodes(codec)) return MAGPIE_EUNSUPPORTED;
     return codec->encode(pixels, width, height, stride, &o, out, out_size);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "job.h"
+#include "icc.h"
 
 int magpie__charge(magpie__job *job, uint64_t bytes) {
     if (bytes > job->opt.limits.max_bytes || job->used > job->opt.limits.max_bytes - bytes) {
@@ -33,6 +33,7 @@ void magpie__uncharge(magpie__job *job, uint64_t bytes) {
 }
 
 void magpie__release(magpie__job *job) {
+    magpie__job_drop_profile(job);
     magpie__budget_give(job->global);
     job->global = 0;
 }

@@ -23,6 +23,11 @@ typedef struct magpie__job {
     uint32_t first_frame;      /* index of the first frame delivered */
     uint32_t *delays_ms;       /* frames_wanted entries or NULL */
     int32_t loop_count;
+    /* colour (icc_job.c) */
+    uint8_t *icc;              /* the source's ICC profile, charged; NULL when none */
+    size_t icc_size;
+    uint32_t color_flags;      /* MAGPIE_IMAGE_PROFILE_* */
+    int icc_applied;           /* the pixels were converted through it already (CMYK rows) */
 } magpie__job;
 
 /* Charges `bytes` to the job's budget; returns MAGPIE_ELIMIT_MEMORY when it would overflow. */

@@ -10,6 +10,7 @@
 #include <jpeglib.h>
 
 #include "codec.h"
+#include "icc.h"
 
 #define MAGPIE_JPEG_MAX_SCANS 1000    /* progressive scans; hostile files use millions */
 #define MAGPIE_JPEG_MAX_WARNINGS 100000
@@ -142,7 +143,22 @@ typedef struct {
     magpie__sink *sink;
     uint8_t *row;
     uint64_t charged;
+    magpie__color *cmyk_color; /* a CMYK image's profile transform, or NULL */
 } magpie__jpeg_state;
+
+/* The ICC profile of the APP2 markers saved with the header, onto the job. A malformed sequence
+ * is no profile, and its warnings are not the decode's. */
+static void magpie__jpeg_profile(magpie__job *job, magpie__jpeg_state *st) {
+    char message[sizeof st->err.message];
+    memcpy(message, st->err.message, sizeof message);
+    int warnings = st->err.warnings;
+    JOCTET *icc = NULL;
+    unsigned int size = 0;
+    if (jpeg_read_icc_profile(&st->cinfo, &icc, &size) && icc) magpie__job_set_profile(job, icc, size);
+    free(icc);
+    memcpy(st->err.message, message, sizeof message);
+    st->err.warnings = warnings;
+}
 
 int magpie__decode_jpeg(magpie__job *job) {
     if (job->first_frame != 0) return MAGPIE_ERANGE;
@@ -173,6 +189,7 @@ int magpie__decode_jpeg(magpie__job *job) {
         st->src.pub.term_source = magpie__jpeg_src_term;
         ci->src = &st->src.pub;
     }
+    jpeg_save_markers(ci, JPEG_APP0 + 2, 0xFFFF); /* ICC_PROFILE */
     if (jpeg_read_header(ci, TRUE) != JPEG_HEADER_OK) {
         rc = st->err.truncated ? MAGPIE_ETRUNCATED : MAGPIE_ECORRUPT;
         magpie__detail(job, "no image in the JPEG stream");
@@ -183,6 +200,7 @@ int magpie__decode_jpeg(magpie__job *job) {
         magpie__detail(job, "frame header disagrees with the probe");
         goto done;
     }
+    magpie__jpeg_profile(job, st);
     int cmyk = ci->jpeg_color_space == JCS_CMYK || ci->jpeg_color_space == JCS_YCCK;
     ci->out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     ci->dct_method = JDCT_ISLOW;
@@ -240,6 +258,7 @@ int magpie__decode_jpeg(magpie__job *job) {
         goto done;
     }
     int inverted = ci->saw_Adobe_marker;
+    if (cmyk) st->cmyk_color = magpie__job_cmyk_color(job, inverted);
     while (ci->output_scanline < ci->output_height) {
         uint8_t *direct = cmyk ? NULL : magpie__sink_direct_row(st->sink);
         JSAMPROW rows[1] = {direct ? direct : st->row};
@@ -247,7 +266,8 @@ int magpie__decode_jpeg(magpie__job *job) {
             rc = MAGPIE_ETRUNCATED;
             goto done;
         }
-        if (cmyk) magpie__cmyk_to_rgba(st->row, ci->output_width, inverted);
+        if (cmyk && st->cmyk_color) magpie__color_rows(st->cmyk_color, st->row, 0, ci->output_width, 1);
+        else if (cmyk) magpie__cmyk_to_rgba(st->row, ci->output_width, inverted);
         magpie__sink_push(st->sink, direct ? NULL : st->row);
     }
     /* Rows complete: running out of data from here on (a missing EOI) loses no pixels, but
@@ -266,6 +286,7 @@ int magpie__decode_jpeg(magpie__job *job) {
 done:
     if (rc != MAGPIE_OK && job->in->io_error) rc = MAGPIE_EIO;
     jpeg_destroy_decompress(ci);
+    magpie__color_release(st->cmyk_color);
     magpie__sink_destroy(st->sink);
     free(st->row);
     magpie__uncharge(job, st->charged);

@@ -7,6 +7,7 @@
 #include <png.h>
 
 #include "codec.h"
+#include "icc.h"
 
 typedef struct {
     magpie__job *job;
@@ -106,6 +107,12 @@ int magpie__decode_png(magpie__job *job) {
     png_set_crc_action(png, PNG_CRC_DEFAULT, PNG_CRC_ERROR_QUIT);
     st->pos = 0;
     png_read_info(png, info);
+    png_charp profile_name = NULL;
+    png_bytep profile = NULL;
+    png_uint_32 profile_size = 0;
+    int profile_compression = 0;
+    if (png_get_iCCP(png, info, &profile_name, &profile_compression, &profile, &profile_size) && profile)
+        magpie__job_set_profile(job, profile, profile_size);
     png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
     if (w != job->info.width || h != job->info.height) {
         rc = MAGPIE_ECORRUPT;

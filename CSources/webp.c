@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "icc.h"
 
 #ifdef MAGPIE_HAVE_WEBP
 #include <webp/decode.h>
@@ -159,6 +160,19 @@ static int magpie__webp_animation(magpie__job *job, const uint8_t *data, size_t 
     return rc;
 }
 
+/* The ICCP chunk a VP8X header announces, onto the job. */
+static void magpie__webp_profile(magpie__job *job, const uint8_t *data, size_t size) {
+    WebPData wd = {data, size};
+    WebPDemuxer *demux = WebPDemux(&wd);
+    if (!demux) return;
+    WebPChunkIterator it;
+    if ((WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & ICCP_FLAG) && WebPDemuxGetChunk(demux, "ICCP", 1, &it)) {
+        magpie__job_set_profile(job, it.chunk.bytes, it.chunk.size);
+        WebPDemuxReleaseChunkIterator(&it);
+    }
+    WebPDemuxDelete(demux);
+}
+
 int magpie__decode_webp(magpie__job *job) {
     const uint8_t *data;
     uint8_t *owned;
@@ -167,6 +181,7 @@ int magpie__decode_webp(magpie__job *job) {
     WebPDecoderConfig cfg;
     if (!rc && !WebPInitDecoderConfig(&cfg)) rc = MAGPIE_EINTERNAL;
     if (!rc) rc = magpie__webp_status(job, WebPGetFeatures(data, size, &cfg.input), "header");
+    if (!rc) magpie__webp_profile(job, data, size);
     if (!rc) rc = cfg.input.has_animation ? magpie__webp_animation(job, data, size) : magpie__webp_still(job, data, size, &cfg);
     magpie__whole_input_free(job, owned);
     return rc;

@@ -7,6 +7,27 @@
 
 #ifdef MAGPIE_HAVE_WEBP
 #include <webp/encode.h>
+#include <webp/mux.h>
+
+/* The encoded image with the ICC profile in an ICCP chunk (libwebp's mux writes the VP8X header
+ * that announces it), into our own allocation. */
+static int magpie__webp_with_icc(const uint8_t *webp, size_t size, const magpie_encode_options *o, uint8_t **out,
+                                 size_t *n) {
+    WebPData image = {webp, size}, icc = {o->icc_profile, o->icc_profile_size}, assembled = {NULL, 0};
+    WebPMux *mux = WebPMuxCreate(&image, 0);
+    int rc = MAGPIE_OK;
+    if (!mux) return MAGPIE_ENOMEM;
+    if (WebPMuxSetChunk(mux, "ICCP", &icc, 0) != WEBP_MUX_OK || WebPMuxAssemble(mux, &assembled) != WEBP_MUX_OK)
+        rc = MAGPIE_EENCODE;
+    else if (!(*out = malloc(assembled.size))) rc = MAGPIE_ENOMEM;
+    else {
+        memcpy(*out, assembled.bytes, assembled.size);
+        *n = assembled.size;
+    }
+    WebPDataClear(&assembled);
+    WebPMuxDelete(mux);
+    return rc;
+}
 
 int magpie__encode_webp(const uint8_t *px, uint32_t w, uint32_t h, size_t stride, const magpie_encode_options *o,
                         uint8_t **out, size_t *n) {
@@ -35,7 +56,9 @@ int magpie__encode_webp(const uint8_t *px, uint32_t w, uint32_t h, size_t stride
         rc = pic.error_code == VP8_ENC_ERROR_OUT_OF_MEMORY || pic.error_code == VP8_ENC_ERROR_BITSTREAM_OUT_OF_MEMORY
                  ? MAGPIE_ENOMEM
                  : MAGPIE_EENCODE;
-    if (!rc) {
+    if (!rc && o->icc_profile) {
+        rc = magpie__webp_with_icc(wr.mem, wr.size, o, out, n);
+    } else if (!rc) {
         /* Our own allocation, so magpie_free frees it whatever allocator libwebp uses. */
         if (!(*out = malloc(wr.size ? wr.size : 1))) rc = MAGPIE_ENOMEM;
         else {

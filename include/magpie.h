@@ -239,6 +239,11 @@ typedef enum magpie_filter {
  *  than twice it, as Pillow's `draft` does, so the final filter has less detail to work with (see
  *  the README for the cost in dB). */
 #define MAGPIE_DECODE_FAST 0x8u
+/** Keep the source's colour profile: pixels as stored, the profile on the image
+ *  (`icc_profile`), for an encoder to embed. Without it (the default, as imgproxy does) pixels of
+ *  a source with an ICC profile (JPEG APP2, PNG iCCP, WebP ICCP, AVIF colr) are converted to sRGB
+ *  after the resize and the image has no profile. CMYK JPEGs are converted either way. */
+#define MAGPIE_DECODE_KEEP_PROFILE 0x10u
 
 /** An orientation (1–8, as `magpie_transform` takes it) applied after the EXIF orientation (or
  *  none, with KEEP_ORIENTATION), composed with it into one transform while rows are written: a
@@ -277,7 +282,17 @@ typedef struct magpie_image {
     uint32_t source_height;   /**< Stored source height. */
     uint8_t *pixels;          /**< frame_count * height * stride bytes; frame i at i*height*stride. */
     uint32_t *delays_ms;      /**< frame_count delays in milliseconds (0 for stills). */
+    /* Added with colour management (the library allocates the struct: no caller builds one). */
+    uint32_t flags;           /**< MAGPIE_IMAGE_* bits: what became of the source's profile. */
+    uint8_t *icc_profile;     /**< With MAGPIE_DECODE_KEEP_PROFILE: the source's ICC profile. */
+    size_t icc_profile_size;  /**< Its size in bytes; 0 when there is none. */
 } magpie_image;
+
+#define MAGPIE_IMAGE_PROFILE_CONVERTED 0x1u /**< Pixels converted to sRGB through the source's profile. */
+#define MAGPIE_IMAGE_PROFILE_KEPT 0x2u      /**< Pixels as stored; the profile is `icc_profile`. */
+/** The source had a profile that could not be used (too large, malformed, another colour space
+ *  than the pixels', refused by lcms2): pixels as stored, untagged. */
+#define MAGPIE_IMAGE_PROFILE_IGNORED 0x4u
 
 /**
  * The width and height `magpie_decode`/`magpie_decode_into` would produce for these options,
@@ -368,6 +383,14 @@ MAGPIE_API int magpie_decoder_decode_into(magpie_decoder *decoder, uint8_t *pixe
 /** Decodes into a new image, every frame the options ask for, as `magpie_decode`; once. */
 MAGPIE_API int magpie_decoder_decode(magpie_decoder *decoder, magpie_image **out);
 /** Releases the decoder (closing its file); NULL is allowed. */
+/**
+ * After `magpie_decoder_decode_into`: what became of the source's colour profile
+ * (MAGPIE_IMAGE_PROFILE_* in `*flags`) and, when it was kept (MAGPIE_DECODE_KEEP_PROFILE), the
+ * profile (`*icc_profile`, valid until the handle is freed; NULL and 0 otherwise). An image from
+ * `magpie_decoder_decode` carries both itself.
+ */
+MAGPIE_API int magpie_decoder_color(const magpie_decoder *decoder, uint32_t *flags, const uint8_t **icc_profile,
+                                    size_t *icc_profile_size);
 MAGPIE_API void magpie_decoder_free(magpie_decoder *decoder);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -572,6 +595,9 @@ typedef struct magpie_encode_options {
     int lossless; /**< WebP: 1 for lossless (then `quality` is the effort 0–100, as cwebp's
                        -q with -lossless); default 0, lossy at `quality`. */
     int method;   /**< WebP: effort 0 (fast) – 6 (small), cwebp's -m; default 4. */
+    /* Added with colour management. */
+    const uint8_t *icc_profile; /**< An ICC profile to embed (JPEG APP2, PNG iCCP, WebP ICCP); NULL: none. */
+    size_t icc_profile_size;    /**< Its size: at most 4 MiB, else MAGPIE_EINVAL. */
 } magpie_encode_options;
 
 /** Sets defaults: PNG, level 6; JPEG quality 85, 4:2:0, white background; WebP lossy at

@@ -9,7 +9,9 @@
 # the same way, checking its promises and its `%3A` decoding against string replacement.
 # The process target feeds raw parameters (NaN, infinities, huge and negative values) to every
 # pixel processor over small images made from the input; it needs no seeds.
-# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|process|url|path ...]
+# The icc target builds colour-profile transforms from the input (raw, or written over real
+# profiles lcms2 makes) and decodes a JPEG that carries it.
+# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|process|icc|url|path ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
@@ -18,9 +20,9 @@ mkdir -p "$out"
 cc=${CC_FUZZ:-clang}
 flags=(-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -D_DEFAULT_SOURCE
   -DMAGPIE_HAVE_WEBP=1 -DMAGPIE_HAVE_AVIF=1)
-libs=(-lturbojpeg -ljpeg -lpng16 -lgif -lwebpdemux -lwebp -lavif -lz -lm)
+libs=(-lturbojpeg -ljpeg -lpng16 -lgif -lwebpdemux -lwebpmux -lwebp -lavif -llcms2 -lz -lm)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif process url path)
+[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif process icc url path)
 corpus=../shared/corpus
 # The C core is compiled once for every C harness (they differ only in their own file), two files
 # at a time.
@@ -43,6 +45,7 @@ for t in "${targets[@]}"; do
     webp) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_WEBP); seeds=("$more/webp" "$more/bad/webp"); runs=20000 ;;
     avif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_AVIF); seeds=("$more/avif" "$more/bad/avif"); runs=4000 ;;
     process) src=Tests/fuzz/fuzz_process.c; def=(); seeds=(); runs=400000 ;;
+    icc) src=Tests/fuzz/fuzz_icc.c; def=(-ICSources); seeds=(); runs=8000 ;;
     url | path) ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;
   esac

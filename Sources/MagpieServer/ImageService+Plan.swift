@@ -72,7 +72,9 @@ extension ImageService {
         let limits = Variant.SourceLimits(
             pixels: configuration.maxSourcePixels, frames: configuration.maxFrames,
             framePixels: configuration.maxFramePixels, quality: configuration.decodeQuality)
-        let variant = Variant(options, format: format, limits: limits, watermark: configuration.watermark)
+        let variant = Variant(
+            options, format: format, limits: limits, watermark: configuration.watermark,
+            keepsColorProfile: !(options.stripsColorProfile ?? !configuration.keepsColorProfile))
         var o = manager.defaultOptions
         o.processor = variant.processor
         o.onlyLoadFirstFrame = true

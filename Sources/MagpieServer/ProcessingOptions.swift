@@ -2,8 +2,8 @@ import MagpieImage
 
 /// What a request asks to be done, from imgproxy's option segments: `rs|resize`, `s|size`,
 /// `rt|resizing_type`, `w|width`, `h|height`, `el|enlarge`, `g|gravity`, `q|quality`,
-/// `f|format|ext`, `pr|preset`, `exp|expires`, `cb|cachebuster`, `dpr`, and the effects
-/// (``EffectOptions``).
+/// `f|format|ext`, `pr|preset`, `exp|expires`, `cb|cachebuster`, `dpr`, `scp|strip_color_profile`,
+/// and the effects (``EffectOptions``).
 struct ProcessingOptions: Sendable, Hashable {
     enum ResizingType: String, Sendable {
         case fit, fill, force, auto
@@ -25,6 +25,9 @@ struct ProcessingOptions: Sendable, Hashable {
     var cacheBuster: String?
     var dpr = 1
     var effects = EffectOptions()
+    /// `scp`/`strip_color_profile`: convert to sRGB and write no profile (true), or keep the
+    /// source's profile (false); `nil`: the server's default.
+    var stripsColorProfile: Bool?
 
     /// Parses `segments`, expanding presets once (a preset naming a preset is an error).
     static func parse(_ segments: [String], presets: [String: [String]]) throws(ServiceError) -> ProcessingOptions {
@@ -105,6 +108,9 @@ struct ProcessingOptions: Sendable, Hashable {
         case "cb", "cachebuster":
             guard args.count == 1, args[0].utf8.count <= 128 else { throw .badOption }
             cacheBuster = args[0]
+        case "scp", "strip_color_profile":
+            guard args.count == 1 else { throw .badOption }
+            stripsColorProfile = try bool(args[0])
         case "dpr":
             guard args.count == 1 else { throw .badOption }
             dpr = try int(args[0], 1...8)

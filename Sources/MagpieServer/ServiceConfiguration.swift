@@ -51,6 +51,10 @@ public struct ServiceConfiguration: Sendable {
     /// libvips (and so imgproxy) does; `.fast` only to just past it, as Pillow's `draft` (and so
     /// thumbor) does: fewer pixels decoded and filtered, a little sharpness lost.
     public var decodeQuality: DecodingOptions.Quality = .standard
+    /// Keep sources' colour profiles (pixels as stored, the profile embedded in the result) unless a
+    /// URL says `scp:1`; `false` (imgproxy's `IMGPROXY_STRIP_COLOR_PROFILE` default): convert to
+    /// sRGB and write no profile unless a URL says `scp:0`.
+    public var keepsColorProfile = false
     /// Longest a request may take, from arrival to answer (download, decode and encode
     /// included); past it the answer is 503. 20 s (`nil`: no limit).
     public var requestTimeout: Double? = 20

@@ -20,6 +20,8 @@ extension Variant {
         /// A rotation or flip after the resize (the box is of the image before it), composed into
         /// the decode where the resize is one.
         var transform: Orientation = .up
+        /// Keep the source's colour profile (`scp:0`) rather than convert to sRGB.
+        var keepsColorProfile = false
 
         /// Never used alone: the tagged processor around it names the variant.
         var identifier: String { "magpie.serve.resize" }
@@ -52,11 +54,13 @@ extension Variant {
             if type == .auto { type = width > 0 && height > 0 && (sw >= sh) == (width >= height) ? .fill : .fit }
             if width == 0 || height == 0 || type == .fit {
                 return DownsamplingProcessor(
-                    width: tw, height: th, mode: .fit, allowsUpscaling: enlarge, quality: quality)
+                    width: tw, height: th, mode: .fit, allowsUpscaling: enlarge, quality: quality,
+                    keepsColorProfile: keepsColorProfile)
             }
             if type == .force {
                 return DownsamplingProcessor(
-                    width: width, height: height, mode: .exact, allowsUpscaling: enlarge, quality: quality)
+                    width: width, height: height, mode: .exact, allowsUpscaling: enlarge, quality: quality,
+                    keepsColorProfile: keepsColorProfile)
             }
             let cover = max(Double(width) / Double(sw), Double(height) / Double(sh))
             let scale = enlarge ? cover : min(1, cover)
@@ -73,7 +77,8 @@ extension Variant {
             }
             return CompositeProcessor(
                 DownsamplingProcessor(
-                    width: cw, height: ch, mode: .exact, allowsUpscaling: scale > 1, quality: quality),
+                    width: cw, height: ch, mode: .exact, allowsUpscaling: scale > 1, quality: quality,
+                    keepsColorProfile: keepsColorProfile),
                 CroppingProcessor(width: min(bw, cw), height: min(bh, ch), anchor: anchor))
         }
     }

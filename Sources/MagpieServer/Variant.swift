@@ -7,7 +7,10 @@ struct Variant: Sendable {
     let processor: any ImageProcessor
     let serializer: OutputSerializer
 
-    init(_ options: ProcessingOptions, format: String, limits: SourceLimits, watermark: OverlayProcessor? = nil) {
+    init(
+        _ options: ProcessingOptions, format: String, limits: SourceLimits, watermark: OverlayProcessor? = nil,
+        keepsColorProfile: Bool = false
+    ) {
         // The size asked for is of the result, after any rotation (as imgproxy has it): the resize
         // runs before the turn, on the box and gravity turned back.
         let turn = options.effects.orientation
@@ -19,16 +22,20 @@ struct Variant: Sendable {
             ? Resize(
                 type: options.resizingType, width: w, height: h, enlarge: options.enlarge,
                 anchor: Self.anchor(Self.anchor(options.gravity), before: turn), quality: limits.quality,
-                transform: turn)
+                transform: turn, keepsColorProfile: keepsColorProfile)
             : nil
+        // Without a resize the first effect decodes: a kept profile needs a decode of its own first.
+        let decode: (any ImageProcessor)? =
+            resize == nil && keepsColorProfile ? DefaultImageProcessor(keepsColorProfile: true) : nil
         let chain =
-            [resize].compactMap { $0 }
+            [resize ?? decode].compactMap { $0 }
             + Self.effects(options.effects, dpr: options.dpr, watermark: watermark, turning: resize == nil)
         let inner = chain.first.map { first in chain.dropFirst().reduce(first) { CompositeProcessor($0, $1) } }
         serializer = OutputSerializer(format: format, quality: options.quality ?? 80)
         processor = Tagged(
             inner: inner ?? DefaultImageProcessor(),
-            tag: "\(options.variantName)\(limits.quality == .fast ? "|fast" : "")|\(serializer.name)",
+            tag: "\(options.variantName)\(limits.quality == .fast ? "|fast" : "")\(keepsColorProfile ? "|kcp" : "")"
+                + "|\(serializer.name)",
             limits: limits)
     }
 

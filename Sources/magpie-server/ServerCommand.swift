@@ -104,6 +104,10 @@ struct ServerCommand: AsyncParsableCommand {
     var maxFramePixels = 1_000_000_000
     @Flag(name: .long, help: "Shrink on load only to just past the output (as thumbor), not twice it (as imgproxy).")
     var fast = false
+    @Flag(
+        name: .long,
+        help: "Keep sources' colour profiles unless a URL says scp:1 (default: convert to sRGB, as imgproxy).")
+    var keepColorProfile = false
     @Option(name: .long, help: "Seconds a request may take in all; past it the answer is 503.")
     var requestTimeout = 20.0
     @Option(name: .long, help: "The image `wm` composites (decoded once at start).")
@@ -212,6 +216,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.maxFramePixels = maxFramePixels
         configuration.requestTimeout = requestTimeout
         configuration.decodeQuality = fast ? .fast : .standard
+        configuration.keepsColorProfile = keepColorProfile
         guard maxSigma >= 0, maxSigma <= 100 else { throw ValidationError("--max-sigma must be 0–100") }
         configuration.maxSigma = maxSigma
         if let watermarkPath {

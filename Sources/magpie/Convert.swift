@@ -18,6 +18,11 @@ struct Convert: ParsableCommand {
     @Option(name: .long, help: "JPEG and WebP quality 1–100.")
     var quality = 85
 
+    @Flag(
+        name: .long,
+        help: "Keep the source's colour profile: pixels as stored, the profile in the output (default: sRGB).")
+    var keepProfile = false
+
     @OptionGroup(title: "Effects")
     var effects: EffectFlags
 
@@ -32,6 +37,7 @@ struct Convert: ParsableCommand {
             if !output.lowercased().hasSuffix(".ppm") { _ = try CLI.encodingFormat(forPath: output, quality: quality) }
             var options = DecodingOptions(frames: .single(frame))
             options.transform = effects.orientation
+            options.keepsColorProfile = keepProfile
             let image = try Image(contentsOfFile: input, options: options)
             try CLI.save(try EffectFlags.apply(chain, to: image), to: output, quality: quality)
         } catch {

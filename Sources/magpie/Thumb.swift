@@ -25,6 +25,11 @@ struct Thumb: ParsableCommand {
     @Flag(name: .long, help: "Faster, slightly softer: shrink-on-load down to the size itself, not twice it.")
     var fast = false
 
+    @Flag(
+        name: .long,
+        help: "Keep the source's colour profile: pixels as stored, the profile in the output (default: sRGB).")
+    var keepProfile = false
+
     @Option(name: .long, help: "Sharpen after the downscale: 'mild' (libvips's default) or SIGMA[,AMOUNT[,THRESHOLD]].")
     var sharpenResize: String?
 
@@ -60,6 +65,7 @@ struct Thumb: ParsableCommand {
                 resize: fill ? .fill(width: w, height: h) : .fit(width: w, height: h), frames: .single(0),
                 quality: fast ? .fast : .standard)
             options.transform = effects.orientation
+            options.keepsColorProfile = keepProfile
             var image = try Image(contentsOfFile: input, options: options)
             if let sharpenResize { image = try image.sharpened(try EffectFlags.sharpening(sharpenResize)) }
             try CLI.save(try EffectFlags.apply(chain, to: image), to: out, quality: quality)

@@ -11,7 +11,7 @@
 #include "testutil.h"
 
 #define THREADS 4
-#define MAX_FILES 48
+#define MAX_FILES 64
 
 typedef struct {
     char path[600];
@@ -93,6 +93,15 @@ int main(int argc, char **argv) {
     if (argc > 2 && tu_corpus_present(argv[2])) load(argv[2], 8);
     else fprintf(stderr, "test_threads: no WebP/AVIF corpus, the lazy AVIF load is not raced\n");
     load(argv[1], 10);
+    /* Files with colour profiles, so the threads share (and race to fill) the transform cache. */
+    const char *tagged[] = {"jpeg/ljt/testorig_rgb_444_floatdct_q100_test3icc.jpg", "jpeg/jpeg-decoder/ycck.jpg",
+                            "jpeg/ljt/testorig_rot180_cmyk_411_q50_opt_rst1B_test1icc.jpg"};
+    for (size_t i = 0; i < sizeof tagged / sizeof *tagged; i++) {
+        tu_row row = {0};
+        snprintf(row.path, sizeof row.path, "%s", tagged[i]);
+        snprintf(row.expected, sizeof row.expected, "ok");
+        add(argv[1], &row);
+    }
     CHECK(count >= 10, "only %d corpus files", count);
     magpie_set_memory_budget(256u << 20);
     pthread_barrier_init(&start, NULL, THREADS);

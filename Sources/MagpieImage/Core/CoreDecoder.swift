@@ -45,9 +45,15 @@ enum CoreDecoder {
             }
             DecodeMemoryBudget.finished(status)
             try CoreBridge.checkDecoding(status, detail: status == 0 ? nil : why())
+            var flags: UInt32 = 0
+            var icc: UnsafePointer<UInt8>?
+            var iccSize = 0
+            _ = magpie_decoder_color(handle, &flags, &icc, &iccSize)
             return CoreDecoded(
                 width: Int(w), height: Int(h), frames: [(pixels, 0)], loopCount: nil,
-                formatName: CoreBridge.formatName(info.format), orientation: Int(info.orientation))
+                formatName: CoreBridge.formatName(info.format), orientation: Int(info.orientation),
+                profileOutcome: profileOutcome(flags),
+                profile: icc.map { [UInt8](UnsafeBufferPointer(start: $0, count: iccSize)) })
         }
         var image: UnsafeMutablePointer<magpie_image>?
         status = magpie_decoder_decode(handle, &image)
@@ -66,7 +72,14 @@ enum CoreDecoder {
         return CoreDecoded(
             width: Int(img.width), height: Int(img.height), frames: frames,
             loopCount: img.loop_count >= 0 ? Int(img.loop_count) : nil, formatName: CoreBridge.formatName(img.format),
-            orientation: Int(img.orientation))
+            orientation: Int(img.orientation), profileOutcome: profileOutcome(img.flags),
+            profile: img.icc_profile.map { [UInt8](UnsafeBufferPointer(start: $0, count: img.icc_profile_size)) })
+    }
+
+    private static func profileOutcome(_ flags: UInt32) -> CoreProfileOutcome {
+        if flags & UInt32(MAGPIE_IMAGE_PROFILE_IGNORED) != 0 { return .ignored }
+        if flags & UInt32(MAGPIE_IMAGE_PROFILE_KEPT) != 0 { return .kept }
+        return flags & UInt32(MAGPIE_IMAGE_PROFILE_CONVERTED) != 0 ? .converted : .none
     }
 
     /// The size a decode with `options` would produce, from the header alone.
@@ -139,6 +152,7 @@ extension CoreDecodeRequest {
         if !appliesOrientation { flags |= UInt32(MAGPIE_DECODE_KEEP_ORIENTATION) }
         if allowsUpscaling { flags |= UInt32(MAGPIE_DECODE_ALLOW_UPSCALE) }
         if fast { flags |= UInt32(MAGPIE_DECODE_FAST) }
+        if keepsProfile { flags |= UInt32(MAGPIE_DECODE_KEEP_PROFILE) }
         if (2...8).contains(transform) { flags |= UInt32(transform) << 8 }  // MAGPIE_DECODE_TRANSFORM
         if let frameIndex {
             flags |= UInt32(MAGPIE_DECODE_ONE_FRAME)

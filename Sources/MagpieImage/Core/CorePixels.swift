@@ -3,9 +3,9 @@ internal import CMagpie
 /// Encoding, resampling and sniffing through the C core.
 enum CorePixels {
     /// Encodes `pixels` (RGBA8, `width × height`).
-    static func encode(_ pixels: [UInt8], width: Int, height: Int, as format: CoreEncoding) throws(ImageCodecError)
-        -> [UInt8]
-    {
+    static func encode(
+        _ pixels: [UInt8], width: Int, height: Int, as format: CoreEncoding, profile: [UInt8]? = nil
+    ) throws(ImageCodecError) -> [UInt8] {
         var o = magpie_encode_options()
         magpie_encode_options_init(&o)
         switch format {
@@ -29,7 +29,14 @@ enum CorePixels {
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
         let status = pixels.withUnsafeBufferPointer { p in
-            magpie_encode(p.baseAddress, UInt32(width), UInt32(height), width * 4, &o, &out, &size)
+            guard let profile, !profile.isEmpty else {
+                return magpie_encode(p.baseAddress, UInt32(width), UInt32(height), width * 4, &o, &out, &size)
+            }
+            return profile.withUnsafeBufferPointer { icc in
+                o.icc_profile = icc.baseAddress
+                o.icc_profile_size = icc.count
+                return magpie_encode(p.baseAddress, UInt32(width), UInt32(height), width * 4, &o, &out, &size)
+            }
         }
         try CoreBridge.checkEncoding(status)
         defer { magpie_free(out) }

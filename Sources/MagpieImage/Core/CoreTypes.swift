@@ -23,6 +23,8 @@ struct CoreDecodeRequest: Sendable {
     var appliesOrientation = true
     var allowsUpscaling = false
     var fast = false
+    /// Keep the source's colour profile (pixels as stored) rather than convert to sRGB.
+    var keepsProfile = false
     /// An orientation (EXIF numbering) applied after the EXIF one, composed with it; 1: none.
     var transform = 1
     /// One frame only (its index); `nil` for every frame.
@@ -56,6 +58,14 @@ struct CoreDecoded: Sendable {
     var loopCount: Int?
     var formatName: String
     var orientation: Int
+    /// What became of the source's colour profile, and the profile when it was kept.
+    var profileOutcome: CoreProfileOutcome = .none
+    var profile: [UInt8]? = nil
+}
+
+/// What a decode did with the source's colour profile (MAGPIE_IMAGE_PROFILE_*).
+enum CoreProfileOutcome: Sendable {
+    case none, converted, kept, ignored
 }
 
 /// An encoding and its settings.

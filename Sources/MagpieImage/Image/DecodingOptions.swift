@@ -70,6 +70,11 @@ public struct DecodingOptions: Sendable, Hashable {
     /// A rotation or flip applied after the EXIF orientation, composed with it into one transform
     /// while rows are written (no second pass). `resize` targets are of the transformed image.
     public var transform: Orientation = .up
+    /// Keep the source's colour profile: pixels as stored, the profile on ``Image/colorProfile``
+    /// for the encoder to embed. `false` (the default, as imgproxy): a source with an ICC profile
+    /// (or AVIF CICP colours) is converted to sRGB after the resize and carries none. CMYK JPEGs are
+    /// converted either way.
+    public var keepsColorProfile = false
 
     public init(
         resize: Resize? = nil, filter: Filter = .lanczos3, appliesOrientation: Bool = true,

@@ -15,6 +15,7 @@ extension DecodingOptions {
         r.appliesOrientation = appliesOrientation
         r.allowsUpscaling = allowsUpscaling
         r.fast = quality == .fast
+        r.keepsProfile = keepsColorProfile
         r.transform = transform.rawValue
         if case .single(let index) = frames { r.frameIndex = index }
         r.maxPixels = limits.maxPixels
@@ -60,6 +61,14 @@ extension Image {
             frames: d.frames.map { ImageFrame(pixels: $0.pixels, delay: .milliseconds($0.delayMilliseconds)) },
             loopCount: d.loopCount, sourceFormat: ImageFormat(rawValue: d.formatName),
             sourceOrientation: d.orientation)
+        colorProfile = d.profile
+        colorProfileHandling =
+            switch d.profileOutcome {
+            case .none: .none
+            case .converted: .convertedToSRGB
+            case .kept: .kept
+            case .ignored: .ignored
+            }
     }
 }
 

@@ -81,7 +81,8 @@ extension Image {
         for frame in frames { out.append(ImageFrame(pixels: try body(frame.pixels), delay: frame.delay)) }
         return Image(
             width: width, height: height, frames: out, loopCount: loopCount, sourceFormat: sourceFormat,
-            sourceOrientation: sourceOrientation)
+            sourceOrientation: sourceOrientation
+        ).carryingColor(of: self)
     }
 
     /// Gaussian blur: `sigma` 0 (unchanged) to 100; transparent pixels lend no colour.

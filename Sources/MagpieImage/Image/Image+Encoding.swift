@@ -31,6 +31,6 @@ extension Image {
     /// - Throws: ``ImageCodecError/encodingFailed(_:)`` (quality out of range, say; `unsupported` for
     ///   WebP in a build without libwebp, see ``ImageFormat/isEncodable``).
     public func encoded(as format: EncodingFormat) throws(ImageCodecError) -> [UInt8] {
-        try CorePixels.encode(pixels, width: width, height: height, as: format.core)
+        try CorePixels.encode(pixels, width: width, height: height, as: format.core, profile: colorProfile)
     }
 }

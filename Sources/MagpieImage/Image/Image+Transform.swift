@@ -36,7 +36,8 @@ extension Image {
         }
         return Image(
             width: width, height: height, frames: out, loopCount: loopCount, sourceFormat: sourceFormat,
-            sourceOrientation: sourceOrientation)
+            sourceOrientation: sourceOrientation
+        ).carryingColor(of: self)
     }
 
     /// The rectangle `rect` of the image, exactly.
@@ -50,6 +51,7 @@ extension Image {
             ? self
             : Image(
                 width: width, height: height, frames: [frames[0]], loopCount: nil, sourceFormat: sourceFormat,
-                sourceOrientation: sourceOrientation)
+                sourceOrientation: sourceOrientation
+            ).carryingColor(of: self)
     }
 }

@@ -25,6 +25,12 @@ public struct Image: Sendable, Hashable {
     public let sourceFormat: ImageFormat
     /// The source's EXIF orientation (already applied unless decoding was told otherwise).
     public let sourceOrientation: Int
+    /// The source's ICC profile when decoding kept it (``DecodingOptions/keepsColorProfile``): the
+    /// pixels are the stored numbers and ``encoded(as:)`` embeds it. `nil` by default, when the
+    /// pixels were converted to sRGB (or the source had none); set it to `nil` to write them untagged.
+    public var colorProfile: [UInt8]? = nil
+    /// What decoding did with the source's colour profile.
+    public internal(set) var colorProfileHandling: ColorProfileHandling = .none
 
     /// The first frame's pixels.
     public var pixels: [UInt8] { frames[0].pixels }

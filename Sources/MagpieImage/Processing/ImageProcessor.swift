@@ -27,11 +27,17 @@ extension ImageProcessor {
 
 /// Plain decoding at full size (orientation applied).
 public struct DefaultImageProcessor: ImageProcessor {
-    public init() {}
-    public var identifier: String { "" }
+    /// Keep the source's colour profile rather than convert to sRGB
+    /// (``DecodingOptions/keepsColorProfile``).
+    public var keepsColorProfile: Bool
+    public init(keepsColorProfile: Bool = false) { self.keepsColorProfile = keepsColorProfile }
+    public var identifier: String { keepsColorProfile ? "magpie.decode(kcp)" : "" }
     public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
         switch input {
-        case .data(let data): return try decode(data, .default, firstFrameOnly: firstFrameOnly)
+        case .data(let data):
+            var options = DecodingOptions.default
+            options.keepsColorProfile = keepsColorProfile
+            return try decode(data, options, firstFrameOnly: firstFrameOnly)
         case .image(let image): return firstFrameOnly ? image.firstFrame : image
         }
     }

@@ -16,12 +16,16 @@ public struct DownsamplingProcessor: ImageProcessor {
     /// target box is of the image before it, as if it came after the resize. A chain of this
     /// processor then a ``TransformProcessor`` decodes this way.
     public var transform: Orientation
+    /// Keep the source's colour profile rather than convert to sRGB
+    /// (``DecodingOptions/keepsColorProfile``).
+    public var keepsColorProfile = false
 
     public init(
         width: Int, height: Int, mode: ContentMode = .fit, allowsUpscaling: Bool = false,
         filter: DecodingOptions.Filter = .lanczos3, quality: DecodingOptions.Quality = .standard,
-        sharpening: Sharpening? = nil, transform: Orientation = .up
+        sharpening: Sharpening? = nil, transform: Orientation = .up, keepsColorProfile: Bool = false
     ) {
+        self.keepsColorProfile = keepsColorProfile
         self.width = max(1, width)
         self.height = max(1, height)
         self.mode = mode
@@ -40,8 +44,9 @@ public struct DownsamplingProcessor: ImageProcessor {
         let fast = quality == .fast ? ",fast" : ""
         let sharp = sharpening.map { ",sharpen:\($0.name)" } ?? ""
         let turn = transform == .up ? "" : ",orient:\(transform.rawValue)"
+        let profile = keepsColorProfile ? ",kcp" : ""
         return
-            "magpie.downsample(\(mode.rawValue),\(width)x\(height)\(up)\(fast)\(filter.identifierSuffix)\(sharp)\(turn))"
+            "magpie.downsample(\(mode.rawValue),\(width)x\(height)\(up)\(fast)\(filter.identifierSuffix)\(sharp)\(turn)\(profile))"
     }
 
     public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
@@ -66,6 +71,7 @@ public struct DownsamplingProcessor: ImageProcessor {
             var options = DecodingOptions(
                 resize: resize, filter: filter, allowsUpscaling: allowsUpscaling, quality: quality)
             options.transform = transform
+            options.keepsColorProfile = keepsColorProfile
             resized = try decode(data, options, firstFrameOnly: firstFrameOnly)
         case .image(let image):
             let source = firstFrameOnly ? image.firstFrame : image
