@@ -72,6 +72,8 @@ struct magpie__color {
     cmsContext ctx;
     cmsHTRANSFORM transform; /* NULL: the profile is sRGB, nothing to do */
     int gray;                /* the profile is a gray one: rows go through a gray buffer */
+    int matrix;              /* RGB matrix-shaper: converted by `mx`, not lcms2 */
+    magpie__icc_matrix mx;
     magpie__cms_budget budget;
     uint64_t last_use;
     int refs;   /* users now; an entry in use is never evicted */
@@ -126,6 +128,7 @@ static int magpie__color_build(magpie__color *c, const uint8_t *icc, size_t n) {
     cmsUInt32Number in_type, out_type = TYPE_RGBA_8, flags = cmsFLAGS_NOCACHE;
     if (c->kind == MAGPIE__ICC_RGBA && space == cmsSigRgbData) {
         if (magpie__is_srgb(in, srgb)) goto done; /* no transform: the pixels are sRGB already */
+        if ((c->matrix = magpie__icc_matrix_build(in, srgb, &c->mx))) goto done;
         in_type = TYPE_RGBA_8;
         flags |= cmsFLAGS_COPY_ALPHA;
     } else if (c->kind == MAGPIE__ICC_RGBA && space == cmsSigGrayData) {
@@ -223,9 +226,13 @@ void magpie__color_release(magpie__color *c) {
     if (last) magpie__color_free(c);
 }
 
-int magpie__color_is_identity(const magpie__color *c) { return !c || !c->transform; }
+int magpie__color_is_identity(const magpie__color *c) { return !c || (!c->transform && !c->matrix); }
 
 void magpie__color_rows(const magpie__color *c, uint8_t *px, size_t stride, uint32_t w, uint32_t h) {
+    if (c && c->matrix) {
+        magpie__icc_matrix_rows(&c->mx, px, stride, w, h);
+        return;
+    }
     if (!c || !c->transform) return;
     for (uint32_t y = 0; y < h; y++) {
         uint8_t *row = px + (size_t)y * stride;

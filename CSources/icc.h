@@ -25,6 +25,17 @@ MAGPIE_HIDDEN int magpie__color_is_identity(const magpie__color *c);
 /* Converts `h` rows of `w` pixels in place (alpha kept; CMYK rows become opaque RGBA). */
 MAGPIE_HIDDEN void magpie__color_rows(const magpie__color *c, uint8_t *px, size_t stride, uint32_t w, uint32_t h);
 
+/* ---- the fast path for RGB matrix-shaper profiles (icc_matrix.c) ---- */
+typedef struct {
+    float lin[3][256]; /* each channel's tone curve: stored value to linear light */
+    float m[9];        /* the profile's linear RGB to sRGB's, row-major */
+} magpie__icc_matrix;
+/* The tables for `in_profile` (an lcms2 cmsHPROFILE) to `srgb_profile`: 1, or 0 when the
+ * profile is not a plain matrix-shaper one (then lcms2 converts). */
+MAGPIE_HIDDEN int magpie__icc_matrix_build(void *in_profile, void *srgb_profile, magpie__icc_matrix *mx);
+MAGPIE_HIDDEN void magpie__icc_matrix_rows(const magpie__icc_matrix *mx, uint8_t *px, size_t stride, uint32_t w,
+                                           uint32_t h);
+
 /* ---- a decode's profile (icc_job.c) ---- */
 /* A codec found a profile: copied onto the job and charged, or ignored (too large, or no memory)
  * with MAGPIE_IMAGE_PROFILE_IGNORED. Only the first one counts. */
