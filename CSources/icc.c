@@ -126,16 +126,17 @@ static int magpie__color_build(magpie__color *c, const uint8_t *icc, size_t n) {
         goto done;
     }
     cmsUInt32Number in_type, out_type = TYPE_RGBA_8, flags = cmsFLAGS_NOCACHE;
-    if (c->kind == MAGPIE__ICC_RGBA && space == cmsSigRgbData) {
+    int rgba = c->kind == MAGPIE__ICC_RGBA || c->kind == MAGPIE__ICC_GRAYA;
+    if (rgba && space == cmsSigRgbData) {
         if (magpie__is_srgb(in, srgb)) goto done; /* no transform: the pixels are sRGB already */
         if ((c->matrix = magpie__icc_matrix_build(in, srgb, &c->mx))) goto done;
         in_type = TYPE_RGBA_8;
         flags |= cmsFLAGS_COPY_ALPHA;
-    } else if (c->kind == MAGPIE__ICC_RGBA && space == cmsSigGrayData) {
+    } else if (c->kind == MAGPIE__ICC_GRAYA && space == cmsSigGrayData) {
         c->gray = 1;
         in_type = TYPE_GRAY_8;
         out_type = TYPE_RGB_8;
-    } else if (c->kind != MAGPIE__ICC_RGBA && space == cmsSigCmykData) {
+    } else if (!rgba && space == cmsSigCmykData) {
         in_type = c->kind == MAGPIE__ICC_CMYK_INVERTED ? TYPE_CMYK_8_REV : TYPE_CMYK_8;
     } else {
         rc = MAGPIE_EUNSUPPORTED; /* a profile of another colour space than the pixels' */
@@ -238,7 +239,7 @@ void magpie__color_rows(const magpie__color *c, uint8_t *px, size_t stride, uint
         uint8_t *row = px + (size_t)y * stride;
         if (!c->gray) {
             cmsDoTransform(c->transform, row, row, w);
-            if (c->kind != MAGPIE__ICC_RGBA)
+            if (c->kind == MAGPIE__ICC_CMYK || c->kind == MAGPIE__ICC_CMYK_INVERTED)
                 for (uint32_t x = 0; x < w; x++) row[4 * x + 3] = 255; /* CMYK in, opaque RGBA out */
             continue;
         }

@@ -9,9 +9,11 @@
  * profiles are 0.5–600 KB, press CMYK ones up to about 2 MB. */
 #define MAGPIE__ICC_MAX_BYTES (4u << 20)
 
-/* What pixels a transform takes: RGBA rows (an RGB or a gray profile), or CMYK rows as libjpeg
- * delivers them (Adobe's inverted CMYK after an APP14 marker). Out: RGBA8, sRGB. */
-enum { MAGPIE__ICC_RGBA, MAGPIE__ICC_CMYK, MAGPIE__ICC_CMYK_INVERTED };
+/* What pixels a transform takes: RGBA rows of a colour source (an RGB profile), RGBA rows of a
+ * gray source (a gray or an RGB profile), or CMYK rows as libjpeg delivers them (Adobe's inverted
+ * CMYK after an APP14 marker). Out: RGBA8, sRGB. A gray profile on a colour source would turn it
+ * gray: it is refused. */
+enum { MAGPIE__ICC_RGBA, MAGPIE__ICC_GRAYA, MAGPIE__ICC_CMYK, MAGPIE__ICC_CMYK_INVERTED };
 
 typedef struct magpie__color magpie__color;
 

@@ -45,7 +45,8 @@ void magpie__job_finish_profile(magpie__job *job, uint32_t frames) {
         return;
     }
     magpie__color *c = NULL;
-    if (magpie__color_acquire(job->icc, job->icc_size, MAGPIE__ICC_RGBA, &c)) {
+    int gray = job->info.components == 1 || job->info.components == 2;
+    if (magpie__color_acquire(job->icc, job->icc_size, gray ? MAGPIE__ICC_GRAYA : MAGPIE__ICC_RGBA, &c)) {
         job->color_flags |= MAGPIE_IMAGE_PROFILE_IGNORED;
         return;
     }

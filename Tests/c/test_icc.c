@@ -213,6 +213,53 @@ static void hostile(const uint8_t *srgb, uint32_t w, uint32_t h, const profile *
     CHECK(magpie_encode(srgb, w, h, (size_t)w * 4, &e, &out, &n) == MAGPIE_EINVAL, "a size without a profile");
 }
 
+/* A JPEG with one APP2 ICC_PROFILE marker put after its SOI. */
+static uint8_t *with_app2(const uint8_t *jpeg, size_t n, const profile *p, size_t *out_n) {
+    *out_n = n + 18 + p->size;
+    uint8_t *out = malloc(*out_n);
+    memcpy(out, jpeg, 2);
+    size_t len = p->size + 16;
+    uint8_t head[18] = {0xFF, 0xE2, (uint8_t)(len >> 8), (uint8_t)len, 'I', 'C', 'C', '_', 'P', 'R', 'O', 'F',
+                        'I', 'L', 'E', 0, 1, 1};
+    memcpy(out + 2, head, 18);
+    memcpy(out + 20, p->data, p->size);
+    memcpy(out + 20 + p->size, jpeg + 2, n - 2);
+    return out;
+}
+
+/* A gray profile converts a gray source (its levels through its curve, still gray) and is refused
+ * on a colour one, which it would turn gray. */
+static void gray(const char *dir, const uint8_t *srgb, uint32_t w, uint32_t h) {
+    cmsCIExyY d65 = {0.3127, 0.3290, 1};
+    cmsToneCurve *linear = cmsBuildGamma(NULL, 1.0);
+    profile g = save(cmsCreateGrayProfile(&d65, linear));
+    cmsFreeToneCurve(linear);
+    size_t n = 0, tn = 0;
+    uint8_t *colour = encode(srgb, w, h, MAGPIE_FORMAT_JPEG, NULL, &n);
+    uint8_t *tagged = with_app2(colour, n, &g, &tn);
+    magpie_image *a = decode(colour, n, 0), *b = decode(tagged, tn, 0);
+    CHECK(a && b && b->flags == MAGPIE_IMAGE_PROFILE_IGNORED && memcmp(a->pixels, b->pixels, (size_t)w * h * 4) == 0,
+          "a gray profile on a colour JPEG is ignored");
+    magpie_image_free(a), magpie_image_free(b), free(colour), free(tagged);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/jpeg/pillow/hopper_gray.jpg", dir ? dir : "");
+    uint8_t *file = dir ? tu_read_file(path, &n) : NULL;
+    if (file) {
+        tagged = with_app2(file, n, &g, &tn);
+        a = decode(file, n, 0), b = decode(tagged, tn, 0);
+        int gray_out = b != NULL, brighter = 0;
+        for (size_t i = 0; b && a && i < (size_t)b->width * b->height; i++) {
+            const uint8_t *p = b->pixels + 4 * i;
+            gray_out &= p[0] == p[1] && p[1] == p[2];
+            brighter += p[0] > a->pixels[4 * i];
+        }
+        CHECK(b && b->flags == MAGPIE_IMAGE_PROFILE_CONVERTED && gray_out, "a gray JPEG through its gray profile");
+        CHECK(a && b && brighter > (int)(b->width * b->height / 2), "linear gray reads brighter as sRGB");
+        magpie_image_free(a), magpie_image_free(b), free(file), free(tagged);
+    }
+    free(g.data);
+}
+
 int main(int argc, char **argv) {
     uint32_t w, h;
     uint8_t *srgb = photo(argc > 1 && tu_corpus_present(argv[1]) ? argv[1] : NULL, &w, &h);
@@ -223,6 +270,7 @@ int main(int argc, char **argv) {
     round_trip("Display P3", srgb, w, h, &p3);
     round_trip("ProPhoto", srgb, w, h, &prophoto);
     hostile(srgb, w, h, &adobe);
+    gray(argc > 1 && tu_corpus_present(argv[1]) ? argv[1] : NULL, srgb, w, h);
     free(adobe.data);
     free(p3.data);
     free(prophoto.data);
