@@ -41,9 +41,9 @@ for t in "${targets[@]}"; do
     probe) src=Tests/fuzz/fuzz_probe.c; def=(); seeds=(jpeg png gif other bad "$more/webp" "$more/avif" "$more/bad"); runs=600000 ;;
     jpeg) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_JPEG); seeds=(jpeg bad/jpeg); runs=5000 ;;
     png) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_PNG); seeds=(png bad/png); runs=60000 ;;
-    gif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_GIF); seeds=(gif bad/gif); runs=8000 ;;
+    gif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_GIF); seeds=(gif bad/gif); runs=5000 ;;
     webp) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_WEBP); seeds=("$more/webp" "$more/bad/webp"); runs=20000 ;;
-    avif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_AVIF); seeds=("$more/avif" "$more/bad/avif"); runs=4000 ;;
+    avif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_AVIF); seeds=("$more/avif" "$more/bad/avif"); runs=3000 ;;
     process) src=Tests/fuzz/fuzz_process.c; def=(); seeds=(); runs=400000 ;;
     icc) src=Tests/fuzz/fuzz_icc.c; def=(-ICSources); seeds=(); runs=8000 ;;
     url | path) ;;

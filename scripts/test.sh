@@ -17,13 +17,13 @@ scripts/bootstrap.sh
 step "C core alone: CMake build and ctest"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_LIBDIR=lib >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
-ctest --test-dir build --output-on-failure
+ctest --test-dir build --output-on-failure -j"$(nproc)"
 
 step "C core under AddressSanitizer and UndefinedBehaviorSanitizer (the resampler's SSE2 passes, not AVX2; libavif loaded on first use, as SwiftPM builds it)"
 cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMAGPIE_SANITIZE=address,undefined \
     -DCMAKE_C_FLAGS=-DMAGPIE_NO_AVX2 -DMAGPIE_AVIF_DLOPEN=ON >/dev/null
 cmake --build build-asan -j"$(nproc)" >/dev/null 2>&1
-ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure
+ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j"$(nproc)"
 
 step "C core from four threads at once under ThreadSanitizer (libavif loaded by whichever decode comes first)"
 # Swift's clang links ThreadSanitizer's libdispatch interceptors: they need the toolchain's
@@ -37,7 +37,7 @@ TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan-c --output-on-failure -
 step "C core without the optional codecs (WebP and AVIF recognised, not decoded), resampler in plain C"
 cmake -S . -B build-nocodec -DMAGPIE_WITH_WEBP=OFF -DMAGPIE_WITH_AVIF=OFF -DCMAKE_C_FLAGS=-DMAGPIE_NO_SIMD >/dev/null
 cmake --build build-nocodec -j"$(nproc)" >/dev/null
-ctest --test-dir build-nocodec --output-on-failure -R 'api|codecs|corpus|resample'
+ctest --test-dir build-nocodec --output-on-failure -j"$(nproc)" -R 'api|codecs|corpus|resample'
 
 step "installed library: pkg-config and find_package consumers"
 prefix=$(mktemp -d)
