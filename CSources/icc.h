@@ -46,6 +46,10 @@ MAGPIE_HIDDEN void magpie__job_set_profile(magpie__job *job, const uint8_t *icc,
  * them onto the job when they name primaries other than BT.709's (Display P3, BT.2020, …) with an
  * SDR transfer; nothing for sRGB/BT.709, unspecified, or what is not supported (PQ, HLG). */
 MAGPIE_HIDDEN void magpie__job_set_cicp(magpie__job *job, uint32_t primaries, uint32_t transfer);
+/* A PNG with neither iCCP nor sRGB: its gAMA (the file gamma, 0 when absent) and cHRM (white x, y,
+ * then red, green, blue x, y; NULL when absent) made into a profile, as the PNG specification has
+ * them describe the colours, unless they describe sRGB (its primaries, a gamma near 2.2). */
+MAGPIE_HIDDEN void magpie__job_set_png_colour(magpie__job *job, double file_gamma, const double *chrm);
 /* For a CMYK decoder, before its rows: the transform through the job's profile, or NULL for
  * the plain conversion (no profile, or one that cannot be used: then flagged ignored). */
 MAGPIE_HIDDEN magpie__color *magpie__job_cmyk_color(magpie__job *job, int inverted);

@@ -4,6 +4,7 @@
  * Display P3 photo from a phone, say). BT.709 primaries and unspecified ones are taken as sRGB;
  * PQ and HLG (HDR) are left as they are. */
 #include <lcms2.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "icc.h"
@@ -42,13 +43,8 @@ static int magpie__cicp_curve(uint32_t transfer, int *type, double p[5]) {
     }
 }
 
-void magpie__job_set_cicp(magpie__job *job, uint32_t primaries, uint32_t transfer) {
-    const magpie__primaries *pr = NULL;
-    for (size_t i = 0; i < sizeof magpie__cicp_primaries / sizeof *magpie__cicp_primaries; i++)
-        if (magpie__cicp_primaries[i].code == primaries) pr = &magpie__cicp_primaries[i];
-    int type;
-    double params[5];
-    if (!pr || !magpie__cicp_curve(transfer, &type, params)) return;
+/* A profile of these primaries and white point with this curve, onto the job. */
+static void magpie__job_make_profile(magpie__job *job, const magpie__primaries *pr, int type, const double params[5]) {
     cmsCIExyY white = {pr->wx, pr->wy, 1.0};
     cmsCIExyYTRIPLE xyy = {{pr->rx, pr->ry, 1.0}, {pr->gx, pr->gy, 1.0}, {pr->bx, pr->by, 1.0}};
     cmsToneCurve *curve = cmsBuildParametricToneCurve(NULL, type, params);
@@ -62,4 +58,33 @@ void magpie__job_set_cicp(magpie__job *job, uint32_t primaries, uint32_t transfe
     free(bytes);
     if (profile) cmsCloseProfile(profile);
     if (curve) cmsFreeToneCurve(curve);
+}
+
+void magpie__job_set_cicp(magpie__job *job, uint32_t primaries, uint32_t transfer) {
+    const magpie__primaries *pr = NULL;
+    for (size_t i = 0; i < sizeof magpie__cicp_primaries / sizeof *magpie__cicp_primaries; i++)
+        if (magpie__cicp_primaries[i].code == primaries) pr = &magpie__cicp_primaries[i];
+    int type;
+    double params[5];
+    if (pr && magpie__cicp_curve(transfer, &type, params)) magpie__job_make_profile(job, pr, type, params);
+}
+
+void magpie__job_set_png_colour(magpie__job *job, double file_gamma, const double *chrm) {
+    static const magpie__primaries srgb = {1, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06, 0.3127, 0.3290};
+    magpie__primaries pr = srgb;
+    if (chrm) {
+        pr = (magpie__primaries){0, chrm[2], chrm[3], chrm[4], chrm[5], chrm[6], chrm[7], chrm[0], chrm[1]};
+        const double *a = &pr.rx, *b = &srgb.rx;
+        for (int i = 0; i < 8; i++)
+            if (!(a[i] > 0 && a[i] < 1)) return; /* chromaticities are in (0, 1): a bad cHRM is no cHRM */
+        int same = 1;
+        for (int i = 0; i < 8; i++) same &= fabs(a[i] - b[i]) < 0.01;
+        if (same) pr = srgb;
+    }
+    double gamma = file_gamma > 0 ? 1 / file_gamma : 2.2;
+    if (!(gamma >= 0.5 && gamma <= 5)) return;
+    /* sRGB's own primaries with a gamma near 2.2 is how most tools label sRGB: left alone. */
+    if (pr.code == 1 && fabs(gamma - 2.2) < 0.15) return;
+    double params[5] = {gamma, 0, 0, 0, 0};
+    magpie__job_make_profile(job, &pr, 1, params);
 }

@@ -111,8 +111,14 @@ int magpie__decode_png(magpie__job *job) {
     png_bytep profile = NULL;
     png_uint_32 profile_size = 0;
     int profile_compression = 0;
-    if (png_get_iCCP(png, info, &profile_name, &profile_compression, &profile, &profile_size) && profile)
+    if (png_get_iCCP(png, info, &profile_name, &profile_compression, &profile, &profile_size) && profile) {
         magpie__job_set_profile(job, profile, profile_size);
+    } else if (!png_get_valid(png, info, PNG_INFO_sRGB)) {
+        double gamma = 0, c[8];
+        int has_gamma = png_get_gAMA(png, info, &gamma) != 0;
+        int has_chrm = png_get_cHRM(png, info, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7]) != 0;
+        if (has_gamma || has_chrm) magpie__job_set_png_colour(job, has_gamma ? gamma : 0, has_chrm ? c : NULL);
+    }
     png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
     if (w != job->info.width || h != job->info.height) {
         rc = MAGPIE_ECORRUPT;

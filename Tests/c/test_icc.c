@@ -260,6 +260,35 @@ static void gray(const char *dir, const uint8_t *srgb, uint32_t w, uint32_t h) {
     free(g.data);
 }
 
+/* A PNG with a gAMA chunk of `gamma` × 100000 put after its IHDR. */
+static uint8_t *with_gama(const uint8_t *png, size_t n, uint32_t gamma, size_t *out_n) {
+    *out_n = n + 16;
+    uint8_t *out = malloc(*out_n), chunk[16] = {0, 0, 0, 4, 'g', 'A', 'M', 'A'};
+    chunk[8] = (uint8_t)(gamma >> 24), chunk[9] = (uint8_t)(gamma >> 16), chunk[10] = (uint8_t)(gamma >> 8);
+    chunk[11] = (uint8_t)gamma;
+    uint32_t crc = magpie_crc32(0, chunk + 4, 8);
+    chunk[12] = (uint8_t)(crc >> 24), chunk[13] = (uint8_t)(crc >> 16), chunk[14] = (uint8_t)(crc >> 8);
+    chunk[15] = (uint8_t)crc;
+    memcpy(out, png, 33); /* signature and IHDR */
+    memcpy(out + 33, chunk, 16);
+    memcpy(out + 49, png + 33, n - 33);
+    return out;
+}
+
+/* A PNG without iCCP or sRGB: gAMA (and cHRM) describe its colours, unless they describe sRGB. */
+static void png_gamma(const uint8_t *srgb, uint32_t w, uint32_t h) {
+    size_t n = 0, ln = 0, tn = 0;
+    uint8_t *png = encode(srgb, w, h, MAGPIE_FORMAT_PNG, NULL, &n);
+    uint8_t *linear = with_gama(png, n, 100000, &ln), *usual = with_gama(png, n, 45455, &tn);
+    magpie_image *a = decode(png, n, 0), *b = decode(linear, ln, 0), *c = decode(usual, tn, 0);
+    int brighter = 0;
+    for (size_t i = 0; a && b && i < (size_t)w * h; i++) brighter += b->pixels[4 * i + 1] > a->pixels[4 * i + 1];
+    CHECK(b && b->flags == MAGPIE_IMAGE_PROFILE_CONVERTED && brighter > (int)(w * h / 2), "gAMA 1.0 reads as linear");
+    CHECK(c && c->flags == 0 && a && memcmp(a->pixels, c->pixels, (size_t)w * h * 4) == 0, "gAMA 1/2.2 is sRGB");
+    magpie_image_free(a), magpie_image_free(b), magpie_image_free(c);
+    free(png), free(linear), free(usual);
+}
+
 int main(int argc, char **argv) {
     uint32_t w, h;
     uint8_t *srgb = photo(argc > 1 && tu_corpus_present(argv[1]) ? argv[1] : NULL, &w, &h);
@@ -270,6 +299,7 @@ int main(int argc, char **argv) {
     round_trip("Display P3", srgb, w, h, &p3);
     round_trip("ProPhoto", srgb, w, h, &prophoto);
     hostile(srgb, w, h, &adobe);
+    png_gamma(srgb, w, h);
     gray(argc > 1 && tu_corpus_present(argv[1]) ? argv[1] : NULL, srgb, w, h);
     free(adobe.data);
     free(p3.data);
