@@ -90,6 +90,16 @@ extension ImageOptionsMaker {
             maker.modify(index, "sharpened", SourceLine(fileID: fileID, line: line)) { $0.sharpening = s }
             return self
         }
+        /// Keep the source's colour profile: pixels as stored and the profile on the image, for the
+        /// encoder to embed (``DecodingOptions/keepsColorProfile``), rather than convert to sRGB.
+        /// Once per size.
+        @discardableResult
+        public func keepingColorProfile(fileID: String = #fileID, line: Int = #line) -> SizeModifiers {
+            maker.modify(index, "keepingColorProfile", SourceLine(fileID: fileID, line: line)) {
+                $0.keepsProfile = true
+            }
+            return self
+        }
         public var with: SizeModifiers { self }
         public var and: SizeModifiers { self }
     }
@@ -134,7 +144,8 @@ extension ImageOptionsMaker {
                 axis: .size, relation: w.relation, width: w.width, height: h.height, crop: w.crop ?? h.crop,
                 upscale: w.upscale || h.upscale, filter: w.modifiers["filter"] != nil ? w.filter : h.filter,
                 quality: w.modifiers["fast"] != nil ? w.quality : h.quality,
-                sharpening: w.modifiers["sharpened"] != nil ? w.sharpening : h.sharpening, line: w.line)
+                sharpening: w.modifiers["sharpened"] != nil ? w.sharpening : h.sharpening,
+                keepsProfile: w.keepsProfile || h.keepsProfile, line: w.line)
         }
         let unbounded = 1 << 30
         switch c.relation {
@@ -142,7 +153,7 @@ extension ImageOptionsMaker {
             if c.crop != nil { throw .invalid(".crop needs greaterThanOrEqualTo or equalTo", at: c.line) }
             return DownsamplingProcessor(
                 width: c.width ?? unbounded, height: c.height ?? unbounded, mode: .fit, allowsUpscaling: c.upscale,
-                filter: c.filter, quality: c.quality, sharpening: c.sharpening)
+                filter: c.filter, quality: c.quality, sharpening: c.sharpening, keepsColorProfile: c.keepsProfile)
         case .atLeast:
             if let anchor = c.crop {
                 guard c.width != nil && c.height != nil else {
@@ -151,33 +162,33 @@ extension ImageOptionsMaker {
                 if anchor == .center {
                     return DownsamplingProcessor(
                         width: c.width!, height: c.height!, mode: .fill, allowsUpscaling: c.upscale, filter: c.filter,
-                        quality: c.quality, sharpening: c.sharpening)
+                        quality: c.quality, sharpening: c.sharpening, keepsColorProfile: c.keepsProfile)
                 }
                 return DownsamplingProcessor(
                     width: c.width!, height: c.height!, mode: .cover, allowsUpscaling: c.upscale, filter: c.filter,
-                    quality: c.quality, sharpening: c.sharpening)
+                    quality: c.quality, sharpening: c.sharpening, keepsColorProfile: c.keepsProfile)
                     |> CroppingProcessor(width: c.width!, height: c.height!, anchor: anchor)
             }
             return DownsamplingProcessor(
                 width: c.width ?? 1, height: c.height ?? 1, mode: .cover, allowsUpscaling: c.upscale, filter: c.filter,
-                quality: c.quality, sharpening: c.sharpening)
+                quality: c.quality, sharpening: c.sharpening, keepsColorProfile: c.keepsProfile)
         case .equal:
             if c.width != nil && c.height != nil {
                 if let anchor = c.crop {
                     return DownsamplingProcessor(
                         width: c.width!, height: c.height!, mode: .cover, allowsUpscaling: true, filter: c.filter,
-                        quality: c.quality, sharpening: c.sharpening)
+                        quality: c.quality, sharpening: c.sharpening, keepsColorProfile: c.keepsProfile)
                         |> CroppingProcessor(width: c.width!, height: c.height!, anchor: anchor)
                 }
                 return DownsamplingProcessor(
                     width: c.width!, height: c.height!, mode: .exact, allowsUpscaling: true, filter: c.filter,
-                    quality: c.quality, sharpening: c.sharpening)
+                    quality: c.quality, sharpening: c.sharpening, keepsColorProfile: c.keepsProfile)
             }
             if c.crop != nil { throw .invalid(".crop needs both a width and a height", at: c.line) }
             // One side exact, the other following the aspect ratio.
             return DownsamplingProcessor(
                 width: c.width ?? unbounded, height: c.height ?? unbounded, mode: .fit, allowsUpscaling: true,
-                filter: c.filter, quality: c.quality, sharpening: c.sharpening)
+                filter: c.filter, quality: c.quality, sharpening: c.sharpening, keepsColorProfile: c.keepsProfile)
         }
     }
 }

@@ -62,6 +62,7 @@ public final class ImageOptionsMaker {
         var filter: DecodingOptions.Filter = .lanczos3
         var quality: DecodingOptions.Quality = .standard
         var sharpening: Sharpening?
+        var keepsProfile = false
         var line: SourceLine
         /// Where each modifier (`crop`, `allowingUpscale`, `filter`, `fast`) was given.
         var modifiers: [String: SourceLine] = [:]
