@@ -34,8 +34,9 @@ public struct Image: Sendable, Hashable {
 
     /// The first frame's pixels.
     public var pixels: [UInt8] { frames[0].pixels }
-    /// Bytes of pixel memory: what a memory cache charges for this image.
-    public var cost: Int { width * height * 4 * frames.count }
+    /// Bytes of pixel memory, and of a kept colour profile: what a memory cache charges for this
+    /// image.
+    public var cost: Int { width * height * 4 * frames.count + (colorProfile?.count ?? 0) }
     /// Whether any pixel is not fully opaque.
     public var hasAlpha: Bool {
         frames.contains { frame in stride(from: 3, to: frame.pixels.count, by: 4).contains { frame.pixels[$0] != 255 } }

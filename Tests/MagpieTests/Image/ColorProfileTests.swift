@@ -37,6 +37,7 @@ import Testing
         let kept = try Image(decoding: bytes, options: keep)
         #expect(seen.colorProfileHandling == .convertedToSRGB && seen.colorProfile == nil)
         #expect(kept.colorProfileHandling == .kept && (kept.colorProfile?.count ?? 0) > 128)
+        #expect(kept.cost == seen.cost + kept.colorProfile!.count, "a memory cache charges the kept profile too")
         #expect(seen.pixels != kept.pixels, "the profile is not sRGB: converting changes the numbers")
         // Written with its profile, the kept image reads back as the converted one.
         let png = try kept.encoded(as: .png())
