@@ -60,6 +60,18 @@ static double psnr(const uint8_t *a, const uint8_t *b, size_t n) {
 }
 
 /* An RGBA8 image as a JPEG at `quality` (checked), for the tests that thumbnail real JPEG rows. */
+/* Decodes `data` fitted to `w` × `h` with `fit` and decode flags. */
+static int decode_fit(const uint8_t *data, size_t n, magpie_fit fit, uint32_t w, uint32_t h, uint32_t flags,
+                      magpie_image **out) {
+    magpie_decode_options o;
+    magpie_decode_options_init(&o);
+    o.fit = fit;
+    o.width = w;
+    o.height = h;
+    o.flags = flags;
+    return magpie_decode(data, n, &o, out);
+}
+
 static uint8_t *encode_jpeg(const uint8_t *src, uint32_t w, uint32_t h, int quality, size_t *size) {
     magpie_encode_options e;
     magpie_encode_options_init(&e);
@@ -132,14 +144,8 @@ static void fast_mode(void) {
     CHECK(tu_resize(full->pixels, W, H, full->stride, NULL, OW, OH, MAGPIE_FILTER_LANCZOS3, exact, OW * 4) ==
               MAGPIE_OK,
           "exact");
-    magpie_decode_options o;
-    magpie_decode_options_init(&o);
-    o.fit = MAGPIE_FIT_INSIDE;
-    o.width = OW;
-    o.height = OH;
-    CHECK(magpie_decode(jpeg, size, &o, &normal) == MAGPIE_OK, "default thumbnail");
-    o.flags |= MAGPIE_DECODE_FAST;
-    CHECK(magpie_decode(jpeg, size, &o, &fast) == MAGPIE_OK, "fast thumbnail");
+    CHECK(decode_fit(jpeg, size, MAGPIE_FIT_INSIDE, OW, OH, 0, &normal) == MAGPIE_OK, "default thumbnail");
+    CHECK(decode_fit(jpeg, size, MAGPIE_FIT_INSIDE, OW, OH, MAGPIE_DECODE_FAST, &fast) == MAGPIE_OK, "fast thumbnail");
     CHECK(normal->width == OW && fast->width == OW && fast->height == OH, "same size: %ux%u", fast->width,
           fast->height);
     double dn = psnr(normal->pixels, exact, (size_t)OW * OH * 4), df = psnr(fast->pixels, exact, (size_t)OW * OH * 4);
@@ -171,12 +177,7 @@ static void opaque_rows(uint32_t W, uint32_t H, uint32_t OW, uint32_t OH) {
     uint8_t *jpeg = encode_jpeg(src, W, H, 95, &size);
     magpie_image *full = NULL, *thumb = NULL;
     CHECK(magpie_decode(jpeg, size, NULL, &full) == MAGPIE_OK, "full decode");
-    magpie_decode_options o;
-    magpie_decode_options_init(&o);
-    o.fit = MAGPIE_FIT_FILL;
-    o.width = OW;
-    o.height = OH;
-    CHECK(magpie_decode(jpeg, size, &o, &thumb) == MAGPIE_OK, "thumbnail");
+    CHECK(decode_fit(jpeg, size, MAGPIE_FIT_FILL, OW, OH, 0, &thumb) == MAGPIE_OK, "thumbnail");
     CHECK(thumb->width == OW && thumb->height == OH, "size %ux%u", thumb->width, thumb->height);
     uint8_t *flt = malloc((size_t)OW * OH * 4), *ref = malloc((size_t)OW * OH * 4);
     CHECK(tu_resize(full->pixels, W, H, full->stride, NULL, OW, OH, MAGPIE_FILTER_LANCZOS3, flt, OW * 4) == MAGPIE_OK,
