@@ -73,14 +73,18 @@ MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_avif;
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_heic;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_isobmff;
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_avif;
-/* Recognised, with the size their headers give cheaply: probe_bmp.c, probe_tiff.c,
- * probe_ico.c, probe_svg.c, and PDF by its signature alone (probe_pdf.c). */
+/* BMP: probe_bmp.c, bmp.c (our own decoder) */
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_bmp;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_bmp;
-MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_tiff;
-MAGPIE_HIDDEN magpie__probe_fn magpie__probe_tiff;
+MAGPIE_HIDDEN magpie__decode_fn magpie__decode_bmp;
+/* ICO and CUR: probe_ico.c, ico.c (PNG entries through png.c, DIB entries through bmp.c) */
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_ico;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_ico;
+MAGPIE_HIDDEN magpie__decode_fn magpie__decode_ico;
+/* Recognised, with the size their headers give cheaply: probe_tiff.c, probe_svg.c, and PDF by
+ * its signature alone (probe_pdf.c). */
+MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_tiff;
+MAGPIE_HIDDEN magpie__probe_fn magpie__probe_tiff;
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_svg;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_svg;
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_pdf;

@@ -11,7 +11,7 @@
 # pixel processor over small images made from the input; it needs no seeds.
 # The icc target builds colour-profile transforms from the input (raw, or written over real
 # profiles lcms2 makes) and decodes a JPEG that carries it.
-# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|process|icc|url|path ...]
+# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|bmp|ico|process|icc|url|path ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
@@ -22,7 +22,7 @@ flags=(-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
   -DMAGPIE_HAVE_WEBP=1 -DMAGPIE_HAVE_AVIF=1)
 libs=(-lturbojpeg -ljpeg -lpng16 -lgif -lwebpdemux -lwebpmux -lwebp -lavif -llcms2 -lz -lm)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif process icc url path)
+[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif bmp ico process icc url path)
 corpus=../shared/corpus
 # The C core is compiled once for every C harness (they differ only in their own file), two files
 # at a time.
@@ -36,6 +36,7 @@ build_core() {
   core_built=1
 }
 more=../shared/corpus-webp-avif  # its folders are seeds too (webp/, avif/, bad/)
+fixtures=$PWD/Tests/fixtures/formats  # the format fixtures (committed, so there without the corpus)
 for t in "${targets[@]}"; do
   case $t in
     probe) src=Tests/fuzz/fuzz_probe.c; def=(); seeds=(jpeg png gif other bad "$more/webp" "$more/avif" "$more/bad"); runs=600000 ;;
@@ -44,6 +45,8 @@ for t in "${targets[@]}"; do
     gif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_GIF); seeds=(gif bad/gif); runs=5000 ;;
     webp) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_WEBP); seeds=("$more/webp" "$more/bad/webp"); runs=20000 ;;
     avif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_AVIF); seeds=("$more/avif" "$more/bad/avif"); runs=3000 ;;
+    bmp) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_BMP); seeds=(other bad/other "$fixtures"); runs=10000 ;;
+    ico) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_ICO); seeds=(other bad/other "$fixtures"); runs=20000 ;;
     process) src=Tests/fuzz/fuzz_process.c; def=(); seeds=(); runs=400000 ;;
     icc) src=Tests/fuzz/fuzz_icc.c; def=(-ICSources); seeds=(); runs=8000 ;;
     url | path) ;;
@@ -86,14 +89,11 @@ for t in "${targets[@]}"; do
   build_core
   "$cc" "${flags[@]}" "${def[@]}" "$src" "$objects"/*.o "${libs[@]}" -o "$bin" 2>"$out/build_$t.log" \
     || { cat "$out/build_$t.log"; exit 1; }
-  if [ -d "$corpus" ]; then
-    for s in ${seeds[@]+"${seeds[@]}"}; do
-      case $s in ../*) d=$s ;; *) d=$corpus/$s ;; esac
-      find "$d" -type f -size -256k -exec cp -n {} "$work/" \; 2>/dev/null || true
-    done
-  else
-    echo "fuzz.sh: corpus absent, starting $t from nothing" >&2
-  fi
+  [ -d "$corpus" ] || echo "fuzz.sh: corpus absent, starting $t from the committed fixtures or nothing" >&2
+  for s in ${seeds[@]+"${seeds[@]}"}; do
+    case $s in ../* | /*) d=$s ;; *) d=$corpus/$s ;; esac
+    [ -d "$d" ] && find "$d" -type f -size -256k -exec cp -n {} "$work/" \; 2>/dev/null || true
+  done
   runs=${FUZZ_RUNS:-$runs}
   echo "fuzz.sh: $t, seed ${FUZZ_SEED:-1}, $runs inputs, at most ${seconds}s"
   "$bin" "$work" -seed="${FUZZ_SEED:-1}" -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \

@@ -33,6 +33,17 @@ static int decode_checked(const tu_row *row, const uint8_t *data, size_t size, c
     return rc;
 }
 
+/* Whether the first `cut` bytes decode to exactly the pixels of all `size`. */
+static int same_pixels(const uint8_t *data, size_t size, size_t cut, const magpie_decode_options *o) {
+    magpie_image *a = NULL, *b = NULL;
+    int same = magpie_decode(data, size, o, &a) == MAGPIE_OK && magpie_decode(data, cut, o, &b) == MAGPIE_OK &&
+               a->width == b->width && a->height == b->height && a->stride == b->stride &&
+               memcmp(a->pixels, b->pixels, (size_t)a->stride * a->height) == 0;
+    magpie_image_free(a);
+    magpie_image_free(b);
+    return same;
+}
+
 /* The file variants read through a window; they must agree with the in-memory functions exactly. */
 static void compare_file_path(const tu_row *row, const char *path, const uint8_t *data, size_t size,
                               const magpie_decode_options *o) {
@@ -139,7 +150,10 @@ static void run_corpus(const char *dir, int min_rows) {
                 if (cuts[c] == size / 2 && info.format != MAGPIE_FORMAT_GIF && size > 1024 && !strstr(row->notes, "MPO") &&
                     !strstr(row->notes, "items=av01 x")) {
                     int rc = decode_checked(row, data, cuts[c], &ti, &full);
-                    CHECK(rc != MAGPIE_OK, "%s: half the file decoded", row->path);
+                    /* Only when the half held the whole picture (an RLE bitmap whose runs leave
+                     * the image before its data ends): then to the same pixels. */
+                    CHECK(rc != MAGPIE_OK || same_pixels(data, size, cuts[c], &full), "%s: half the file decoded",
+                          row->path);
                 }
             }
         }

@@ -1,0 +1,183 @@
+/* The formats decoded by Magpie's own small decoders (BMP, ICO/CUR) and, later rows, the ones
+ * loaded lazily, against reference decodes by other tools (Tests/fixtures/formats/make.sh made
+ * both): every fixture decoded whole and as a thumbnail, every prefix of it refused with a typed
+ * error, and headers that lie about their size refused before anything large is allocated. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "magpie.h"
+#include "testutil.h"
+
+#ifndef MAGPIE_FIXTURES
+#error "MAGPIE_FIXTURES: the folder of Tests/fixtures/formats"
+#endif
+
+typedef struct {
+    const char *name;
+    magpie_format format;
+    int tolerance; /* largest difference per sample from the reference */
+} fixture;
+
+static const fixture fixtures[] = {
+    {"bmp-rgb24.bmp", MAGPIE_FORMAT_BMP, 0},      {"bmp-os2-core.bmp", MAGPIE_FORMAT_BMP, 0},
+    {"bmp-pal1.bmp", MAGPIE_FORMAT_BMP, 0},       {"bmp-pal4.bmp", MAGPIE_FORMAT_BMP, 0},
+    {"bmp-pal8.bmp", MAGPIE_FORMAT_BMP, 0},       {"bmp-rle8.bmp", MAGPIE_FORMAT_BMP, 0},
+    {"bmp-rle4.bmp", MAGPIE_FORMAT_BMP, 0},       {"bmp-argb32-v5.bmp", MAGPIE_FORMAT_BMP, 0},
+    {"bmp-topdown32.bmp", MAGPIE_FORMAT_BMP, 0},  {"bmp-zero-alpha32.bmp", MAGPIE_FORMAT_BMP, 0},
+    /* 5-bit channels widened by rounding (ImageMagick replicates the bits): at most 1 apart */
+    {"bmp-rgb555.bmp", MAGPIE_FORMAT_BMP, 1},     {"bmp-rgb565.bmp", MAGPIE_FORMAT_BMP, 1},
+    {"ico-bmp.ico", MAGPIE_FORMAT_ICO, 0},        {"ico-png.ico", MAGPIE_FORMAT_ICO, 0},
+    {"cur-bmp.cur", MAGPIE_FORMAT_ICO, 0},
+};
+
+static uint8_t *load(const char *name, size_t *n) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", MAGPIE_FIXTURES, name);
+    uint8_t *d = tu_read_file(path, n);
+    CHECK(d != NULL, "fixture %s is there", path);
+    return d;
+}
+
+static int max_diff(const magpie_image *a, const magpie_image *b) {
+    int worst = 0;
+    for (uint32_t y = 0; y < a->height; y++)
+        for (uint32_t x = 0; x < a->width * 4; x++) {
+            int d = abs((int)a->pixels[(size_t)y * a->stride + x] - (int)b->pixels[(size_t)y * b->stride + x]);
+            if (d > worst) worst = d;
+        }
+    return worst;
+}
+
+static int decode(const uint8_t *d, size_t n, uint32_t w, uint32_t h, magpie_image **img) {
+    magpie_decode_options o;
+    magpie_decode_options_init(&o);
+    if (w) o.fit = MAGPIE_FIT_INSIDE, o.width = w, o.height = h;
+    return magpie_decode(d, n, &o, img);
+}
+
+static void test_fixture(const fixture *f) {
+    char refname[256];
+    snprintf(refname, sizeof refname, "%.*s.ref.png", (int)(strrchr(f->name, '.') - f->name), f->name);
+    size_t n, rn;
+    uint8_t *d = load(f->name, &n), *r = load(refname, &rn);
+    if (!d || !r) goto out;
+    magpie_info info, rinfo;
+    CHECK(magpie_probe(d, n, &info) == MAGPIE_OK && info.format == f->format, "%s probes", f->name);
+    CHECK(magpie_probe(r, rn, &rinfo) == MAGPIE_OK, "%s probes", refname);
+    CHECK(info.width == rinfo.width && info.height == rinfo.height, "%s: probe %ux%u, reference %ux%u", f->name,
+          info.width, info.height, rinfo.width, rinfo.height);
+    /* Whole, then as a thumbnail (rows through the resampler, bottom-up files read in strips). */
+    const uint32_t sizes[][2] = {{0, 0}, {20, 20}};
+    for (int s = 0; s < 2; s++) {
+        magpie_image *a = NULL, *b = NULL;
+        int rc = decode(d, n, sizes[s][0], sizes[s][1], &a);
+        CHECK(rc == MAGPIE_OK, "%s decodes at %u: %s", f->name, sizes[s][0], magpie_strerror(rc));
+        CHECK(decode(r, rn, sizes[s][0], sizes[s][1], &b) == MAGPIE_OK, "%s decodes", refname);
+        if (a && b) {
+            CHECK(a->width == b->width && a->height == b->height, "%s: %ux%u", f->name, a->width, a->height);
+            int worst = a->width == b->width && a->height == b->height ? max_diff(a, b) : 999;
+            CHECK(worst <= f->tolerance + (s ? 1 : 0), "%s at %u: %d from the reference", f->name, sizes[s][0], worst);
+        }
+        magpie_image_free(a);
+        magpie_image_free(b);
+    }
+    /* The same from a file (read through the window). */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", MAGPIE_FIXTURES, f->name);
+    magpie_image *a = NULL, *b = NULL;
+    CHECK(magpie_decode_file(path, NULL, &a) == MAGPIE_OK && decode(d, n, 0, 0, &b) == MAGPIE_OK &&
+              a->width == b->width && max_diff(a, b) == 0,
+          "%s: a file decodes as memory does", f->name);
+    magpie_image_free(a);
+    magpie_image_free(b);
+    /* Every prefix: a typed error, never a crash or a made-up picture. A prefix may decode only
+     * when it lost nothing the picture needs (padding after the pixels, bytes after the end of an
+     * RLE bitmap, an icon's entries that are not decoded): then to the same pixels. */
+    magpie_image *whole = NULL;
+    CHECK(decode(d, n, 0, 0, &whole) == MAGPIE_OK, "%s decodes", f->name);
+    size_t step = n > 4000 ? n / 1500 : 1;
+    for (size_t k = 1; whole && k < n; k += (k < 200 ? 1 : step)) {
+        magpie_image *img = NULL;
+        int rc = decode(d, k, 0, 0, &img);
+        int typed = rc == MAGPIE_ETRUNCATED || rc == MAGPIE_ECORRUPT || rc == MAGPIE_EUNKNOWN || rc == MAGPIE_EUNSUPPORTED;
+        int same = rc == MAGPIE_OK && img->width == whole->width && img->height == whole->height &&
+                   max_diff(img, whole) == 0;
+        CHECK(typed || same, "%s cut at %zu: %s", f->name, k, magpie_strerror(rc));
+        magpie_image_free(img);
+    }
+    magpie_image_free(whole);
+out:
+    free(d);
+    free(r);
+}
+
+/* A BMP file header and BITMAPINFOHEADER for w x h at `bpp` bits with `compression`, no pixels. */
+static size_t bmp_header(uint8_t *b, int32_t w, int32_t h, uint16_t bpp, uint32_t compression) {
+    memset(b, 0, 54);
+    uint32_t v[] = {54, 40, (uint32_t)w, (uint32_t)h};
+    b[0] = 'B', b[1] = 'M';
+    for (int i = 0; i < 4; i++) memcpy(b + (i == 0 ? 10 : 14 + 4 * (i - 1)), &v[i], 4);
+    memcpy(b + 26, &(uint16_t){1}, 2);
+    memcpy(b + 28, &bpp, 2);
+    memcpy(b + 30, &compression, 4);
+    return 54;
+}
+
+static void test_lying_headers(void) {
+    uint8_t b[64 + 1024] = {0};
+    magpie_decode_options o;
+    magpie_decode_options_init(&o);
+    o.limits.max_bytes = 1u << 20;
+    char detail[200];
+    o.error_detail = detail, o.error_detail_size = sizeof detail;
+    magpie_image *img = NULL;
+    size_t n = bmp_header(b, 10000, 10000, 24, 0);
+    o.fit = MAGPIE_FIT_INSIDE, o.width = o.height = 64; /* a thumbnail: only the decoder's buffers count */
+    int rc = magpie_decode(b, n + 16, &o, &img);
+    CHECK(rc == MAGPIE_ETRUNCATED && !img, "100 megapixels in 70 bytes: %s (%s)", magpie_strerror(rc), detail);
+    n = bmp_header(b, 60000, 60000, 24, 0);
+    CHECK(magpie_decode(b, n + 16, &o, &img) == MAGPIE_ELIMIT_PIXELS, "3.6 gigapixels: over the pixel limit");
+    n = bmp_header(b, 10000, 10000, 8, 1); /* RLE8: the index buffer is charged before it is made */
+    memcpy(b + 46, &(uint32_t){1}, 4);
+    b[54 + 4] = 0, b[54 + 5] = 1; /* end of bitmap */
+    rc = magpie_decode(b, n + 6, &o, &img);
+    CHECK(rc == MAGPIE_ELIMIT_MEMORY, "RLE8 of 100 megapixels under a 1 MiB limit: %s", magpie_strerror(rc));
+    n = bmp_header(b, 16, 16, 24, 4);
+    rc = magpie_decode(b, n + 64, &o, &img);
+    CHECK(rc == MAGPIE_EUNSUPPORTED && strstr(detail, "JPEG"), "embedded JPEG: %s (%s)", magpie_strerror(rc), detail);
+    n = bmp_header(b, 16, 16, 64, 0);
+    CHECK(magpie_decode(b, n + 64, &o, &img) == MAGPIE_EUNSUPPORTED, "64-bit");
+    n = bmp_header(b, 16, 16, 24, 3); /* bit fields at 24 bits */
+    CHECK(magpie_decode(b, n + 1024, &o, &img) == MAGPIE_ECORRUPT, "bit fields at 24 bits");
+    n = bmp_header(b, 0, 16, 24, 0);
+    magpie_info info;
+    CHECK(magpie_probe(b, n + 64, &info) == MAGPIE_ECORRUPT, "zero width");
+    n = bmp_header(b, 4, 4, 32, 3); /* masks that are no run of bits */
+    memcpy(b + 54, &(uint32_t){0x0F0F0000u}, 4);
+    memcpy(b + 58, &(uint32_t){0xFF00}, 4);
+    memcpy(b + 62, &(uint32_t){0xFF}, 4);
+    memcpy(b + 10, &(uint32_t){66}, 4);
+    CHECK(magpie_decode(b, 66 + 64, &o, &img) == MAGPIE_ECORRUPT, "split mask");
+    CHECK(!img, "nothing made");
+}
+
+static void test_icons_pick_the_largest(void) {
+    const char *names[] = {"ico-bmp.ico", "ico-png.ico"};
+    const uint32_t want[][2] = {{48, 48}, {64, 40}};
+    for (int i = 0; i < 2; i++) {
+        size_t n;
+        uint8_t *d = load(names[i], &n);
+        magpie_info info;
+        CHECK(d && magpie_probe(d, n, &info) == MAGPIE_OK && info.width == want[i][0] && info.height == want[i][1],
+              "%s: the largest entry, %ux%u", names[i], info.width, info.height);
+        free(d);
+    }
+}
+
+int main(void) {
+    CHECK(magpie_format_decodable(MAGPIE_FORMAT_BMP) && magpie_format_decodable(MAGPIE_FORMAT_ICO), "decodable");
+    for (size_t i = 0; i < sizeof fixtures / sizeof *fixtures; i++) test_fixture(&fixtures[i]);
+    test_lying_headers();
+    test_icons_pick_the_largest();
+    return tu_finish("formats");
+}
