@@ -34,8 +34,9 @@ let package = Package(
     ],
     targets: [
         // The C core: CSources/ with its public header in include/. System libraries from Debian's
-        // libturbojpeg0-dev, libjpeg62-turbo-dev, libpng-dev, libgif-dev, zlib1g-dev, libwebp-dev
-        // and libavif-dev (headers; the library itself loads at run time). The SwiftPM build always
+        // libturbojpeg0-dev, libjpeg62-turbo-dev, libpng-dev, libgif-dev, zlib1g-dev, libwebp-dev,
+        // libavif-dev, libtiff-dev and libheif-dev (headers; those three libraries load at run
+        // time). The SwiftPM build always
         // has WebP and AVIF; CMake makes them optional.
         .target(
             name: "CMagpie",
@@ -45,8 +46,10 @@ let package = Package(
             cSettings: [
                 .define("_DEFAULT_SOURCE"), .define("MAGPIE_HAVE_WEBP", to: "1"), .define("MAGPIE_HAVE_AVIF", to: "1"),
                 // libavif (and the 22 libraries it brings) loads on the first AVIF decode, not at
-                // every start: see CSources/avif_loader.c.
-                .define("MAGPIE_AVIF_DLOPEN", to: "1"),
+                // every start: see CSources/avif_loader.c. libtiff and libheif always load so
+                // (lazy.c), built from libtiff-dev's and libheif-dev's headers.
+                .define("MAGPIE_AVIF_DLOPEN", to: "1"), .define("MAGPIE_HAVE_TIFF", to: "1"),
+                .define("MAGPIE_HAVE_HEIF", to: "1"),
             ],
             linkerSettings: [
                 .linkedLibrary("turbojpeg"), .linkedLibrary("jpeg"), .linkedLibrary("png16"),

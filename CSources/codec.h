@@ -36,7 +36,8 @@ typedef struct magpie__codec {
 
 /* A decode delivers every frame (GIF, WebP, AVIF); otherwise only the first (APNG's default). */
 #define MAGPIE__CODEC_FRAMES 1u
-/* A build may leave the codec out: its refusal says so. */
+/* A build may leave the codec out, or its library may be missing: then `decode` is still called, to
+ * refuse first thing with the reason (a stub in a build without it, the loader's error else). */
 #define MAGPIE__CODEC_OPTIONAL 2u
 
 /* The row of a format; NULL for MAGPIE_FORMAT_UNKNOWN or a value no row has. */
@@ -73,6 +74,9 @@ MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_avif;
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_heic;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_isobmff;
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_avif;
+/* HEIC: heic.c (libheif, loaded on the first decode) */
+MAGPIE_HIDDEN magpie__decode_fn magpie__decode_heic;
+MAGPIE_HIDDEN int magpie__heic_available(void);
 /* BMP: probe_bmp.c, bmp.c (our own decoder) */
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_bmp;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_bmp;
@@ -81,10 +85,13 @@ MAGPIE_HIDDEN magpie__decode_fn magpie__decode_bmp;
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_ico;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_ico;
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_ico;
-/* Recognised, with the size their headers give cheaply: probe_tiff.c, probe_svg.c, and PDF by
- * its signature alone (probe_pdf.c). */
+/* TIFF: probe_tiff.c, tiff.c (libtiff, loaded on the first decode) */
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_tiff;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_tiff;
+MAGPIE_HIDDEN magpie__decode_fn magpie__decode_tiff;
+MAGPIE_HIDDEN int magpie__tiff_available(void);
+/* Recognised, with the size their headers give cheaply: probe_svg.c, and PDF by its signature
+ * alone (probe_pdf.c). */
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_svg;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_svg;
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_pdf;

@@ -32,14 +32,16 @@ static const magpie__codec magpie__codecs[] = {
      FRAMES},
     {MAGPIE_FORMAT_WEBP, "webp", "image/webp", magpie__sniff_webp, magpie__probe_webp, magpie__decode_webp,
      magpie__encode_webp, magpie__webp_built, FRAMES | OPTIONAL},
-    {MAGPIE_FORMAT_TIFF, "tiff", "image/tiff", magpie__sniff_tiff, magpie__probe_tiff, NULL, NULL, NULL, 0},
+    {MAGPIE_FORMAT_TIFF, "tiff", "image/tiff", magpie__sniff_tiff, magpie__probe_tiff, magpie__decode_tiff, NULL,
+     magpie__tiff_available, OPTIONAL},
     {MAGPIE_FORMAT_PDF, "pdf", "application/pdf", magpie__sniff_pdf, NULL, NULL, NULL, NULL, 0},
     {MAGPIE_FORMAT_BMP, "bmp", "image/bmp", magpie__sniff_bmp, magpie__probe_bmp, magpie__decode_bmp, NULL, NULL, 0},
     {MAGPIE_FORMAT_ICO, "ico", "image/vnd.microsoft.icon", magpie__sniff_ico, magpie__probe_ico, magpie__decode_ico,
      NULL, NULL, 0},
     {MAGPIE_FORMAT_AVIF, "avif", "image/avif", magpie__sniff_avif, magpie__probe_isobmff, magpie__decode_avif,
      NULL, MAGPIE__AVIF_AVAILABLE, FRAMES | OPTIONAL},
-    {MAGPIE_FORMAT_HEIC, "heic", "image/heic", magpie__sniff_heic, magpie__probe_isobmff, NULL, NULL, NULL, 0},
+    {MAGPIE_FORMAT_HEIC, "heic", "image/heic", magpie__sniff_heic, magpie__probe_isobmff, magpie__decode_heic, NULL,
+     magpie__heic_available, OPTIONAL},
     {MAGPIE_FORMAT_SVG, "svg", "image/svg+xml", magpie__sniff_svg, magpie__probe_svg, NULL, NULL, NULL, 0},
 };
 #undef FRAMES

@@ -50,8 +50,10 @@ int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode_option
     const magpie_info *info = &job->info;
     const magpie__codec *codec = magpie__codec_of(info->format);
     if (!magpie__codec_decodes(codec)) {
-        magpie__detail(job, "%s images are recognised but not decoded%s", magpie_format_name(info->format),
-                       codec && (codec->flags & MAGPIE__CODEC_OPTIONAL) ? " (this build has no codec for them)" : "");
+        /* An optional decoder not there says why itself (left out of this build, or its library
+         * missing or the wrong version), refusing before it reads a byte. */
+        if (codec && codec->decode && (codec->flags & MAGPIE__CODEC_OPTIONAL)) return codec->decode(job);
+        magpie__detail(job, "%s images are recognised but not decoded", magpie_format_name(info->format));
         return MAGPIE_EUNSUPPORTED;
     }
     if ((uint64_t)info->width * info->height > l->max_pixels) {

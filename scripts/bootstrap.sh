@@ -8,7 +8,8 @@
 # in-process thumbnail benchmark, wrk and python3-venv for the service benchmark)
 set -euo pipefail
 
-packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libgif-dev zlib1g-dev libwebp-dev libavif-dev liblcms2-dev cmake pkg-config
+packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libgif-dev zlib1g-dev libwebp-dev libavif-dev liblcms2-dev
+  libtiff-dev libheif-dev cmake pkg-config
   python3 nginx haproxy)
 if [ "${1:-}" = "--bench" ]; then
   packages+=(libvips-tools libjpeg-turbo-progs time libssl-dev webp libavif-bin libvips-dev valgrind wrk python3-venv)

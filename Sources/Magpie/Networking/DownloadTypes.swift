@@ -127,10 +127,14 @@ public enum DownloadEvent: Sendable {
 }
 
 extension ImageDownloader.Config {
-    /// The default `Accept` header: the media types of the formats this build decodes, most
-    /// compact first ("image/avif,image/webp,image/png,image/jpeg,image/gif" with every codec), and
-    /// nothing else: no `image/*` or `*/*` that would invite a format it cannot read.
+    /// The default `Accept` header: the media types of the formats this build decodes, the web's
+    /// most compact first ("image/avif,image/webp,image/png,image/jpeg,image/gif"), then the others
+    /// it reads at a lower weight (`image/tiff;q=0.5`: an origin that negotiates should not pick a
+    /// TIFF over a JPEG), and nothing else: no `image/*` or `*/*` that would invite a format it
+    /// cannot read.
     public static var acceptedMediaTypes: String {
-        ImageFormat.decodable.compactMap(\.mediaType).joined(separator: ",")
+        ImageFormat.decodable.compactMap { format in
+            format.mediaType.map { ImageFormat.preferred.contains(format) ? $0 : $0 + ";q=0.5" }
+        }.joined(separator: ",")
     }
 }

@@ -32,9 +32,14 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// Whether ``Image/encoded(as:)`` writes the format, as the C core says (`magpie_format_encodable`).
     public var isEncodable: Bool { coreEncodes }
 
-    /// Every format this build decodes, in the order of preference an `Accept` header gives them
-    /// (the smaller encodings first).
-    public static var decodable: [ImageFormat] { [.avif, .webp, .png, .jpeg, .gif].filter(\.isDecodable) }
+    /// The formats an app asks an origin for first: the web's, the smaller encodings first.
+    public static let preferred: [ImageFormat] = [.avif, .webp, .png, .jpeg, .gif]
+
+    /// Every format this build decodes: ``preferred`` first, then the rest in the codec table's
+    /// order (BMP, TIFF, HEIC, ICO where this machine has their decoders).
+    public static var decodable: [ImageFormat] {
+        (preferred + all.filter { !preferred.contains($0) }).filter(\.isDecodable)
+    }
 
     /// The media type ("image/jpeg", …), as the C core's codec table gives it; nil for ``unknown``.
     public var mediaType: String? { coreMediaType }

@@ -1,0 +1,27 @@
+import Foundation
+import MagpieLoopback
+import MagpieTestSupport
+import Testing
+
+@testable import Magpie
+@testable import MagpieServer
+
+/// An origin's BMP, ICO, TIFF and HEIC are thumbnails like any other source (they were 422).
+extension ImageServiceTests {
+    @Test func theOtherFormatsAreServed() async throws {
+        let names = ["bmp-pal8.bmp", "cur-bmp.cur", "tiff-rgba16-tiles.tif", "heic-thumb.heic"]
+        var bodies: [String: [UInt8]] = [:]
+        for name in names { bodies["/" + name] = try [UInt8](FormatFixtures.bytes(name)) }
+        let served = bodies
+        let h = try await Self.harness { request in
+            served[request.path].map { .ok($0, contentType: "application/octet-stream") } ?? .respond(status: 404)
+        }
+        for name in names {
+            let answer = await h.get(h.target("rs:fit:32:32", "/" + name, ext: "png"))
+            #expect(answer.status == 200, "\(name): \(answer.status)")
+            let info = try ImageInfo(probing: answer.body)
+            #expect(info.format == .png && max(info.width, info.height) == 32, "\(name): \(info.width)x\(info.height)")
+        }
+        try await h.finish()
+    }
+}
