@@ -35,8 +35,8 @@ let package = Package(
     targets: [
         // The C core: CSources/ with its public header in include/. System libraries from Debian's
         // libturbojpeg0-dev, libjpeg62-turbo-dev, libpng-dev, libgif-dev, zlib1g-dev, libwebp-dev,
-        // libavif-dev, libtiff-dev and libheif-dev (headers; those three libraries load at run
-        // time). The SwiftPM build always
+        // libavif-dev, libtiff-dev, libheif-dev and libjxl-dev (headers; those four libraries load
+        // at run time). The SwiftPM build always
         // has WebP and AVIF; CMake makes them optional.
         .target(
             name: "CMagpie",
@@ -46,10 +46,10 @@ let package = Package(
             cSettings: [
                 .define("_DEFAULT_SOURCE"), .define("MAGPIE_HAVE_WEBP", to: "1"), .define("MAGPIE_HAVE_AVIF", to: "1"),
                 // libavif (and the 22 libraries it brings) loads on the first AVIF decode, not at
-                // every start: see CSources/avif_loader.c. libtiff and libheif always load so
-                // (lazy.c), built from libtiff-dev's and libheif-dev's headers.
+                // every start: see CSources/avif_loader.c. libtiff, libheif and libjxl always load
+                // so (lazy.c), built from their -dev packages' headers.
                 .define("MAGPIE_AVIF_DLOPEN", to: "1"), .define("MAGPIE_HAVE_TIFF", to: "1"),
-                .define("MAGPIE_HAVE_HEIF", to: "1"),
+                .define("MAGPIE_HAVE_HEIF", to: "1"), .define("MAGPIE_HAVE_JXL", to: "1"),
             ],
             linkerSettings: [
                 .linkedLibrary("turbojpeg"), .linkedLibrary("jpeg"), .linkedLibrary("png16"),

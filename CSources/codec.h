@@ -74,6 +74,11 @@ MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_avif;
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_heic;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_isobmff;
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_avif;
+/* JPEG XL: probe_jxl.c, jxl.c (libjxl, loaded on the first decode) */
+MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_jxl;
+MAGPIE_HIDDEN magpie__probe_fn magpie__probe_jxl;
+MAGPIE_HIDDEN magpie__decode_fn magpie__decode_jxl;
+MAGPIE_HIDDEN int magpie__jxl_available(void);
 /* HEIC: heic.c (libheif, loaded on the first decode) */
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_heic;
 MAGPIE_HIDDEN int magpie__heic_available(void);

@@ -38,6 +38,8 @@ static const magpie__codec magpie__codecs[] = {
     {MAGPIE_FORMAT_BMP, "bmp", "image/bmp", magpie__sniff_bmp, magpie__probe_bmp, magpie__decode_bmp, NULL, NULL, 0},
     {MAGPIE_FORMAT_ICO, "ico", "image/vnd.microsoft.icon", magpie__sniff_ico, magpie__probe_ico, magpie__decode_ico,
      NULL, NULL, 0},
+    {MAGPIE_FORMAT_JXL, "jxl", "image/jxl", magpie__sniff_jxl, magpie__probe_jxl, magpie__decode_jxl, NULL,
+     magpie__jxl_available, OPTIONAL},
     {MAGPIE_FORMAT_AVIF, "avif", "image/avif", magpie__sniff_avif, magpie__probe_isobmff, magpie__decode_avif,
      NULL, MAGPIE__AVIF_AVAILABLE, FRAMES | OPTIONAL},
     {MAGPIE_FORMAT_HEIC, "heic", "image/heic", magpie__sniff_heic, magpie__probe_isobmff, magpie__decode_heic, NULL,

@@ -97,7 +97,8 @@ typedef enum magpie_format {
     MAGPIE_FORMAT_AVIF = 8,
     MAGPIE_FORMAT_ICO = 9,
     MAGPIE_FORMAT_SVG = 10,
-    MAGPIE_FORMAT_PDF = 11
+    MAGPIE_FORMAT_PDF = 11,
+    MAGPIE_FORMAT_JXL = 12 /**< JPEG XL (codestream or container). */
 } magpie_format;
 
 /**
@@ -164,8 +165,9 @@ MAGPIE_API void magpie_info_init(magpie_info *info);
 /**
  * Reads the format and header facts of `data` without decoding pixels and without allocating.
  * For GIF it walks the block structure to count frames (no LZW decoding).
- * Recognised-but-not-decoded formats probe successfully with their format (and size where the
- * header makes it cheap: WebP, BMP, ICO, TIFF).
+ * Every format's size comes from its header (an icon's from its largest entry, a TIFF's from its
+ * first IFD wherever it lies, a JPEG XL's from its codestream header); recognised-only formats
+ * (SVG, PDF) probe successfully with their format, and a size where the header gives one.
  * - Returns: MAGPIE_OK; MAGPIE_EINVAL for NULL pointers; MAGPIE_EUNKNOWN when nothing is
  *   recognised; MAGPIE_ETRUNCATED when the header is cut short; MAGPIE_ECORRUPT when it is
  *   malformed (zero width, say). On error, `info->format` still holds the sniffed format.

@@ -34,8 +34,8 @@ cmake -S . -B build-tsan-c -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDe
 cmake --build build-tsan-c -j"$(nproc)" --target test_threads >/dev/null 2>&1
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan-c --output-on-failure -R threads
 
-step "C core without the optional codecs (WebP, AVIF, TIFF, HEIC recognised, not decoded), resampler in plain C"
-cmake -S . -B build-nocodec -DMAGPIE_WITH_WEBP=OFF -DMAGPIE_WITH_AVIF=OFF -DMAGPIE_WITH_TIFF=OFF -DMAGPIE_WITH_HEIF=OFF \
+step "C core without the optional codecs (WebP, AVIF, TIFF, HEIC, JPEG XL recognised, not decoded), resampler in plain C"
+cmake -S . -B build-nocodec -DMAGPIE_WITH_WEBP=OFF -DMAGPIE_WITH_AVIF=OFF -DMAGPIE_WITH_TIFF=OFF -DMAGPIE_WITH_HEIF=OFF -DMAGPIE_WITH_JXL=OFF \
   -DCMAKE_C_FLAGS=-DMAGPIE_NO_SIMD >/dev/null
 cmake --build build-nocodec -j"$(nproc)" >/dev/null
 ctest --test-dir build-nocodec --output-on-failure -j"$(nproc)" -R 'api|codecs|corpus|resample'

@@ -36,6 +36,9 @@ static const fixture fixtures[] = {
     {"tiff-cmyk.tif", MAGPIE_FORMAT_TIFF, 2, 0},         {"tiff-jpeg.tif", MAGPIE_FORMAT_TIFF, 4, 0},
     {"tiff-planar-msb.tif", MAGPIE_FORMAT_TIFF, 1, 0},   {"tiff-orient6.tif", MAGPIE_FORMAT_TIFF, 1, 0},
     {"tiff-two-pages.tif", MAGPIE_FORMAT_TIFF, 1, 0},
+    /* JPEG XL through libjxl, references by djxl (the same libjxl); an animation's first frame */
+    {"jxl-lossless.jxl", MAGPIE_FORMAT_JXL, 0, 0},    {"jxl-alpha.jxl", MAGPIE_FORMAT_JXL, 1, 0},
+    {"jxl-container.jxl", MAGPIE_FORMAT_JXL, 1, 0},   {"jxl-animated.jxl", MAGPIE_FORMAT_JXL, 0, 0},
     /* HEIC through libheif, references by heif-convert (the same HEVC decode) */
     {"heic-rgb.heic", MAGPIE_FORMAT_HEIC, 2, 0},         {"heic-alpha.heic", MAGPIE_FORMAT_HEIC, 2, 0},
     /* its 20-pixel thumbnail is made from the embedded 64-pixel one, a lossy copy of its own */
@@ -212,7 +215,8 @@ static int mapped(const char *name) {
 static const struct {
     magpie_format format;
     const char *library;
-} lazy[] = {{MAGPIE_FORMAT_TIFF, "libtiff.so"}, {MAGPIE_FORMAT_HEIC, "libheif.so"}};
+} lazy[] = {{MAGPIE_FORMAT_TIFF, "libtiff.so"}, {MAGPIE_FORMAT_HEIC, "libheif.so"},
+              {MAGPIE_FORMAT_JXL, "libjxl.so"}};
 #define LAZY_COUNT (sizeof lazy / sizeof *lazy)
 
 /* HEIC's shrink-on-load: a thumbnail no larger than the embedded one decodes from it, in less

@@ -14,7 +14,7 @@ CORPUS_WEBP_AVIF = os.environ.get("MAGPIE_CORPUS_WEBP_AVIF", os.path.join(os.pat
                                                                           "corpus-webp-avif"))
 LIB = os.environ.get("MAGPIE_LIB", os.path.join(ROOT, "build", "libmagpie.so"))
 
-FORMATS = ["unknown", "jpeg", "png", "gif", "webp", "bmp", "tiff", "heic", "avif", "ico", "svg", "pdf"]
+FORMATS = ["unknown", "jpeg", "png", "gif", "webp", "bmp", "tiff", "heic", "avif", "ico", "svg", "pdf", "jxl"]
 E_UNKNOWN, E_UNSUPPORTED, E_TRUNCATED, E_CORRUPT, E_LIMIT_PIXELS = 2, 3, 4, 5, 6
 FIT_INSIDE = 1
 

@@ -23,6 +23,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let ico = ImageFormat(rawValue: "ico")
     public static let svg = ImageFormat(rawValue: "svg")
     public static let pdf = ImageFormat(rawValue: "pdf")
+    public static let jxl = ImageFormat(rawValue: "jxl")
     public static let unknown = ImageFormat(rawValue: "unknown")
 
     /// Whether this build decodes the format, as the C core says (`magpie_format_decodable`: a

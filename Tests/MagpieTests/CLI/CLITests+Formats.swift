@@ -4,16 +4,17 @@ import MagpieTestSupport
 import Testing
 
 extension CLITests {
-    /// BMP, ICO, TIFF and HEIC through `info`, `thumb` and `convert`, as JPEG and PNG go.
+    /// BMP, ICO, TIFF, HEIC and JPEG XL through `info`, `thumb` and `convert`, as JPEG and PNG go.
     @Test func theOtherFormatsThroughTheCommands() throws {
         let dir = try TemporaryDirectory()
-        let files = ["bmp-rle4.bmp", "ico-png.ico", "tiff-orient6.tif", "heic-alpha.heic"].map(FormatFixtures.path)
+        let files = ["bmp-rle4.bmp", "ico-png.ico", "tiff-orient6.tif", "heic-alpha.heic", "jxl-animated.jxl"].map(
+            FormatFixtures.path)
         let info = try CLI.run(["info", "--json"] + files)
         #expect(info.status == 0, "\(info.stderr)")
         let objects = try info.stdout.split(separator: "\n").map {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
-        #expect(objects.map { $0?["format"] as? String } == ["bmp", "ico", "tiff", "heic"])
+        #expect(objects.map { $0?["format"] as? String } == ["bmp", "ico", "tiff", "heic", "jxl"])
         #expect(objects[1]?["width"] as? Int == 64 && objects[1]?["height"] as? Int == 40, "the icon's largest entry")
         #expect(objects[2]?["orientation"] as? Int == 6)
         // The TIFF's orientation tag turns the thumbnail upright, as an EXIF one does.

@@ -8,18 +8,20 @@ import Testing
         #expect(
             ImageFormat.ico.mediaType == "image/vnd.microsoft.icon" && ImageFormat.pdf.mediaType == "application/pdf")
         #expect(ImageFormat.svg.mediaType == "image/svg+xml" && ImageFormat.heic.mediaType == "image/heic")
-        #expect(ImageFormat.unknown.mediaType == nil && ImageFormat(rawValue: "jxl").mediaType == nil)
+        #expect(ImageFormat.jxl.mediaType == "image/jxl")
+        #expect(ImageFormat.unknown.mediaType == nil && ImageFormat(rawValue: "jpeg2000").mediaType == nil)
     }
 
     @Test func fileExtensionsNameFormatsInAnyCase() {
         let cases: [(String, ImageFormat?)] = [
             ("jpg", .jpeg), ("JPEG", .jpeg), ("jpe", .jpeg), ("png", .png), ("WebP", .webp), ("gif", .gif),
             ("avif", .avif), ("tif", .tiff), ("tiff", .tiff), ("heif", .heic), ("heic", .heic), ("svg", .svg),
-            ("ico", .ico), ("bmp", .bmp), ("pdf", .pdf), ("unknown", nil), ("exe", nil), ("", nil), ("jp g", nil),
+            ("ico", .ico), ("bmp", .bmp), ("pdf", .pdf), ("JXL", .jxl), ("unknown", nil), ("exe", nil), ("", nil),
+            ("jp g", nil),
         ]
         for (name, format) in cases { #expect(ImageFormat(fileExtension: name) == format, "\(name)") }
         #expect(ImageFormat.jpeg.fileExtension == "jpg" && ImageFormat.webp.fileExtension == "webp")
-        #expect(ImageFormat.all == [.jpeg, .png, .gif, .webp, .bmp, .tiff, .heic, .avif, .ico, .svg, .pdf])
+        #expect(ImageFormat.all == [.jpeg, .png, .gif, .webp, .bmp, .tiff, .heic, .avif, .ico, .svg, .pdf, .jxl])
         #expect(ImageFormat.all.allSatisfy { ImageFormat(fileExtension: $0.fileExtension) == $0 })
     }
 

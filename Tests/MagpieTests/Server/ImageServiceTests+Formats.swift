@@ -6,10 +6,10 @@ import Testing
 @testable import Magpie
 @testable import MagpieServer
 
-/// An origin's BMP, ICO, TIFF and HEIC are thumbnails like any other source (they were 422).
+/// An origin's BMP, ICO, TIFF, HEIC and JPEG XL are thumbnails like any other source (they were 422).
 extension ImageServiceTests {
     @Test func theOtherFormatsAreServed() async throws {
-        let names = ["bmp-pal8.bmp", "cur-bmp.cur", "tiff-rgba16-tiles.tif", "heic-thumb.heic"]
+        let names = ["bmp-pal8.bmp", "cur-bmp.cur", "tiff-rgba16-tiles.tif", "heic-thumb.heic", "jxl-container.jxl"]
         var bodies: [String: [UInt8]] = [:]
         for name in names { bodies["/" + name] = try [UInt8](FormatFixtures.bytes(name)) }
         let served = bodies
