@@ -95,10 +95,12 @@ MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_tiff;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_tiff;
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_tiff;
 MAGPIE_HIDDEN int magpie__tiff_available(void);
-/* Recognised, with the size their headers give cheaply: probe_svg.c, and PDF by its signature
- * alone (probe_pdf.c). */
+/* SVG: probe_svg.c, svg.c (librsvg, loaded on the first decode) */
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_svg;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_svg;
+MAGPIE_HIDDEN magpie__decode_fn magpie__decode_svg;
+MAGPIE_HIDDEN int magpie__svg_available(void);
+/* Recognised only: PDF by its signature (probe_pdf.c). */
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_pdf;
 
 #endif

@@ -44,7 +44,8 @@ static const magpie__codec magpie__codecs[] = {
      NULL, MAGPIE__AVIF_AVAILABLE, FRAMES | OPTIONAL},
     {MAGPIE_FORMAT_HEIC, "heic", "image/heic", magpie__sniff_heic, magpie__probe_isobmff, magpie__decode_heic, NULL,
      magpie__heic_available, OPTIONAL},
-    {MAGPIE_FORMAT_SVG, "svg", "image/svg+xml", magpie__sniff_svg, magpie__probe_svg, NULL, NULL, NULL, 0},
+    {MAGPIE_FORMAT_SVG, "svg", "image/svg+xml", magpie__sniff_svg, magpie__probe_svg, magpie__decode_svg, NULL,
+     magpie__svg_available, OPTIONAL},
 };
 #undef FRAMES
 #undef OPTIONAL

@@ -1,6 +1,6 @@
 /* SVG: recognised as text that starts with a tag and has an <svg> tag in its first 4 KiB (an XML
  * declaration, comments or a doctype may come first); the size from the tag's width and height,
- * else its viewBox. */
+ * else its viewBox (user units taken as pixels; librsvg then draws the document into that box). */
 #include <string.h>
 
 #include "codec.h"
@@ -78,7 +78,10 @@ int magpie__probe_svg(magpie__in *in, magpie_info *info, uint32_t frame_cap) {
             info->width = (uint32_t)(w + 0.5);
             info->height = (uint32_t)(h + 0.5);
         }
-        return MAGPIE_OK;
+        /* A tag cut off is a truncated file; one with no size (nor a viewBox) cannot be drawn at
+         * a size the caller can ask about. */
+        if (!end) return MAGPIE_ETRUNCATED;
+        return info->width && info->height ? MAGPIE_OK : MAGPIE_ECORRUPT;
     }
-    return MAGPIE_OK;
+    return MAGPIE_ETRUNCATED;
 }

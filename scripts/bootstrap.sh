@@ -9,7 +9,7 @@
 set -euo pipefail
 
 packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libgif-dev zlib1g-dev libwebp-dev libavif-dev liblcms2-dev
-  libtiff-dev libheif-dev libjxl-dev cmake pkg-config
+  libtiff-dev libheif-dev libjxl-dev librsvg2-2 cmake pkg-config
   python3 nginx haproxy)
 if [ "${1:-}" = "--bench" ]; then
   packages+=(libvips-tools libjpeg-turbo-progs time libssl-dev webp libavif-bin libvips-dev valgrind wrk python3-venv)

@@ -11,7 +11,7 @@
 # pixel processor over small images made from the input; it needs no seeds.
 # The icc target builds colour-profile transforms from the input (raw, or written over real
 # profiles lcms2 makes) and decodes a JPEG that carries it.
-# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|bmp|ico|tiff|heic|jxl|process|icc|url|path ...]
+# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|bmp|ico|tiff|heic|jxl|svg|process|icc|url|path ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
@@ -22,7 +22,7 @@ flags=(-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
   -DMAGPIE_HAVE_WEBP=1 -DMAGPIE_HAVE_AVIF=1 -DMAGPIE_HAVE_TIFF=1 -DMAGPIE_HAVE_HEIF=1 -DMAGPIE_HAVE_JXL=1)
 libs=(-lturbojpeg -ljpeg -lpng16 -lgif -lwebpdemux -lwebpmux -lwebp -lavif -llcms2 -lz -lm -ldl -lpthread)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif bmp ico tiff heic jxl process icc url path)
+[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif bmp ico tiff heic jxl svg process icc url path)
 corpus=../shared/corpus
 # The C core is compiled once for every C harness (they differ only in their own file), two files
 # at a time.
@@ -49,6 +49,7 @@ for t in "${targets[@]}"; do
     tiff) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_TIFF); seeds=(other bad/other "$fixtures"); runs=15000 ;;
     heic) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_HEIC); seeds=(other bad/other "$fixtures"); runs=15000 ;;
     jxl) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_JXL); seeds=("$fixtures"); runs=20000 ;;
+    svg) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_SVG); seeds=(other "$fixtures"); runs=10000 ;;
     ico) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_ICO); seeds=(other bad/other "$fixtures"); runs=20000 ;;
     process) src=Tests/fuzz/fuzz_process.c; def=(); seeds=(); runs=400000 ;;
     icc) src=Tests/fuzz/fuzz_icc.c; def=(-ICSources); seeds=(); runs=8000 ;;

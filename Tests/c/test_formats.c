@@ -39,6 +39,9 @@ static const fixture fixtures[] = {
     /* JPEG XL through libjxl, references by djxl (the same libjxl); an animation's first frame */
     {"jxl-lossless.jxl", MAGPIE_FORMAT_JXL, 0, 0},    {"jxl-alpha.jxl", MAGPIE_FORMAT_JXL, 1, 0},
     {"jxl-container.jxl", MAGPIE_FORMAT_JXL, 1, 0},   {"jxl-animated.jxl", MAGPIE_FORMAT_JXL, 0, 0},
+    /* SVG through librsvg, references by rsvg-convert (the same librsvg); a thumbnail is drawn at
+     * its size, not resized from the reference, so its edges differ */
+    {"svg-shapes.svg", MAGPIE_FORMAT_SVG, 1, 80},     {"svg-viewbox.svg", MAGPIE_FORMAT_SVG, 1, 80},
     /* HEIC through libheif, references by heif-convert (the same HEVC decode) */
     {"heic-rgb.heic", MAGPIE_FORMAT_HEIC, 2, 0},         {"heic-alpha.heic", MAGPIE_FORMAT_HEIC, 2, 0},
     /* its 20-pixel thumbnail is made from the embedded 64-pixel one, a lossy copy of its own */
@@ -216,7 +219,7 @@ static const struct {
     magpie_format format;
     const char *library;
 } lazy[] = {{MAGPIE_FORMAT_TIFF, "libtiff.so"}, {MAGPIE_FORMAT_HEIC, "libheif.so"},
-              {MAGPIE_FORMAT_JXL, "libjxl.so"}};
+              {MAGPIE_FORMAT_JXL, "libjxl.so"}, {MAGPIE_FORMAT_SVG, "librsvg-2.so"}};
 #define LAZY_COUNT (sizeof lazy / sizeof *lazy)
 
 /* HEIC's shrink-on-load: a thumbnail no larger than the embedded one decodes from it, in less

@@ -11,12 +11,12 @@ import Testing
     @Test func theBuildDecodesAndAdvertisesBothFormats() {
         #expect(ImageFormat.webp.isDecodable && ImageFormat.avif.isDecodable)
         #expect(ImageFormat.webp.isEncodable && !ImageFormat.avif.isEncodable && !ImageFormat.gif.isEncodable)
-        #expect(!ImageFormat.svg.isDecodable && !ImageFormat.pdf.isDecodable && !ImageFormat.unknown.isDecodable)
-        #expect(ImageFormat.decodable == [.avif, .webp, .png, .jpeg, .gif, .bmp, .tiff, .heic, .ico, .jxl])
+        #expect(!ImageFormat.pdf.isDecodable && !ImageFormat.unknown.isDecodable)
+        #expect(ImageFormat.decodable == [.avif, .webp, .png, .jpeg, .gif, .bmp, .tiff, .heic, .ico, .svg, .jxl])
         #expect(
             ImageDownloader.Config.acceptedMediaTypes
                 == "image/avif,image/webp,image/png,image/jpeg,image/gif,image/bmp;q=0.5,image/tiff;q=0.5,"
-                + "image/heic;q=0.5,image/vnd.microsoft.icon;q=0.5,image/jxl;q=0.5")
+                + "image/heic;q=0.5,image/vnd.microsoft.icon;q=0.5,image/svg+xml;q=0.5,image/jxl;q=0.5")
         let accept = ImageDownloader.Config().defaultHeaders.first { $0.name == "Accept" }?.value
         #expect(accept == ImageDownloader.Config.acceptedMediaTypes, "nothing it cannot read: no image/* or */*")
     }

@@ -6,10 +6,13 @@ import Testing
 @testable import Magpie
 @testable import MagpieServer
 
-/// An origin's BMP, ICO, TIFF, HEIC and JPEG XL are thumbnails like any other source (they were 422).
+/// An origin's BMP, ICO, TIFF, HEIC, JPEG XL and SVG are thumbnails like any other source (they were 422).
 extension ImageServiceTests {
     @Test func theOtherFormatsAreServed() async throws {
-        let names = ["bmp-pal8.bmp", "cur-bmp.cur", "tiff-rgba16-tiles.tif", "heic-thumb.heic", "jxl-container.jxl"]
+        let names = [
+            "bmp-pal8.bmp", "cur-bmp.cur", "tiff-rgba16-tiles.tif", "heic-thumb.heic", "jxl-container.jxl",
+            "svg-shapes.svg",
+        ]
         var bodies: [String: [UInt8]] = [:]
         for name in names { bodies["/" + name] = try [UInt8](FormatFixtures.bytes(name)) }
         let served = bodies
@@ -22,6 +25,9 @@ extension ImageServiceTests {
             let info = try ImageInfo(probing: answer.body)
             #expect(info.format == .png && max(info.width, info.height) == 32, "\(name): \(info.width)x\(info.height)")
         }
+        // An SVG is never served as SVG: without a format asked for, a raster with its alpha.
+        let auto = await h.get(h.target("rs:fit:32:32", "/svg-shapes.svg"))
+        #expect(auto.status == 200 && (try? ImageInfo(probing: auto.body).format) == .png)
         try await h.finish()
     }
 }
