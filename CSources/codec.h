@@ -14,6 +14,9 @@ typedef int magpie__sniff_fn(const uint8_t *d, size_t n);
 /* The header's facts into `info` (its format, frames = 1 and orientation = 1 already set); an
  * animation's frames counted only up to `frame_cap`. */
 typedef int magpie__probe_fn(magpie__in *in, magpie_info *info, uint32_t frame_cap);
+/* For a format of pages (TIFF): the facts of page `page` (> 0) into `info`, in place of the first
+ * page's the probe gave; `info->frames` (the page count) is kept. */
+typedef int magpie__page_fn(magpie__in *in, uint32_t page, magpie_info *info);
 /* Decodes a prepared job. */
 typedef int magpie__decode_fn(magpie__job *job);
 /* Encodes w × h RGBA8 pixels into a buffer the caller frees with magpie_free. */
@@ -26,6 +29,7 @@ typedef struct magpie__codec {
     const char *media_type; /* magpie_format_media_type: "image/jpeg" */
     magpie__sniff_fn *sniff;
     magpie__probe_fn *probe;   /* NULL: the format is all there is to say */
+    magpie__page_fn *page;     /* NULL: no pages; else a decode delivers the page asked for */
     magpie__decode_fn *decode; /* NULL: recognised, not decoded */
     magpie__encode_fn *encode; /* NULL: not written */
     /* Whether the codec is there: compiled in, and a library loaded on first use there to load
@@ -93,6 +97,7 @@ MAGPIE_HIDDEN magpie__decode_fn magpie__decode_ico;
 /* TIFF: probe_tiff.c, tiff.c (libtiff, loaded on the first decode) */
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_tiff;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_tiff;
+MAGPIE_HIDDEN magpie__page_fn magpie__page_tiff;
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_tiff;
 MAGPIE_HIDDEN int magpie__tiff_available(void);
 /* SVG: probe_svg.c, svg.c (librsvg, loaded on the first decode) */

@@ -49,6 +49,14 @@ int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode_option
     if (rc) return rc;
     const magpie_info *info = &job->info;
     const magpie__codec *codec = magpie__codec_of(info->format);
+    /* A page after the first (a TIFF's): its own size and orientation, before any limit. */
+    if (codec && codec->page && (job->opt.flags & MAGPIE_DECODE_ONE_FRAME) && job->opt.frame_index > 0) {
+        if (job->opt.frame_index >= info->frames) {
+            magpie__detail(job, "page %u requested of %u", job->opt.frame_index, info->frames);
+            return MAGPIE_ERANGE;
+        }
+        if ((rc = codec->page(in, job->opt.frame_index, &job->info))) return rc;
+    }
     if (!magpie__codec_decodes(codec)) {
         /* An optional decoder not there says why itself (left out of this build, or its library
          * missing or the wrong version), refusing before it reads a byte. */
@@ -157,7 +165,9 @@ int magpie__finish_image(magpie__job *jobp, magpie_image **out) {
     job.first_frame = one ? job.opt.frame_index : 0;
     /* GIF, WebP and AVIF animations deliver their frames; APNG only its default image. */
     const magpie__codec *codec = magpie__codec_of(job.info.format);
-    uint32_t frames = codec && (codec->flags & MAGPIE__CODEC_FRAMES) ? job.info.frames : 1;
+    /* Pages are asked for one at a time: without a page, the first. */
+    int pages = codec && codec->page && one;
+    uint32_t frames = codec && ((codec->flags & MAGPIE__CODEC_FRAMES) || pages) ? job.info.frames : 1;
     if (job.first_frame >= frames) {
         magpie__detail(&job, "frame %u requested of %u", job.first_frame, frames);
         return MAGPIE_ERANGE;

@@ -25,7 +25,6 @@ static struct {
     JxlDecoderStatus (*keep_orientation)(JxlDecoder *, JXL_BOOL);
     JxlDecoderStatus (*unpremultiply)(JxlDecoder *, JXL_BOOL);
     JxlDecoderStatus (*set_input)(JxlDecoder *, const uint8_t *, size_t);
-    void (*close_input)(JxlDecoder *);
     JxlDecoderStatus (*process)(JxlDecoder *);
     JxlDecoderStatus (*basic_info)(const JxlDecoder *, JxlBasicInfo *);
     JxlDecoderStatus (*icc_size)(const JxlDecoder *, const JxlPixelFormat *, JxlColorProfileTarget, size_t *);
@@ -48,7 +47,6 @@ static int magpie__jxl_bind(void *h, char *why, size_t why_size) {
     MAGPIE__LOAD(keep_orientation, "JxlDecoderSetKeepOrientation");
     MAGPIE__LOAD(unpremultiply, "JxlDecoderSetUnpremultiplyAlpha");
     MAGPIE__LOAD(set_input, "JxlDecoderSetInput");
-    MAGPIE__LOAD(close_input, "JxlDecoderCloseInput");
     MAGPIE__LOAD(process, "JxlDecoderProcessInput");
     MAGPIE__LOAD(basic_info, "JxlDecoderGetBasicInfo");
     MAGPIE__LOAD(icc_size, "JxlDecoderGetICCProfileSize");
@@ -167,7 +165,8 @@ int magpie__decode_jxl(magpie__job *job) {
         rc = MAGPIE_EINTERNAL;
         goto out;
     }
-    magpie__jxl.close_input(dec);
+    /* The input is not closed: a codestream cut short then asks for more (ETRUNCATED, quietly)
+     * where a closed one makes libjxl 0.7 print "missing input" to stderr. */
     for (;;) {
         JxlDecoderStatus st = magpie__jxl.process(dec);
         if (st == JXL_DEC_ERROR) {

@@ -1,4 +1,5 @@
-/* TIFF decoding through libtiff, loaded on the first TIFF decode (lazy.c): the first page, strips
+/* TIFF decoding through libtiff, loaded on the first TIFF decode (lazy.c): a page (the first unless
+ * MAGPIE_DECODE_ONE_FRAME's frame_index names another; the probe counted them), strips
  * or tiles, 1 to 16 bits, every photometric libtiff's RGBA interface knows (grey, RGB, palette,
  * YCbCr, CMYK, CIE Lab), associated alpha made straight, the ICC profile tag. Rows come out a
  * band at a time (a strip's or a tile row's height) in stored order; the orientation tag reaches
@@ -31,6 +32,7 @@ static struct {
                          TIFFCloseProc, TIFFSizeProc, TIFFMapFileProc, TIFFUnmapFileProc, TIFFOpenOptions *);
     void (*close)(TIFF *);
     int (*get_field)(TIFF *, uint32_t, ...);
+    int (*set_directory)(TIFF *, tdir_t);
     int (*is_tiled)(TIFF *);
     uint64_t (*strip_size)(TIFF *);
     uint64_t (*tile_size)(TIFF *);
@@ -56,6 +58,7 @@ static int magpie__tiff_bind(void *h, char *why, size_t why_size) {
     MAGPIE__LOAD(client_open, "TIFFClientOpenExt");
     MAGPIE__LOAD(close, "TIFFClose");
     MAGPIE__LOAD(get_field, "TIFFGetField");
+    MAGPIE__LOAD(set_directory, "TIFFSetDirectory");
     MAGPIE__LOAD(is_tiled, "TIFFIsTiled");
     MAGPIE__LOAD(strip_size, "TIFFStripSize64");
     MAGPIE__LOAD(tile_size, "TIFFTileSize64");
@@ -237,7 +240,6 @@ int magpie__decode_tiff(magpie__job *job) {
         magpie__detail(job, "%s", unavailable);
         return MAGPIE_EUNSUPPORTED;
     }
-    if (job->first_frame != 0) return MAGPIE_ERANGE;
     magpie__tiff_io io = {.job = job};
     TIFFOpenOptions *opts = magpie__tiff.options_alloc();
     if (!opts) return MAGPIE_ENOMEM;
@@ -252,7 +254,10 @@ int magpie__decode_tiff(magpie__job *job) {
                                          opts);
     magpie__tiff.options_free(opts);
     if (!tif) return magpie__tiff_fail(job, &io, "open");
-    int rc = magpie__tiff_pixels(job, &io, tif);
+    int rc = MAGPIE_OK;
+    if (job->first_frame && !magpie__tiff.set_directory(tif, (tdir_t)job->first_frame))
+        rc = magpie__tiff_fail(job, &io, "page");
+    if (!rc) rc = magpie__tiff_pixels(job, &io, tif);
     magpie__tiff.close(tif);
     return rc;
 }

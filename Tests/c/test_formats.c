@@ -244,6 +244,34 @@ static void test_heic_thumbnail(void) {
     free(d);
 }
 
+/* A TIFF's pages: counted by the probe, the first decoded unless another is asked for, each at
+ * its own size. */
+static void test_tiff_pages(void) {
+    size_t n, rn;
+    uint8_t *d = load("tiff-two-pages.tif", &n), *r = load("tiff-two-pages.page1.ref.png", &rn);
+    magpie_info info;
+    CHECK(d && magpie_probe(d, n, &info) == MAGPIE_OK && info.frames == 2 && info.width == 37, "two pages");
+    magpie_decode_options o;
+    magpie_decode_options_init(&o);
+    o.flags = MAGPIE_DECODE_ONE_FRAME, o.frame_index = 1;
+    magpie_image *a = NULL, *b = NULL;
+    int rc = d ? magpie_decode(d, n, &o, &a) : -1;
+    CHECK(rc == MAGPIE_OK && a->width == 20 && a->height == 12 && a->frame_count == 1, "page 2: %s",
+          magpie_strerror(rc));
+    if (a && r && magpie_decode(r, rn, NULL, &b) == MAGPIE_OK)
+        CHECK(max_diff(a, b) <= 2, "page 2 as ImageMagick reads it: %d", max_diff(a, b)); /* 16 bits, alpha */
+    magpie_image_free(a);
+    magpie_image_free(b);
+    a = NULL;
+    CHECK(d && magpie_decode(d, n, NULL, &a) == MAGPIE_OK && a->width == 37 && a->frame_count == 1, "the first page");
+    magpie_image_free(a);
+    a = NULL;
+    o.frame_index = 2;
+    CHECK(d && magpie_decode(d, n, &o, &a) == MAGPIE_ERANGE && !a, "no third page");
+    free(d);
+    free(r);
+}
+
 int main(void) {
     CHECK(magpie_format_decodable(MAGPIE_FORMAT_BMP) && magpie_format_decodable(MAGPIE_FORMAT_ICO), "decodable");
     for (size_t i = 0; i < LAZY_COUNT; i++) {
@@ -257,6 +285,7 @@ int main(void) {
               lazy[i].library);
     test_lying_headers();
     test_heic_thumbnail();
+    test_tiff_pages();
     test_icons_pick_the_largest();
     return tu_finish("formats");
 }
