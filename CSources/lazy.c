@@ -16,7 +16,9 @@ const char *magpie__lazy_ready(magpie__lazy *l) {
     if (!__atomic_load_n(&l->attempted, __ATOMIC_ACQUIRE)) {
         pthread_mutex_lock(&l->lock);
         if (!l->attempted) {
-            void *h = dlopen(l->soname, RTLD_NOW | RTLD_LOCAL);
+            /* Lazy binding, as the dynamic loader starts a program that links the library: the
+             * symbols Magpie calls are looked up (dlsym) before use either way. */
+            void *h = dlopen(l->soname, RTLD_LAZY | RTLD_LOCAL);
             if (!h) {
                 snprintf(l->error, sizeof l->error, "%s could not be loaded: %s", l->soname, dlerror());
             } else if (l->bind(h, l->error, sizeof l->error) != 0) {

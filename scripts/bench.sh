@@ -13,3 +13,5 @@ bin=.build-bench/release/magpie
 python3 Benchmarks/bench.py "$bin" "${BENCH_DIR:-/tmp/magpie-bench}"
 printf '\n== WebP and AVIF\n'
 python3 Benchmarks/bench_codecs.py "$bin" "${BENCH_DIR:-/tmp/magpie-bench}"
+printf '\n== HEIC, JPEG XL, TIFF and SVG (libraries loaded on first use)\n'
+python3 Benchmarks/bench_formats.py "$bin" "${BENCH_DIR:-/tmp/magpie-bench}"
