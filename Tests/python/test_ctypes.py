@@ -95,6 +95,30 @@ class CTypesTest(unittest.TestCase):
         self.lib.magpie_image_free(out)
         return rc, result
 
+    def test_format_fixtures(self):
+        """Every committed format fixture decodes to the size and pixels of its reference decode
+        (another tool's, stored as PNG), within a few levels."""
+        folder = os.path.join(ROOT, "Tests", "fixtures", "formats")
+        names = sorted(n for n in os.listdir(folder) if not n.endswith((".png", ".sh")))
+        self.assertGreater(len(names), 30)
+        for name in names:
+            ref = os.path.join(folder, os.path.splitext(name)[0] + ".ref.png")
+            with open(os.path.join(folder, name), "rb") as f, open(ref, "rb") as r:
+                data, png = f.read(), r.read()
+            sniffed = FORMATS[self.lib.magpie_sniff(data, len(data))]
+            self.assertEqual(sniffed, {"tif": "tiff", "cur": "ico"}.get(name.rsplit(".", 1)[1], name.rsplit(".", 1)[1]))
+            rc, mine = self.decode(data)
+            self.assertEqual(rc, 0, name)
+            _, theirs = self.decode(png)
+            self.assertEqual(mine[:2], theirs[:2], name)
+            # The largest colour difference, weighted by alpha as it is seen.
+            worst = 0
+            for i in range(0, len(mine[3]), 4):
+                a = max(mine[3][i + 3], theirs[3][i + 3])
+                d = [abs(mine[3][i + k] - theirs[3][i + k]) * (a if k < 3 else 255) // 255 for k in range(4)]
+                worst = max(worst, *d)
+            self.assertLessEqual(worst, 4, name)
+
     def test_version_strerror_md5(self):
         self.assertEqual(self.lib.magpie_version_string(), b"0.1.0")
         self.assertEqual(self.lib.magpie_strerror(E_TRUNCATED), b"truncated image data")
