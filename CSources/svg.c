@@ -129,8 +129,18 @@ int magpie__decode_svg(magpie__job *job) {
         rc = MAGPIE_ENOMEM;
         goto out;
     }
+    /* Entities expanded here, never by libxml2 (svg_entities.c says why). */
+    const char *why;
+    uint8_t *plain = NULL;
+    size_t plain_n = 0;
+    if ((rc = magpie__svg_entities(data, (size_t)job->in->size, &plain, &plain_n, &why))) {
+        magpie__detail(job, "%s", why);
+        goto out;
+    }
     /* No base file: librsvg resolves no href but data: ones. */
-    if (!(handle = magpie__rsvg.new_from_data(data, (size_t)job->in->size, &err))) {
+    handle = magpie__rsvg.new_from_data(plain ? plain : data, plain ? plain_n : (size_t)job->in->size, &err);
+    free(plain);
+    if (!handle) {
         rc = magpie__svg_error(job, err, "parse");
         goto out;
     }

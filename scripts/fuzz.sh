@@ -100,7 +100,7 @@ for t in "${targets[@]}"; do
   done
   runs=${FUZZ_RUNS:-$runs}
   echo "fuzz.sh: $t, seed ${FUZZ_SEED:-1}, $runs inputs, at most ${seconds}s"
-  "$bin" "$work" -seed="${FUZZ_SEED:-1}" -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
+  LSAN_OPTIONS=suppressions=$PWD/Tests/c/lsan.supp "$bin" "$work" -seed="${FUZZ_SEED:-1}" -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
     -print_final_stats=1 2>"$out/$t.log" || { tail -40 "$out/$t.log"; echo "fuzz.sh: $t FAILED" >&2; exit 1; }
   grep -E "stat::number_of_executed_units|Done" "$out/$t.log" | tail -2
 done

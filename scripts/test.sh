@@ -23,7 +23,8 @@ step "C core under AddressSanitizer and UndefinedBehaviorSanitizer (the resample
 cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMAGPIE_SANITIZE=address,undefined \
     -DCMAKE_C_FLAGS=-DMAGPIE_NO_AVX2 -DMAGPIE_AVIF_DLOPEN=ON >/dev/null
 cmake --build build-asan -j"$(nproc)" >/dev/null 2>&1
-ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j"$(nproc)"
+ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$PWD/Tests/c/lsan.supp \
+  ctest --test-dir build-asan --output-on-failure -j"$(nproc)"
 
 step "C core from four threads at once under ThreadSanitizer (libavif loaded by whichever decode comes first)"
 # Swift's clang links ThreadSanitizer's libdispatch interceptors: they need the toolchain's

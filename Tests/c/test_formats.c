@@ -39,6 +39,7 @@ static const fixture fixtures[] = {
     /* JPEG XL through libjxl, references by djxl (the same libjxl); an animation's first frame */
     {"jxl-lossless.jxl", MAGPIE_FORMAT_JXL, 0, 0},    {"jxl-alpha.jxl", MAGPIE_FORMAT_JXL, 1, 0},
     {"jxl-container.jxl", MAGPIE_FORMAT_JXL, 1, 0},   {"jxl-animated.jxl", MAGPIE_FORMAT_JXL, 0, 0},
+    {"jxl-orient6.jxl", MAGPIE_FORMAT_JXL, 0, 0},
     /* SVG through librsvg, references by rsvg-convert (the same librsvg); a thumbnail is drawn at
      * its size, not resized from the reference, so its edges differ */
     {"svg-shapes.svg", MAGPIE_FORMAT_SVG, 1, 80},     {"svg-viewbox.svg", MAGPIE_FORMAT_SVG, 1, 80},
