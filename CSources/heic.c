@@ -42,6 +42,8 @@ static struct {
     struct heif_error (*decode)(const struct heif_image_handle *, struct heif_image **, enum heif_colorspace,
                                 enum heif_chroma, const struct heif_decoding_options *);
     const uint8_t *(*plane)(const struct heif_image *, enum heif_channel, int *);
+    int (*image_width)(const struct heif_image *, enum heif_channel);
+    int (*image_height)(const struct heif_image *, enum heif_channel);
     void (*image_release)(const struct heif_image *);
 } magpie__heif;
 
@@ -77,6 +79,8 @@ static int magpie__heif_bind(void *h, char *why, size_t why_size) {
     MAGPIE__LOAD(options_free, "heif_decoding_options_free");
     MAGPIE__LOAD(decode, "heif_decode_image");
     MAGPIE__LOAD(plane, "heif_image_get_plane_readonly");
+    MAGPIE__LOAD(image_width, "heif_image_get_width");
+    MAGPIE__LOAD(image_height, "heif_image_get_height");
     MAGPIE__LOAD(image_release, "heif_image_release");
 #undef MAGPIE__LOAD
     if (missing || magpie__heif.major() != 1 || magpie__heif.minor() < 13) {
@@ -130,6 +134,13 @@ static struct heif_image_handle *magpie__heif_thumbnail(magpie__job *job, const 
 static int magpie__heif_deliver(magpie__job *job, const struct heif_image *img, uint32_t w, uint32_t h, int alpha,
                                 int premultiplied) {
     int stride = 0;
+    /* The picture libheif made must be the size the header promised (a grid's own output size can
+     * differ from its ispe): rows are read by that size. */
+    int dw = magpie__heif.image_width(img, heif_channel_interleaved), dh = magpie__heif.image_height(img, heif_channel_interleaved);
+    if (dw != (int)w || dh != (int)h) {
+        magpie__detail(job, "the decoded picture is %dx%d, its header says %ux%u", dw, dh, w, h);
+        return MAGPIE_ECORRUPT;
+    }
     const uint8_t *px = magpie__heif.plane(img, heif_channel_interleaved, &stride);
     if (!px || stride < (int)(w * (alpha ? 4 : 3))) return MAGPIE_EINTERNAL;
     magpie__geometry g;
@@ -203,16 +214,12 @@ int magpie__decode_heic(magpie__job *job) {
     if ((rc = magpie__heif_status(job, magpie__heif.read_memory(ctx, data, (size_t)job->in->size, NULL), "parse")) ||
         (rc = magpie__heif_status(job, magpie__heif.primary(ctx, &main), "primary image")))
         goto out;
-    if ((uint32_t)magpie__heif.width(main) != job->info.width || (uint32_t)magpie__heif.height(main) != job->info.height) {
-        magpie__detail(job, "image is %dx%d, the header says %ux%u", magpie__heif.width(main), magpie__heif.height(main),
-                       job->info.width, job->info.height);
-        rc = MAGPIE_ECORRUPT;
-        goto out;
-    }
     magpie__heif_colour(job, main);
     thumb = magpie__heif_thumbnail(job, main);
     const struct heif_image_handle *use = thumb ? thumb : main;
-    uint32_t w = (uint32_t)magpie__heif.width(use), h = (uint32_t)magpie__heif.height(use);
+    /* The size the probe found (a grid's from its data); the decoded picture must have it. */
+    uint32_t w = thumb ? (uint32_t)magpie__heif.width(thumb) : job->info.width;
+    uint32_t h = thumb ? (uint32_t)magpie__heif.height(thumb) : job->info.height;
     int alpha = magpie__heif.has_alpha(use) != 0;
     /* The HEVC planes (up to 16 bits, 4:4:4 and alpha) and the interleaved copy libheif makes. */
     charged = (uint64_t)w * h * (8 + (alpha ? 4 : 3));

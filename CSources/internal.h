@@ -62,6 +62,10 @@ MAGPIE_HIDDEN int magpie__probe(magpie__in *in, magpie_info *info);
  * needs the first frames does not walk the rest of the file (the count, and the flags the later
  * frames would set, then stop there). */
 MAGPIE_HIDDEN int magpie__probe_upto(magpie__in *in, magpie_info *info, uint32_t frame_cap);
+/* The output size of a primary item that is a 'grid', from its data (probe_grid.c): 1 with the
+ * size, 0 when the primary is no grid or its data cannot be read. `m`/`n`: the meta box's children. */
+MAGPIE_HIDDEN int magpie__heif_grid_size(magpie__in *in, const uint8_t *m, size_t n, uint32_t primary,
+                                         uint32_t *width, uint32_t *height);
 /* How many coded AV1 items ('av01' in 'iinf': tiles, alpha, layers) an AVIF declares (probe_avif.c). */
 MAGPIE_HIDDEN uint32_t magpie__avif_coded_items(magpie__in *in);
 /* The orientation tag (1..8, else 1) of a TIFF structure, the body of an EXIF block (probe_jpeg.c). */

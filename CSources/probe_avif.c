@@ -184,6 +184,9 @@ static int magpie__probe_meta(magpie__in *in, const magpie__box *meta, magpie_in
         }
     }
     info->orientation = magpie__heif_orientation(angle, mirror);
+    /* A grid's size is its data's (probe_grid.c); last, as it may move the meta window. */
+    uint32_t gw, gh;
+    if (magpie__heif_grid_size(in, mt.m, mt.n, primary, &gw, &gh)) info->width = gw, info->height = gh;
     return MAGPIE_OK;
 }
 

@@ -47,6 +47,8 @@ static const fixture fixtures[] = {
     {"heic-rgb.heic", MAGPIE_FORMAT_HEIC, 2, 0},         {"heic-alpha.heic", MAGPIE_FORMAT_HEIC, 2, 0},
     /* its 20-pixel thumbnail is made from the embedded 64-pixel one, a lossy copy of its own */
     {"heic-thumb.heic", MAGPIE_FORMAT_HEIC, 2, 40},
+    /* a one-tile grid turned by irot, whose ispe holds the turned size (libheif 1.15's writer) */
+    {"heic-orient6.heic", MAGPIE_FORMAT_HEIC, 2, 0},
 };
 
 static uint8_t *load(const char *name, size_t *n) {
