@@ -1,7 +1,7 @@
 /* The C core called from many threads at once, as the Swift layers call it: four threads released
  * together decode, thumbnail and encode the same corpus files in different orders, while the
- * process-wide memory budget is charged by all of them and libavif (when loaded on first use) is
- * loaded by whichever AVIF decode comes first. Every result must equal the one a single thread
+ * process-wide memory budget is charged by all of them and libavif (when loaded on first use),
+ * libtiff, libheif, libjxl and librsvg are loaded by whichever decode needs them first. Every result must equal the one a single thread
  * makes afterwards. Run under ThreadSanitizer by scripts/test.sh (MAGPIE_SANITIZE=thread). */
 #include <pthread.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 #include "testutil.h"
 
 #define THREADS 4
-#define MAX_FILES 64
+#define MAX_FILES 80
 
 typedef struct {
     char path[600];
@@ -89,7 +89,16 @@ static void load(const char *dir, int per_format) {
 int main(int argc, char **argv) {
     if (argc < 2) return 2;
     tu_require_corpus(argv[1]);
-    /* AVIF and WebP first, so the threads race to the lazy libavif load. */
+    /* The format fixtures first, so the threads race to load libtiff, libheif, libjxl and librsvg,
+     * then AVIF and WebP, to the lazy libavif load. */
+    const char *fixtures[] = {"tiff-rgb8-lzw.tif", "heic-alpha.heic", "jxl-lossless.jxl", "svg-shapes.svg",
+                              "tiff-jpeg.tif",     "heic-rgb.heic",   "jxl-alpha.jxl",    "svg-viewbox.svg",
+                              "bmp-rle8.bmp",      "ico-png.ico"};
+    for (size_t i = 0; i < sizeof fixtures / sizeof *fixtures; i++) {
+        item *it = &items[count];
+        snprintf(it->path, sizeof it->path, "%s/%s", MAGPIE_FIXTURES, fixtures[i]);
+        if ((it->data = tu_read_file(it->path, &it->size)) != NULL) count++;
+    }
     if (argc > 2 && tu_corpus_present(argv[2])) load(argv[2], 8);
     else fprintf(stderr, "test_threads: no WebP/AVIF corpus, the lazy AVIF load is not raced\n");
     load(argv[1], 10);
