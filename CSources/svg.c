@@ -150,10 +150,12 @@ int magpie__decode_svg(magpie__job *job) {
         rc = MAGPIE_ENOMEM;
         goto out;
     }
-    /* The window of the source (all of it, or a crop's part) onto the whole output. */
-    magpie__rsvg.scale(cr, ow / job->win_w, oh / job->win_h);
-    magpie__rsvg.translate(cr, -job->win_x, -job->win_y);
-    const magpie__rsvg_rect viewport = {0, 0, job->info.width, job->info.height};
+    /* The window of the source (all of it, or a crop's part) onto the whole output: the viewport
+     * is the document's box at output scale, moved so the window's corner is the origin (no cairo
+     * transform: librsvg lays the document out at the size it draws, as rsvg-convert -w does). */
+    const double sx = ow / job->win_w, sy = oh / job->win_h;
+    const magpie__rsvg_rect viewport = {-job->win_x * sx, -job->win_y * sy, job->info.width * sx,
+                                        job->info.height * sy};
     if (!magpie__rsvg.render_document(handle, cr, &viewport, &err)) {
         rc = magpie__svg_error(job, err, "render");
         goto out;
