@@ -18,6 +18,10 @@ final class BodyReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
     private var status = 0
     private var headers: [HTTPHeaderField] = []
     private var declared: Int?
+    /// The body came `gzip`- or `deflate`-encoded and arrives inflated: `declared` was the encoded
+    /// length, so it neither bounds nor completes the inflated one (the inflater checks the stream
+    /// ended, and fails a cut one).
+    private var encoded = false
     /// Whether the status is one whose body is kept; others are drained (redirects, error pages).
     private var wanted = true
     private var drained = 0
@@ -33,7 +37,12 @@ final class BodyReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
 
     func didReceiveHead(task: HTTPClient.Task<DataResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         status = Int(head.status.code)
-        headers = head.headers.map { HTTPHeaderField($0.name, $0.value) }
+        let encoding = head.headers.first(name: "content-encoding")?.lowercased()
+        encoded = encoding == "gzip" || encoding == "deflate"
+        headers = head.headers.filter {
+            !encoded || !["content-encoding", "content-length"].contains($0.name.lowercased())
+        }
+        .map { HTTPHeaderField($0.name, $0.value) }
         declared = head.headers.first(name: "content-length").flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
         if !request.acceptableStatusCodes.contains(status) {
             wanted = false
@@ -58,7 +67,7 @@ final class BodyReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
                 ImageDownloadError.bodyTooLarge(limit: request.maxBodySize, declared: declared))
         }
         body.append(contentsOf: buffer.readableBytesView)
-        progress(body.count, declared)
+        progress(body.count, encoded ? nil : declared)
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
@@ -75,7 +84,7 @@ final class BodyReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
 
     /// The error for a wanted body that ended before its declared length.
     func truncation() -> ImageDownloadError? {
-        guard wanted, let declared, body.count < declared else { return nil }
+        guard wanted, !encoded, let declared, body.count < declared else { return nil }
         return .truncatedBody(received: body.count, expected: declared)
     }
 }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOHTTPCompression
 import NIOPosix
 
 #if canImport(Glibc)
@@ -12,6 +13,17 @@ extension HTTPDataLoader {
     /// and port with the reason in a few words (`connection refused`, `host unreachable`).
     static func failure(_ error: any Error, request: DataRequest) -> ImageDownloadError {
         if let error = error as? ImageDownloadError { return error }
+        // A gzip or deflate body: inflated past the limit, cut before its stream ended, or corrupt.
+        if let error = error as? NIOHTTPDecompression.DecompressionError {
+            if error == .limit { return .bodyTooLarge(limit: request.maxBodySize, declared: nil) }
+            return .undecodable("the body's content encoding does not inflate (\(error))")
+        }
+        if let error = error as? NIOHTTPDecompression.ExtraDecompressionError {
+            if error == .truncatedData {
+                return .connectionFailed("\(request.url.host ?? ""): the encoded body ended before its stream did")
+            }
+            return .undecodable("the body's content encoding does not inflate (\(error))")
+        }
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout, .tlsHandshakeTimeout,

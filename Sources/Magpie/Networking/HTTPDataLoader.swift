@@ -39,12 +39,15 @@ public final class HTTPDataLoader: DataLoading {
     /// A loader with its own clients: `perHostConnections` connections per host at most,
     /// connecting only where `addressPolicy` allows. Names are resolved by `resolver` and an
     /// address is kept for `pinLifetime` before the name is resolved and judged again.
+    /// `maxDecodedBodySize` bounds a `gzip` or `deflate` body as it is inflated (a request's own
+    /// `maxBodySize` then bounds what it keeps): a compression bomb stops there.
     public init(
         perHostConnections: Int = 6, connectTimeout: Duration = .seconds(10),
         addressPolicy: AddressPolicy = .standard, resolver: any HostResolver = SystemResolver(),
-        pinLifetime: Duration = .seconds(60)
+        pinLifetime: Duration = .seconds(60), maxDecodedBodySize: Int = 64 << 20
     ) {
-        let configuration = Self.configuration(perHostConnections: perHostConnections, connectTimeout: connectTimeout)
+        let configuration = Self.configuration(
+            perHostConnections: perHostConnections, connectTimeout: connectTimeout, maxDecoded: maxDecodedBodySize)
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         self.ownsClient = true
         self.addressPolicy = addressPolicy
@@ -68,13 +71,18 @@ public final class HTTPDataLoader: DataLoading {
         self.pins = nil
     }
 
-    private static func configuration(perHostConnections: Int, connectTimeout: Duration) -> HTTPClient.Configuration {
+    private static func configuration(perHostConnections: Int, connectTimeout: Duration, maxDecoded: Int)
+        -> HTTPClient.Configuration
+    {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, perHostConnections)
         configuration.timeout = HTTPClient.Configuration.Timeout(
             connect: .nanoseconds(Int64(connectTimeout.nanoseconds)))
-        configuration.decompression = .disabled
+        // Origins that store images gzipped (S3 objects uploaded with `Content-Encoding: gzip`)
+        // send them so whatever is asked: bodies are inflated as they stream, 16 KiB at a time,
+        // and the inflated bytes count against the limits (as imgproxy does).
+        configuration.decompression = .enabled(limit: .size(max(1, maxDecoded)))
         // A connection that cannot be made fails its requests at once (the downloader's retry
         // strategy decides about trying again), instead of the pool trying again until the connect
         // timeout has passed (AsyncHTTPClient issue #743).

@@ -139,7 +139,8 @@ public final class ImageDownloader: Sendable {
         if all["http"] == nil || all["https"] == nil {
             let http = HTTPDataLoader(
                 perHostConnections: config.maxConcurrentDownloadsPerHost, connectTimeout: config.connectTimeout,
-                addressPolicy: config.addressPolicy, resolver: config.resolver, pinLifetime: config.pinLifetime)
+                addressPolicy: config.addressPolicy, resolver: config.resolver, pinLifetime: config.pinLifetime,
+                maxDecodedBodySize: config.maxBodySize)
             owned.append(http)
             if all["http"] == nil { all["http"] = http }
             if all["https"] == nil { all["https"] = http }

@@ -29,5 +29,16 @@ extension ImageServiceTests {
         let auto = await h.get(h.target("rs:fit:32:32", "/svg-shapes.svg"))
         #expect(auto.status == 200 && (try? ImageInfo(probing: auto.body).format) == .png)
         try await h.finish()
+        // An origin that sends the image gzip-encoded (they were 422): inflated, then thumbnailed.
+        let gz = try DownloaderTests.encoded("png.gz")
+        let g = try await Self.harness { request in
+            request.path == "/g.png"
+                ? .respond(
+                    status: 200, headers: [("Content-Type", "image/png"), ("Content-Encoding", "gzip")], body: gz)
+                : .respond(status: 404)
+        }
+        let inflated = await g.get(g.target("rs:fit:16:16", "/g.png", ext: "png"))
+        #expect(inflated.status == 200 && (try? ImageInfo(probing: inflated.body).width) == 16)
+        try await g.finish()
     }
 }
