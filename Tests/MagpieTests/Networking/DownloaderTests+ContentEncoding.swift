@@ -24,7 +24,7 @@ extension DownloaderTests {
         let cut = Array(gz.prefix(gz.count - 20))
         let bodies: [String: (String, [UInt8])] = [
             "/gz": ("gzip", gz), "/zlib": ("deflate", zlib), "/bomb": ("gzip", bomb), "/corrupt": ("gzip", corrupt),
-            "/cut": ("gzip", cut),
+            "/cut": ("gzip", cut), "/stored": ("gzip", Gzip.stored(png)),
         ]
         let asked = Locked<[String]>([])
         try await withServer({ request in
@@ -36,7 +36,7 @@ extension DownloaderTests {
             var config = ImageDownloader.Config(maxBodySize: 1 << 20)
             config.retryStrategy = .none
             let downloader = ImageDownloader(config: config)
-            for path in ["/gz", "/zlib"] {
+            for path in ["/gz", "/zlib", "/stored"] {
                 let result = try await downloader.download(URL(string: origin.baseURL + path)!)
                 #expect(result.data == png && result.format == .png, "\(path): the inflated PNG")
             }
