@@ -1,0 +1,70 @@
+import MagpieImage
+
+/// The option table's rows for the geometry, the request and the output: `rs|resize`, `s|size`,
+/// `rt|resizing_type`, `w|width`, `h|height`, `el|enlarge`, `g|gravity`, `dpr`, `exp|expires`,
+/// `cb|cachebuster`, `q|quality`, `f|format|ext`, `scp|strip_color_profile`.
+extension ProcessingOptions {
+    static let rows: [URLOption] = [
+        URLOption(["rs", "resize"], .resize) { o, a throws(ServiceError) in try o.resize(a, typed: true) },
+        URLOption(["s", "size"], .resize) { o, a throws(ServiceError) in try o.resize(a, typed: false) },
+        URLOption(["rt", "resizing_type"], .resize) { o, a throws(ServiceError) in
+            guard a.count == 1, let type = ResizingType(rawValue: a[0]) else { throw .badOption }
+            o.resizingType = type
+        },
+        URLOption(["w", "width"], .resize) { o, a throws(ServiceError) in
+            try OptionArgs.count(a, 1...1)
+            o.width = try OptionArgs.int(a[0], 0...1_000_000)
+        },
+        URLOption(["h", "height"], .resize) { o, a throws(ServiceError) in
+            try OptionArgs.count(a, 1...1)
+            o.height = try OptionArgs.int(a[0], 0...1_000_000)
+        },
+        URLOption(["el", "enlarge"], .resize) { o, a throws(ServiceError) in
+            try OptionArgs.count(a, 1...1)
+            o.enlarge = try OptionArgs.bool(a[0])
+        },
+        URLOption(["g", "gravity"], .resize) { o, a throws(ServiceError) in
+            guard a.count == 1, let g = Gravity(rawValue: a[0]) else { throw .badOption }
+            o.gravity = g
+        },
+        URLOption(["dpr"], .resize) { o, a throws(ServiceError) in
+            try OptionArgs.count(a, 1...1)
+            o.dpr = try OptionArgs.int(a[0], 1...8)
+        },
+        URLOption(["exp", "expires"], .request) { o, a throws(ServiceError) in
+            try OptionArgs.count(a, 1...1)
+            o.expires = try OptionArgs.int(a[0], 0...Int(Int32.max) * 2)
+        },
+        URLOption(["cb", "cachebuster"], .request) { o, a throws(ServiceError) in
+            guard a.count == 1, a[0].utf8.count <= 128 else { throw .badOption }
+            o.cacheBuster = a[0]
+        },
+        URLOption(["q", "quality"], .output) { o, a throws(ServiceError) in
+            try OptionArgs.count(a, 1...1)
+            o.quality = try OptionArgs.int(a[0], 1...100)
+        },
+        URLOption(["f", "format", "ext"], .output) { o, a throws(ServiceError) in
+            guard a.count == 1, let named = ImageFormat(fileExtension: a[0]), named.isEncodable else {
+                throw .badOption
+            }
+            o.format = named.fileExtension
+        },
+        URLOption(["scp", "strip_color_profile"], .output) { o, a throws(ServiceError) in
+            try OptionArgs.count(a, 1...1)
+            o.stripsColorProfile = try OptionArgs.bool(a[0])
+        },
+    ]
+
+    /// `rs:type:width:height:enlarge` and `s:width:height:enlarge`; an empty argument keeps its value.
+    private mutating func resize(_ args: [String], typed: Bool) throws(ServiceError) {
+        var a = args[...]
+        guard !a.isEmpty, a.count <= (typed ? 4 : 3) else { throw .badOption }
+        if typed {
+            guard let type = ResizingType(rawValue: a.removeFirst()) else { throw .badOption }
+            resizingType = type
+        }
+        if let w = a.popFirst(), !w.isEmpty { width = try OptionArgs.int(w, 0...1_000_000) }
+        if let h = a.popFirst(), !h.isEmpty { height = try OptionArgs.int(h, 0...1_000_000) }
+        if let e = a.popFirst(), !e.isEmpty { enlarge = try OptionArgs.bool(e) }
+    }
+}
