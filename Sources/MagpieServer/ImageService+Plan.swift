@@ -17,16 +17,26 @@ extension ImageService {
             let variesOnAccept: Bool
             let expires: Int?
             let key: String
-            init(source: URL, options: ImageOptions, variesOnAccept: Bool, expires: Int?, key: String) {
+            /// The `Content-Disposition` stem and kind, when `fn` or `att` asked for one.
+            let disposition: (stem: String, attachment: Bool)?
+            init(
+                source: URL, options: ImageOptions, variesOnAccept: Bool, expires: Int?, key: String,
+                disposition: (stem: String, attachment: Bool)?
+            ) {
                 (self.source, self.options, self.variesOnAccept) = (source, options, variesOnAccept)
-                (self.expires, self.key) = (expires, key)
+                (self.expires, self.key, self.disposition) = (expires, key, disposition)
             }
         }
         let parts: Parts
         var maxAge: Int
 
-        init(source: URL, options: ImageOptions, maxAge: Int, variesOnAccept: Bool, expires: Int?, key: String) {
-            parts = Parts(source: source, options: options, variesOnAccept: variesOnAccept, expires: expires, key: key)
+        init(
+            source: URL, options: ImageOptions, maxAge: Int, variesOnAccept: Bool, expires: Int?, key: String,
+            disposition: (stem: String, attachment: Bool)? = nil
+        ) {
+            parts = Parts(
+                source: source, options: options, variesOnAccept: variesOnAccept, expires: expires, key: key,
+                disposition: disposition)
             self.maxAge = maxAge
         }
 
@@ -37,6 +47,7 @@ extension ImageService {
         var expires: Int? { parts.expires }
         /// The variant's name in the memory tier: source and processor.
         var key: String { parts.key }
+        var disposition: (stem: String, attachment: Bool)? { parts.disposition }
     }
 
     func plan(_ request: ServiceRequest) throws(ServiceError) -> Plan {
@@ -85,7 +96,9 @@ extension ImageService {
         o.cache.memory.expiration = .expired
         return Plan(
             source: source, options: o, maxAge: maxAge, variesOnAccept: varies, expires: options.expires,
-            key: source.absoluteString + "\u{0}" + o.processorIdentifier)
+            key: source.absoluteString + "\u{0}" + o.processorIdentifier,
+            disposition: options.filename != nil || options.attachment
+                ? (options.filename ?? ContentDisposition.stem(of: source), options.attachment) : nil)
     }
 
     /// The source URL if it may be fetched: http(s), a host, no credentials, and a prefix of the

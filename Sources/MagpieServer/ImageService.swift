@@ -163,6 +163,13 @@ public final class ImageService: Sendable {
         headers += [("Cache-Control", "public, max-age=\(plan.maxAge)"), ("ETag", etag), ("X-Magpie-Cache", cache)]
         if plan.variesOnAccept { headers.append(("Vary", "Accept")) }
         if let modified = result.lastModified { headers.append(("Last-Modified", modified)) }
+        if let d = plan.disposition {
+            headers.append(
+                (
+                    "Content-Disposition",
+                    ContentDisposition.value(stem: d.stem, ext: result.format.fileExtension, attachment: d.attachment)
+                ))
+        }
         if Self.notModified(request, etag: etag, lastModified: result.lastModified) {
             return ServiceResponse(status: 304, headers: headers.filter { $0.name != "Content-Type" })
         }

@@ -2,7 +2,8 @@ import MagpieImage
 
 /// The option table's rows for the geometry, the request and the output: `rs|resize`, `s|size`,
 /// `rt|resizing_type`, `w|width`, `h|height`, `el|enlarge`, `g|gravity`, `dpr`, `exp|expires`,
-/// `cb|cachebuster`, `q|quality`, `f|format|ext`, `scp|strip_color_profile`.
+/// `cb|cachebuster`, `q|quality`, `f|format|ext`, `fn|filename`, `att|return_attachment`,
+/// `scp|strip_color_profile`.
 extension ProcessingOptions {
     static let rows: [URLOption] = [
         URLOption(["rs", "resize"], .resize) { o, a throws(ServiceError) in try o.resize(a, typed: true) },
@@ -48,6 +49,16 @@ extension ProcessingOptions {
                 throw .badOption
             }
             o.format = named.fileExtension
+        },
+        URLOption(["fn", "filename"], .output) { o, a throws(ServiceError) in
+            try OptionArgs.count(a, 1...2)
+            let encoded = a.count > 1 ? try OptionArgs.bool(a[1]) : false
+            guard let name = ContentDisposition.filename(a[0], encoded: encoded) else { throw .badOption }
+            o.filename = name
+        },
+        URLOption(["att", "return_attachment"], .output) { o, a throws(ServiceError) in
+            try OptionArgs.count(a, 1...1)
+            o.attachment = try OptionArgs.bool(a[0])
         },
         URLOption(["scp", "strip_color_profile"], .output) { o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)

@@ -25,6 +25,10 @@ struct ProcessingOptions: Sendable, Hashable {
     /// `scp`/`strip_color_profile`: convert to sRGB and write no profile (true), or keep the
     /// source's profile (false); `nil`: the server's default.
     var stripsColorProfile: Bool?
+    /// `fn|filename`: the name `Content-Disposition` gives the result (the result's extension is
+    /// added); `att|return_attachment`: `attachment` rather than `inline`. Neither changes pixels.
+    var filename: String?
+    var attachment = false
 
     /// Parses `segments`, expanding presets once (a preset naming a preset is an error).
     static func parse(_ segments: [String], presets: [String: [String]]) throws(ServiceError) -> ProcessingOptions {

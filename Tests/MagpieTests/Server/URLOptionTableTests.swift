@@ -16,7 +16,8 @@ import Testing
         let short = URLOption.table.map { $0.names[0] }
         #expect(
             short == [
-                "rs", "s", "rt", "w", "h", "el", "g", "dpr", "exp", "cb", "q", "f", "scp", "bl", "sh", "rot", "fl",
+                "rs", "s", "rt", "w", "h", "el", "g", "dpr", "exp", "cb", "q", "f", "fn", "att", "scp", "bl", "sh",
+                "rot", "fl",
                 "bri", "co", "sa", "pd", "bg", "wm",
             ])
         #expect(URLOption.byName["resizing_type"]?.stage == .resize && URLOption.byName["ext"]?.stage == .output)
