@@ -25,11 +25,7 @@ magpie__avif_api magpie__avif;
 
 static int magpie__avif_bind(void *h, char *why, size_t why_size) {
     int missing = 0;
-#define MAGPIE__LOAD(field, symbol)                                         \
-    do {                                                                    \
-        *(void **)&magpie__avif.field = dlsym(h, symbol);                   \
-        if (!magpie__avif.field) missing = 1;                               \
-    } while (0)
+#define MAGPIE__LOAD(field, symbol) MAGPIE__LAZY_SYM(magpie__avif, h, missing, field, symbol)
     MAGPIE__LOAD(version, "avifVersion");
     MAGPIE__LOAD(result_string, "avifResultToString");
     MAGPIE__LOAD(decoder_create, "avifDecoderCreate");

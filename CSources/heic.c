@@ -49,11 +49,7 @@ static struct {
 
 static int magpie__heif_bind(void *h, char *why, size_t why_size) {
     int missing = 0;
-#define MAGPIE__LOAD(field, symbol)                       \
-    do {                                                  \
-        *(void **)&magpie__heif.field = dlsym(h, symbol); \
-        if (!magpie__heif.field) missing = 1;             \
-    } while (0)
+#define MAGPIE__LOAD(field, symbol) MAGPIE__LAZY_SYM(magpie__heif, h, missing, field, symbol)
     MAGPIE__LOAD(major, "heif_get_version_number_major");
     MAGPIE__LOAD(minor, "heif_get_version_number_minor");
     MAGPIE__LOAD(init, "heif_init");

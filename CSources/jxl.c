@@ -35,11 +35,7 @@ static struct {
 
 static int magpie__jxl_bind(void *h, char *why, size_t why_size) {
     int missing = 0;
-#define MAGPIE__LOAD(field, symbol)                      \
-    do {                                                 \
-        *(void **)&magpie__jxl.field = dlsym(h, symbol); \
-        if (!magpie__jxl.field) missing = 1;             \
-    } while (0)
+#define MAGPIE__LOAD(field, symbol) MAGPIE__LAZY_SYM(magpie__jxl, h, missing, field, symbol)
     MAGPIE__LOAD(version, "JxlDecoderVersion");
     MAGPIE__LOAD(create, "JxlDecoderCreate");
     MAGPIE__LOAD(destroy, "JxlDecoderDestroy");

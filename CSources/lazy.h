@@ -20,6 +20,14 @@ typedef struct magpie__lazy {
     char error[200];
 } magpie__lazy;
 
+/* In a bind function: looks `symbol` up in `handle` into `table.field`, setting `missing` when it
+ * is not there (each loader's bind checks `missing` once at the end). */
+#define MAGPIE__LAZY_SYM(table, handle, missing, field, symbol)  \
+    do {                                                          \
+        *(void **)&(table).field = dlsym((handle), (symbol));     \
+        if (!(table).field) (missing) = 1;                        \
+    } while (0)
+
 #define MAGPIE__LAZY_INIT(soname, bind) {soname, bind, PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, 0, {0}}
 
 /* NULL when the library is loaded and bound; else why not. Loads it on the first call;

@@ -46,11 +46,7 @@ static struct {
 
 static int magpie__svg_bind(void *h, char *why, size_t why_size) {
     int missing = 0;
-#define MAGPIE__LOAD(field, symbol)                       \
-    do {                                                  \
-        *(void **)&magpie__rsvg.field = dlsym(h, symbol); \
-        if (!magpie__rsvg.field) missing = 1;             \
-    } while (0)
+#define MAGPIE__LOAD(field, symbol) MAGPIE__LAZY_SYM(magpie__rsvg, h, missing, field, symbol)
     MAGPIE__LOAD(major, "rsvg_major_version");
     MAGPIE__LOAD(minor, "rsvg_minor_version");
     MAGPIE__LOAD(new_from_data, "rsvg_handle_new_from_data");

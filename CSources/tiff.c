@@ -44,11 +44,7 @@ static struct {
 
 static int magpie__tiff_bind(void *h, char *why, size_t why_size) {
     int missing = 0;
-#define MAGPIE__LOAD(field, symbol)                       \
-    do {                                                  \
-        *(void **)&magpie__tiff.field = dlsym(h, symbol); \
-        if (!magpie__tiff.field) missing = 1;             \
-    } while (0)
+#define MAGPIE__LOAD(field, symbol) MAGPIE__LAZY_SYM(magpie__tiff, h, missing, field, symbol)
     MAGPIE__LOAD(version, "TIFFGetVersion");
     MAGPIE__LOAD(options_alloc, "TIFFOpenOptionsAlloc");
     MAGPIE__LOAD(options_free, "TIFFOpenOptionsFree");

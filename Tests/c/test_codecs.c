@@ -290,42 +290,30 @@ static void test_corpus_files(const char *dir) {
     }
 }
 
-/* 1 when a library whose path contains `name` is mapped into this process, 0 when not, -1
- * when /proc/self/maps cannot be read. */
-static int mapped(const char *name) {
-    FILE *f = fopen("/proc/self/maps", "r");
-    if (!f) return -1;
-    char line[4096];
-    int found = 0;
-    while (!found && fgets(line, sizeof line, f)) found = strstr(line, name) != NULL;
-    fclose(f);
-    return found;
-}
-
 /* A build that loads libavif on first use (MAGPIE_AVIF_DLOPEN) answers whether AVIF decodes
  * without loading it; the first AVIF decode loads it. A build that links libavif has it mapped
  * from the start, and asking changes nothing either. Runs first, before anything decodes. */
 static void test_avif_loads_on_first_decode(const char *dir) {
-    int before = mapped("libavif.so");
+    int before = tu_mapped("libavif.so");
     if (before < 0) {
         printf("SKIPPED: /proc/self/maps cannot be read\n");
         return;
     }
     int decodable = magpie_format_decodable(MAGPIE_FORMAT_AVIF);
-    CHECK(mapped("libavif.so") == before, "asking whether AVIF decodes loaded libavif");
+    CHECK(tu_mapped("libavif.so") == before, "asking whether AVIF decodes loaded libavif");
     CHECK(magpie_format_decodable(MAGPIE_FORMAT_AVIF) == decodable, "the answer is stable");
     if (!decodable || before || !tu_corpus_present(dir)) return;
     size_t n;
     uint8_t *avif = corpus_file(dir, "avif/link-u/kimono.rotate90.avif", &n);
     magpie_info info;
-    CHECK(magpie_probe(avif, n, &info) == MAGPIE_OK && mapped("libavif.so") == 0, "a probe needs no libavif");
+    CHECK(magpie_probe(avif, n, &info) == MAGPIE_OK && tu_mapped("libavif.so") == 0, "a probe needs no libavif");
     magpie_decode_options o;
     magpie_decode_options_init(&o);
     o.fit = MAGPIE_FIT_INSIDE;
     o.width = o.height = 64;
     magpie_image *img = NULL;
     CHECK(magpie_decode(avif, n, &o, &img) == MAGPIE_OK && img, "AVIF decode, libavif loaded on demand");
-    CHECK(mapped("libavif.so") == 1, "the first AVIF decode loaded libavif");
+    CHECK(tu_mapped("libavif.so") == 1, "the first AVIF decode loaded libavif");
     CHECK(magpie_format_decodable(MAGPIE_FORMAT_AVIF) == 1, "decodable once loaded");
     magpie_image_free(img);
     free(avif);

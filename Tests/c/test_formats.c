@@ -51,14 +51,6 @@ static const fixture fixtures[] = {
     {"heic-orient6.heic", MAGPIE_FORMAT_HEIC, 2, 0},
 };
 
-static uint8_t *load(const char *name, size_t *n) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", MAGPIE_FIXTURES, name);
-    uint8_t *d = tu_read_file(path, n);
-    CHECK(d != NULL, "fixture %s is there", path);
-    return d;
-}
-
 /* The largest difference as seen: a colour difference counts in proportion to its alpha (under
  * alpha 0 a colour is not there to differ; premultiplied sources keep less of it as alpha falls). */
 static int max_diff(const magpie_image *a, const magpie_image *b) {
@@ -88,7 +80,7 @@ static void test_fixture(const fixture *f) {
     char refname[256];
     snprintf(refname, sizeof refname, "%.*s.ref.png", (int)(strrchr(f->name, '.') - f->name), f->name);
     size_t n, rn;
-    uint8_t *d = load(f->name, &n), *r = load(refname, &rn);
+    uint8_t *d = tu_fixture(f->name, &n), *r = tu_fixture(refname, &rn);
     if (!d || !r) goto out;
     magpie_info info, rinfo;
     CHECK(magpie_probe(d, n, &info) == MAGPIE_OK && info.format == f->format, "%s probes", f->name);
@@ -198,23 +190,12 @@ static void test_icons_pick_the_largest(void) {
     const uint32_t want[][2] = {{48, 48}, {64, 40}};
     for (int i = 0; i < 2; i++) {
         size_t n;
-        uint8_t *d = load(names[i], &n);
+        uint8_t *d = tu_fixture(names[i], &n);
         magpie_info info;
         CHECK(d && magpie_probe(d, n, &info) == MAGPIE_OK && info.width == want[i][0] && info.height == want[i][1],
               "%s: the largest entry, %ux%u", names[i], info.width, info.height);
         free(d);
     }
-}
-
-/* Whether a library whose path holds `name` is mapped into this process; -1 when unknown. */
-static int mapped(const char *name) {
-    FILE *f = fopen("/proc/self/maps", "r");
-    if (!f) return -1;
-    char line[4096];
-    int found = 0;
-    while (!found && fgets(line, sizeof line, f)) found = strstr(line, name) != NULL;
-    fclose(f);
-    return found;
 }
 
 /* The decoders whose library loads on the first decode: there to use, and not loaded by asking. */
@@ -229,7 +210,7 @@ static const struct {
  * memory than the full picture needs; a larger one cannot. */
 static void test_heic_thumbnail(void) {
     size_t n;
-    uint8_t *d = load("heic-thumb.heic", &n);
+    uint8_t *d = tu_fixture("heic-thumb.heic", &n);
     if (!d) return;
     magpie_decode_options o;
     magpie_decode_options_init(&o);
@@ -251,7 +232,7 @@ static void test_heic_thumbnail(void) {
  * its own size. */
 static void test_tiff_pages(void) {
     size_t n, rn;
-    uint8_t *d = load("tiff-two-pages.tif", &n), *r = load("tiff-two-pages.page1.ref.png", &rn);
+    uint8_t *d = tu_fixture("tiff-two-pages.tif", &n), *r = tu_fixture("tiff-two-pages.page1.ref.png", &rn);
     magpie_info info;
     CHECK(d && magpie_probe(d, n, &info) == MAGPIE_OK && info.frames == 2 && info.width == 37, "two pages");
     magpie_decode_options o;
@@ -279,12 +260,12 @@ int main(void) {
     CHECK(magpie_format_decodable(MAGPIE_FORMAT_BMP) && magpie_format_decodable(MAGPIE_FORMAT_ICO), "decodable");
     for (size_t i = 0; i < LAZY_COUNT; i++) {
         CHECK(magpie_format_decodable(lazy[i].format), "%s decodes here", magpie_format_name(lazy[i].format));
-        CHECK(mapped(lazy[i].library) == 0, "asking about %s did not load %s", magpie_format_name(lazy[i].format),
+        CHECK(tu_mapped(lazy[i].library) == 0, "asking about %s did not load %s", magpie_format_name(lazy[i].format),
               lazy[i].library);
     }
     for (size_t i = 0; i < sizeof fixtures / sizeof *fixtures; i++) test_fixture(&fixtures[i]);
     for (size_t i = 0; i < LAZY_COUNT; i++)
-        CHECK(mapped(lazy[i].library) == 1, "decoding %s loaded %s", magpie_format_name(lazy[i].format),
+        CHECK(tu_mapped(lazy[i].library) == 1, "decoding %s loaded %s", magpie_format_name(lazy[i].format),
               lazy[i].library);
     test_lying_headers();
     test_heic_thumbnail();

@@ -11,14 +11,6 @@
 #error "MAGPIE_FIXTURES: the folder of Tests/fixtures/formats"
 #endif
 
-static uint8_t *load(const char *name, size_t *n) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", MAGPIE_FIXTURES, name);
-    uint8_t *d = tu_read_file(path, n);
-    CHECK(d != NULL, "fixture %s is there", path);
-    return d;
-}
-
 static int decode_text(const char *svg, uint32_t box, magpie_image **img, char *detail, size_t detail_size) {
     magpie_decode_options o;
     magpie_decode_options_init(&o);
@@ -38,7 +30,7 @@ static int max_alpha(const magpie_image *img) {
 /* At 30 pixels wide the document is drawn at 30 pixels, as rsvg-convert -w 30 draws it. */
 static void test_drawn_at_the_size_asked(void) {
     size_t n, rn;
-    uint8_t *d = load("svg-shapes.svg", &n), *r = load("svg-shapes.30.ref.png", &rn);
+    uint8_t *d = tu_fixture("svg-shapes.svg", &n), *r = tu_fixture("svg-shapes.30.ref.png", &rn);
     magpie_image *a = NULL, *b = NULL;
     magpie_decode_options o;
     magpie_decode_options_init(&o);
@@ -77,7 +69,7 @@ static char *base64(const uint8_t *d, size_t n) {
  * draws. */
 static void test_no_external_resources(void) {
     size_t n;
-    uint8_t *png = load("bmp-rgb24.ref.png", &n);
+    uint8_t *png = tu_fixture("bmp-rgb24.ref.png", &n);
     if (!png) return;
     char *b64 = base64(png, n), *svg = malloc(strlen(b64) + 4096);
     char detail[256] = "";

@@ -104,3 +104,23 @@ int tu_resize(const uint8_t *src, uint32_t src_w, uint32_t src_h, size_t src_str
     o.filter = (magpie_filter)filter;
     return magpie_resample(&from, &to, &o);
 }
+
+int tu_mapped(const char *name) {
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) return -1;
+    char line[4096];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) found = strstr(line, name) != NULL;
+    fclose(f);
+    return found;
+}
+
+#ifdef MAGPIE_FIXTURES
+uint8_t *tu_fixture(const char *name, size_t *size) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", MAGPIE_FIXTURES, name);
+    uint8_t *d = tu_read_file(path, size);
+    CHECK(d != NULL, "fixture %s is there", path);
+    return d;
+}
+#endif

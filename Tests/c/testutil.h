@@ -40,6 +40,12 @@ uint8_t *tu_gradient(uint32_t w, uint32_t h);
 /* `magpie_resample` with positional arguments, a window and a filter (what the tests call most). */
 int tu_resize(const uint8_t *src, uint32_t src_w, uint32_t src_h, size_t src_stride, const void *window,
               uint32_t out_w, uint32_t out_h, int filter, uint8_t *dst, size_t dst_stride);
+/* Whether a library whose path holds `name` is mapped into this process; -1 when unknown. */
+int tu_mapped(const char *name);
+#ifdef MAGPIE_FIXTURES
+/* A file of Tests/fixtures/formats, read whole (a failed CHECK and NULL when it is not there). */
+uint8_t *tu_fixture(const char *name, size_t *size);
+#endif
 /* Prints "N passed, N failed" and returns the exit code. */
 int tu_finish(const char *name);
 #endif
