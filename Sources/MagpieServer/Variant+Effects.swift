@@ -2,10 +2,11 @@ import Magpie
 
 extension Variant {
     /// The processors after the resize, in imgproxy's order: rotate and flip (`turning`: when no
-    /// resize does it), blur, sharpen, colour, padding, background, watermark.
-    static func effects(_ e: EffectOptions, dpr: Int, watermark: OverlayProcessor?, turning: Bool)
-        -> [any ImageProcessor]
-    {
+    /// resize does it), blur, sharpen, colour, `extend` (`ex`, `exar`), padding, background,
+    /// watermark.
+    static func effects(
+        _ e: EffectOptions, dpr: Int, watermark: OverlayProcessor?, turning: Bool, extend: [any ImageProcessor] = []
+    ) -> [any ImageProcessor] {
         var chain: [any ImageProcessor] = []
         if turning && e.orientation != .up { chain.append(TransformProcessor(e.orientation)) }
         if let blur = e.blur, blur > 0 { chain.append(BlurProcessor(sigma: blur)) }
@@ -17,6 +18,7 @@ extension Variant {
         }
         let color = ColorAdjustment(saturation: e.saturation, contrast: e.contrast, brightness: Double(e.brightness))
         if !color.isIdentity { chain.append(ColorProcessor(color)) }
+        chain += extend
         if let p = e.padding, p.contains(where: { $0 > 0 }) {
             chain.append(
                 PaddingProcessor(
@@ -37,17 +39,20 @@ extension Variant {
 
     /// `anchor` (of the output) as it lies in the image before `orientation` turned it.
     static func anchor(_ anchor: CropAnchor, before orientation: Orientation) -> CropAnchor {
-        let inverse = Orientation.allCases.first { orientation.then($0) == .up } ?? .up
-        let (x, y) = (anchor.x, anchor.y)
-        switch inverse {
-        case .up: return anchor
-        case .upMirrored: return CropAnchor(x: 1 - x, y: y)
-        case .down: return CropAnchor(x: 1 - x, y: 1 - y)
-        case .downMirrored: return CropAnchor(x: x, y: 1 - y)
-        case .leftMirrored: return CropAnchor(x: y, y: x)
-        case .right: return CropAnchor(x: 1 - y, y: x)
-        case .rightMirrored: return CropAnchor(x: 1 - y, y: 1 - x)
-        case .left: return CropAnchor(x: y, y: 1 - x)
+        anchor.before(orientation)
+    }
+
+    /// `ex` then `exar`, onto `bg` or transparent (white once a JPEG), in the output's frame.
+    static func extensions(_ o: ProcessingOptions, format: String) -> [any ImageProcessor] {
+        let (w, h) = (o.width * o.dpr, o.height * o.dpr)
+        let color = o.effects.background ?? .clear
+        var chain: [any ImageProcessor] = []
+        if let g = o.geometry.extend, w > 0 || h > 0 {
+            chain.append(Extend(width: w, height: h, aspectOnly: false, anchor: g.anchor(dpr: o.dpr), color: color))
         }
+        if let g = o.geometry.extendAspectRatio, w > 0, h > 0 {
+            chain.append(Extend(width: w, height: h, aspectOnly: true, anchor: g.anchor(dpr: o.dpr), color: color))
+        }
+        return chain
     }
 }

@@ -22,6 +22,13 @@ extension Variant {
         var transform: Orientation = .up
         /// Keep the source's colour profile (`scp:0`) rather than convert to sRGB.
         var keepsColorProfile = false
+        /// `c`: the source's region kept before the resize (sides as ``GeometryOptions/Crop``) and
+        /// where it is taken.
+        var crop: (width: Double, height: Double, anchor: CropAnchor)?
+        var minWidth = 0
+        var minHeight = 0
+        var zoomX = 1.0
+        var zoomY = 1.0
 
         /// Never used alone: the tagged processor around it names the variant.
         var identifier: String { "magpie.serve.resize" }
@@ -48,6 +55,9 @@ extension Variant {
         }
 
         private func planResize(sourceWidth sw: Int, sourceHeight sh: Int) -> any ImageProcessor {
+            if crop != nil || minWidth > 0 || minHeight > 0 || zoomX != 1 || zoomY != 1 {
+                return planGeneral(sourceWidth: sw, sourceHeight: sh)
+            }
             let tw = width > 0 ? width : 1 << 30
             let th = height > 0 ? height : 1 << 30
             var type = self.type

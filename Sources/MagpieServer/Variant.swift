@@ -14,22 +14,30 @@ struct Variant: Sendable {
         // The size asked for is of the result, after any rotation (as imgproxy has it): the resize
         // runs before the turn, on the box and gravity turned back.
         let turn = options.effects.orientation
+        let g = options.geometry
         var w = options.width * options.dpr
         var h = options.height * options.dpr
-        if turn.swapsAxes { (w, h) = (h, w) }
-        let resize: (any ImageProcessor)? =
-            w > 0 || h > 0
-            ? Resize(
+        var (mw, mh, zx, zy) = (g.minWidth * options.dpr, g.minHeight * options.dpr, g.zoomX, g.zoomY)
+        if turn.swapsAxes { (w, h, mw, mh, zx, zy) = (h, w, mh, mw, zy, zx) }
+        var resize: Resize?
+        if w > 0 || h > 0 || g.changesScale {
+            var r = Resize(
                 type: options.resizingType, width: w, height: h, enlarge: options.enlarge,
-                anchor: Self.anchor(Self.anchor(options.gravity), before: turn), quality: limits.quality,
+                anchor: options.gravity.anchor(dpr: options.dpr).before(turn), quality: limits.quality,
                 transform: turn, keepsColorProfile: keepsColorProfile)
-            : nil
+            // The crop is of the source, before any turn; its gravity defaults to `g`'s.
+            r.crop = g.crop.map { ($0.width, $0.height, ($0.gravity ?? options.gravity).anchor(dpr: 1)) }
+            (r.minWidth, r.minHeight, r.zoomX, r.zoomY) = (mw, mh, zx, zy)
+            resize = r
+        }
         // Without a resize the first effect decodes: a kept profile needs a decode of its own first.
         let decode: (any ImageProcessor)? =
             resize == nil && keepsColorProfile ? DefaultImageProcessor(keepsColorProfile: true) : nil
         let chain =
             [resize ?? decode].compactMap { $0 }
-            + Self.effects(options.effects, dpr: options.dpr, watermark: watermark, turning: resize == nil)
+            + Self.effects(
+                options.effects, dpr: options.dpr, watermark: watermark, turning: resize == nil,
+                extend: Self.extensions(options, format: format))
         let inner = chain.first.map { first in chain.dropFirst().reduce(first) { CompositeProcessor($0, $1) } }
         serializer = OutputSerializer(format: format, quality: options.quality ?? 80)
         processor = Tagged(

@@ -19,6 +19,13 @@ struct Thumb: ParsableCommand {
     @Flag(name: .long, help: "Fill the box exactly, centre-cropping what overflows.")
     var fill = false
 
+    @Flag(
+        name: .long,
+        help:
+            "With --fill: keep the most interesting window (edges, skin, saturation: libvips's attention), not the centre."
+    )
+    var smart = false
+
     @Option(name: .long, help: "JPEG and WebP quality 1–100.")
     var quality = 85
 
@@ -41,6 +48,7 @@ struct Thumb: ParsableCommand {
             throw ValidationError("--size must be N or WxH with positive numbers")
         }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100") }
+        if smart && !fill { throw ValidationError("--smart needs --fill") }
         if let sharpenResize { _ = try EffectFlags.sharpening(sharpenResize) }
     }
 
@@ -66,7 +74,21 @@ struct Thumb: ParsableCommand {
                 quality: fast ? .fast : .standard)
             options.transform = effects.orientation
             options.keepsColorProfile = keepProfile
+            if smart {
+                // Cover the box (shrink-on-load as for the centre crop), then find the window.
+                var upright = options
+                upright.resize = nil
+                let (sw, sh) = try Image.outputSize(ofFile: input, options: upright)
+                let scale = min(1, max(Double(w) / Double(sw), Double(h) / Double(sh)))
+                options.resize = .exact(
+                    width: max(1, Int((Double(sw) * scale).rounded())),
+                    height: max(1, Int((Double(sh) * scale).rounded())))
+            }
             var image = try Image(contentsOfFile: input, options: options)
+            if smart {
+                image = try CroppingProcessor(width: w, height: h, anchor: .smart).process(
+                    .image(image), firstFrameOnly: true)
+            }
             if let sharpenResize { image = try image.sharpened(try EffectFlags.sharpening(sharpenResize)) }
             try CLI.save(try EffectFlags.apply(chain, to: image), to: out, quality: quality)
         } catch {

@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reader r = {data, size};
     uint32_t w = (uint32_t)take(&r, 1) % 48, h = (uint32_t)take(&r, 1) % 48; /* 0 is an argument error */
     size_t n = (size_t)(w ? w : 1) * (h ? h : 1) * 4;
-    uint8_t *src = malloc(n), *dst = malloc(n), *big = malloc((n + 64) * 16);
+    uint8_t *src = malloc(n), *dst = malloc(n), *big = calloc(n + 64, 16);
     for (size_t i = 0; i < n; i++) src[i] = r.n ? (uint8_t)take(&r, 1) : (uint8_t)i;
     magpie_pixels a = {src, w, h, (size_t)w * 4}, b = {dst, w, h, (size_t)w * 4};
     check(magpie_blur(&a, &b, take_double(&r)));
@@ -66,6 +66,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int64_t x = (int64_t)take(&r, 8), y = (int64_t)take(&r, 8);
     if (take(&r, 1) & 1) x %= 64, y %= 64;
     check(magpie_composite(&b, &a, x, y, take_double(&r)));
+    /* Smart crop over the source and over the padded image read as a wider one (more cells than
+     * pixels on one axis, fewer on the other). */
+    magpie_rect found;
+    uint32_t cw = (uint32_t)take(&r, 1) % 50, ch = (uint32_t)take(&r, 1) % 50;
+    check(magpie_attention_crop(&a, cw, ch, &found));
+    if (pw && ph >= 4) {
+        magpie_pixels wide = {big, pw * 4, ph / 4, (size_t)pw * 16};
+        check(magpie_attention_crop(&wide, 1 + cw * 4 % (pw * 4), 1, &found));
+    }
     /* The resampler (its ring of filtered rows, the box pre-shrink from 4x down) over a window
      * and an output size from the input, up or down, with an unknown filter now and then. */
     magpie_rect win = {(uint32_t)take(&r, 1) % 56, (uint32_t)take(&r, 1) % 56, (uint32_t)take(&r, 1) % 56,

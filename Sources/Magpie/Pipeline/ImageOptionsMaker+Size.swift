@@ -21,6 +21,18 @@ extension ImageOptionsMaker {
         {
             add(.atLeast, width, height, fileID, line)
         }
+        /// Exactly `width × height`: the image covers the box (aspect kept, enlarged if need be),
+        /// then what overflows is cut away at `anchor`; ``CropAnchor/smart`` keeps the most
+        /// interesting window. The same as `equalTo(width:height:).crop(anchor)`.
+        @discardableResult
+        public func fill(
+            width: Int, height: Int, anchor: CropAnchor = .center, fileID: String = #fileID, line: Int = #line
+        ) -> SizeModifiers {
+            if axis != .size {
+                maker.invalid("\(axis.rawValue).fill: use size.fill", SourceLine(fileID: fileID, line: line))
+            }
+            return add(.equal, width, height, fileID, line).crop(anchor, fileID: fileID, line: line)
+        }
         /// One number: both sides for `size`, the one side for `width` / `height`.
         @discardableResult
         public func equalTo(_ value: Int, fileID: String = #fileID, line: Int = #line) -> SizeModifiers {

@@ -171,4 +171,23 @@ enum CoreEffects {
         if status != 0 { throw .processingFailed(CoreBridge.failure(status)) }
         return out
     }
+
+    /// The origin of the `cropWidth × cropHeight` window that holds the most attention (libvips's
+    /// `attention` measures: edges, skin, saturation); the centre when nothing stands out.
+    static func attentionOrigin(_ pixels: [UInt8], _ width: Int, _ height: Int, cropWidth: Int, cropHeight: Int)
+        throws(ImageCodecError) -> (x: Int, y: Int)
+    {
+        guard cropWidth > 0, cropHeight > 0, cropWidth <= width, cropHeight <= height, width <= Int(UInt32.max),
+            height <= Int(UInt32.max)
+        else { throw CorePixels.invalidGeometry }
+        var rect = magpie_rect()
+        let status = pixels.withUnsafeBufferPointer { src in
+            var p = magpie_pixels(
+                pixels: UnsafeMutablePointer(mutating: src.baseAddress), width: UInt32(width), height: UInt32(height),
+                stride: width * 4)
+            return magpie_attention_crop(&p, UInt32(cropWidth), UInt32(cropHeight), &rect)
+        }
+        if status != 0 { throw .processingFailed(CoreBridge.failure(status)) }
+        return (Int(rect.x), Int(rect.y))
+    }
 }

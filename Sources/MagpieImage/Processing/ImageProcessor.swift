@@ -55,27 +55,6 @@ public enum ContentMode: String, Sendable, Hashable {
     case exact
 }
 
-/// Where a crop keeps its window: fractions of the slack, (0, 0) top left, (0.5, 0.5) centre.
-public struct CropAnchor: Sendable, Hashable {
-    public var x: Double
-    public var y: Double
-    public init(x: Double, y: Double) {
-        self.x = min(1, max(0, x))
-        self.y = min(1, max(0, y))
-    }
-    public static let center = CropAnchor(x: 0.5, y: 0.5)
-    public static let top = CropAnchor(x: 0.5, y: 0)
-    public static let bottom = CropAnchor(x: 0.5, y: 1)
-    public static let left = CropAnchor(x: 0, y: 0.5)
-    public static let right = CropAnchor(x: 1, y: 0.5)
-    public static let topLeft = CropAnchor(x: 0, y: 0)
-    public static let topRight = CropAnchor(x: 1, y: 0)
-    public static let bottomLeft = CropAnchor(x: 0, y: 1)
-    public static let bottomRight = CropAnchor(x: 1, y: 1)
-
-    var name: String { "\(x),\(y)" }
-}
-
 extension DecodingOptions.Filter {
     /// How processor identifiers name the filter (nothing for the default, Lanczos3, so the
     /// identifiers written before filters were named still find their entries).
@@ -127,8 +106,7 @@ public struct CroppingProcessor: ImageProcessor {
         let w = min(width, image.width)
         let h = min(height, image.height)
         if w == image.width && h == image.height { return image }
-        let x = Int((Double(image.width - w) * anchor.x).rounded())
-        let y = Int((Double(image.height - h) * anchor.y).rounded())
+        let (x, y) = try anchor.origin(in: image, width: w, height: h)
         return try image.cropped(to: PixelRect(x: x, y: y, width: w, height: h))
     }
 }

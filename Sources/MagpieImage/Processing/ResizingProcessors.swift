@@ -149,8 +149,7 @@ public struct ResizingProcessor: ImageProcessor {
         let scale = Double(sw) / Double(image.width)
         let ww = min(image.width, max(1, Int((Double(ow) / scale).rounded())))
         let wh = min(image.height, max(1, Int((Double(oh) / scale).rounded())))
-        let x = Int((Double(image.width - ww) * anchor.x).rounded())
-        let y = Int((Double(image.height - wh) * anchor.y).rounded())
+        let (x, y) = try anchor.origin(in: image, width: ww, height: wh)
         let window = PixelRect(x: x, y: y, width: ww, height: wh)
         return try image.resampled(window: window, width: ow, height: oh, filter: filter)
     }

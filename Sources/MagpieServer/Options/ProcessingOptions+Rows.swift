@@ -25,8 +25,7 @@ extension ProcessingOptions {
             o.enlarge = try OptionArgs.bool(a[0])
         },
         URLOption(["g", "gravity"], .resize) { o, a throws(ServiceError) in
-            guard a.count == 1, let g = Gravity(rawValue: a[0]) else { throw .badOption }
-            o.gravity = g
+            o.gravity = try GravityOption.parse(a[...])
         },
         URLOption(["dpr"], .resize) { o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)
@@ -66,10 +65,11 @@ extension ProcessingOptions {
         },
     ]
 
-    /// `rs:type:width:height:enlarge` and `s:width:height:enlarge`; an empty argument keeps its value.
+    /// `rs:type:width:height:enlarge:extend[:gravity…]` and `s:width:height:enlarge:extend…`; an
+    /// empty argument keeps its value.
     private mutating func resize(_ args: [String], typed: Bool) throws(ServiceError) {
         var a = args[...]
-        guard !a.isEmpty, a.count <= (typed ? 4 : 3) else { throw .badOption }
+        guard !a.isEmpty else { throw .badOption }
         if typed {
             guard let type = ResizingType(rawValue: a.removeFirst()) else { throw .badOption }
             resizingType = type
@@ -77,5 +77,6 @@ extension ProcessingOptions {
         if let w = a.popFirst(), !w.isEmpty { width = try OptionArgs.int(w, 0...1_000_000) }
         if let h = a.popFirst(), !h.isEmpty { height = try OptionArgs.int(h, 0...1_000_000) }
         if let e = a.popFirst(), !e.isEmpty { enlarge = try OptionArgs.bool(e) }
+        if let first = a.first, !first.isEmpty { geometry.extend = try GeometryOptions.extendArgument(Array(a)) }
     }
 }

@@ -15,7 +15,8 @@ struct ProcessingOptions: Sendable, Hashable {
     var width = 0
     var height = 0
     var enlarge = false
-    var gravity = Gravity.ce
+    var gravity = GravityOption.center
+    var geometry = GeometryOptions()
     var quality: Int?
     var format: String?
     var expires: Int?
@@ -64,7 +65,7 @@ struct ProcessingOptions: Sendable, Hashable {
         let q = quality.map { ",q\($0)" } ?? ""
         let cb = cacheBuster.map { ",cb\($0)" } ?? ""
         return
-            "\(resizingType.rawValue),\(width * dpr)x\(height * dpr)\(enlarge ? ",el" : ""),\(gravity.rawValue)\(q)\(cb)"
-            + effects.name
+            "\(resizingType.rawValue),\(width * dpr)x\(height * dpr)\(enlarge ? ",el" : ""),\(gravity.name)\(q)\(cb)"
+            + geometry.name + effects.name
     }
 }

@@ -31,7 +31,7 @@ struct URLOption: Sendable {
     }
 
     /// Every row: the geometry and output options, then the effects.
-    static let table: [URLOption] = ProcessingOptions.rows + EffectOptions.rows
+    static let table: [URLOption] = ProcessingOptions.rows + GeometryOptions.rows + EffectOptions.rows
 
     /// The rows by every name they answer to.
     static let byName: [String: URLOption] = {

@@ -1,0 +1,80 @@
+/// imgproxy's geometry options beyond the resize itself (their rows are in
+/// `GeometryOptions+Rows.swift`): `c` crops the source before the resize, `mw`/`mh` raise the
+/// scale to a minimum size, `z` multiplies it, `ex`/`exar` extend the result onto the
+/// background; and the part of the variant's name they make.
+struct GeometryOptions: Sendable, Hashable {
+    struct Crop: Sendable, Hashable {
+        /// At least 1: pixels of the source; in (0, 1): a fraction of its side; 0: the whole side.
+        var width: Double
+        var height: Double
+        /// `nil`: the `g` option's gravity.
+        var gravity: GravityOption?
+    }
+
+    var crop: Crop?
+    var minWidth = 0
+    var minHeight = 0
+    var zoomX = 1.0
+    var zoomY = 1.0
+    /// `ex`: the result padded out to the requested size, at this gravity (`nil`: off).
+    var extend: GravityOption?
+    /// `exar`: the result padded out to the requested aspect ratio, at this gravity.
+    var extendAspectRatio: GravityOption?
+
+    /// Whether the resize needs the general plan (scales per axis, a crop first, a minimum).
+    var changesScale: Bool { crop != nil || minWidth > 0 || minHeight > 0 || zoomX != 1 || zoomY != 1 }
+
+    var name: String {
+        var parts: [String] = []
+        if let crop { parts.append("c\(crop.width):\(crop.height)" + (crop.gravity.map { ":" + $0.name } ?? "")) }
+        if minWidth > 0 || minHeight > 0 { parts.append("min\(minWidth)x\(minHeight)") }
+        if zoomX != 1 || zoomY != 1 { parts.append("z\(zoomX):\(zoomY)") }
+        if let extend { parts.append("ex:\(extend.name)") }
+        if let extendAspectRatio { parts.append("exar:\(extendAspectRatio.name)") }
+        return parts.isEmpty ? "" : "," + parts.joined(separator: ",")
+    }
+}
+
+extension GeometryOptions {
+    static let rows: [URLOption] = [
+        URLOption(["c", "crop"], .resize) { o, a throws(ServiceError) in
+            guard a.count >= 2 else { throw .badOption }
+            let w = try OptionArgs.decimal(a[0], 0...100_000)
+            let h = try OptionArgs.decimal(a[1], 0...100_000)
+            guard w == 0 || w < 1 || w == w.rounded(), h == 0 || h < 1 || h == h.rounded() else { throw .badOption }
+            let gravity = a.count > 2 ? try GravityOption.parse(a[2...]) : nil
+            o.geometry.crop = w == 0 && h == 0 && gravity == nil ? nil : Crop(width: w, height: h, gravity: gravity)
+        },
+        URLOption(["mw", "min-width"], .resize) { o, a throws(ServiceError) in
+            try OptionArgs.count(a, 1...1)
+            o.geometry.minWidth = try OptionArgs.int(a[0], 0...1_000_000)
+        },
+        URLOption(["mh", "min-height"], .resize) { o, a throws(ServiceError) in
+            try OptionArgs.count(a, 1...1)
+            o.geometry.minHeight = try OptionArgs.int(a[0], 0...1_000_000)
+        },
+        URLOption(["z", "zoom"], .resize) { o, a throws(ServiceError) in
+            try OptionArgs.count(a, 1...2)
+            let x = try OptionArgs.decimal(a[0], 0...100)
+            let y = a.count > 1 ? try OptionArgs.decimal(a[1], 0...100) : x
+            guard x > 0, y > 0 else { throw .badOption }
+            (o.geometry.zoomX, o.geometry.zoomY) = (x, y)
+        },
+        URLOption(["ex", "extend"], .effects) { o, a throws(ServiceError) in
+            o.geometry.extend = try extendArgument(a)
+        },
+        URLOption(["exar", "extend_ar", "extend_aspect_ratio"], .effects) { o, a throws(ServiceError) in
+            o.geometry.extendAspectRatio = try extendArgument(a)
+        },
+    ]
+
+    /// `1[:gravity…]` or `0`: the gravity to extend at (centre by default), or `nil` when off.
+    static func extendArgument(_ a: [String]) throws(ServiceError) -> GravityOption? {
+        guard !a.isEmpty else { throw .badOption }
+        guard try OptionArgs.bool(a[0]) else {
+            guard a.count == 1 else { throw .badOption }
+            return nil
+        }
+        return a.count > 1 ? try GravityOption.parse(a[1...], smart: false) : .center
+    }
+}
