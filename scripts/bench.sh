@@ -15,3 +15,7 @@ printf '\n== WebP and AVIF\n'
 python3 Benchmarks/bench_codecs.py "$bin" "${BENCH_DIR:-/tmp/magpie-bench}"
 printf '\n== HEIC, JPEG XL, TIFF and SVG (libraries loaded on first use)\n'
 python3 Benchmarks/bench_formats.py "$bin" "${BENCH_DIR:-/tmp/magpie-bench}"
+printf '\n== Smart crop (attention), whole process and through the service\n'
+rm -f .build-bench/*/release/description.json
+swift build -c release --static-swift-stdlib --product magpie-server --scratch-path .build-bench 2>&1 | tail -1
+python3 Benchmarks/bench_smartcrop.py "$bin" .build-bench/release/magpie-server "${BENCH_DIR:-/tmp/magpie-bench}"
