@@ -17,6 +17,10 @@ typedef int magpie__probe_fn(magpie__in *in, magpie_info *info, uint32_t frame_c
 /* For a format of pages (TIFF): the facts of page `page` (> 0) into `info`, in place of the first
  * page's the probe gave; `info->frames` (the page count) is kept. */
 typedef int magpie__page_fn(magpie__in *in, uint32_t page, magpie_info *info);
+/* For MAGPIE_DECODE_THUMBNAIL: makes the embedded thumbnail the image, its size in `job->info`
+ * (the image's orientation kept) and `job->thumbnail` set; MAGPIE_ERANGE when there is none (the
+ * image itself is then decoded). */
+typedef int magpie__thumbnail_fn(magpie__job *job);
 /* Decodes a prepared job. */
 typedef int magpie__decode_fn(magpie__job *job);
 /* Encodes w × h RGBA8 pixels into a buffer the caller frees with magpie_free. */
@@ -30,6 +34,7 @@ typedef struct magpie__codec {
     magpie__sniff_fn *sniff;
     magpie__probe_fn *probe;   /* NULL: the format is all there is to say */
     magpie__page_fn *page;     /* NULL: no pages; else a decode delivers the page asked for */
+    magpie__thumbnail_fn *thumbnail; /* NULL: no embedded thumbnails */
     magpie__decode_fn *decode; /* NULL: recognised, not decoded */
     magpie__encode_fn *encode; /* NULL: not written */
     /* Whether the codec is there: compiled in, and a library loaded on first use there to load
@@ -57,6 +62,7 @@ MAGPIE_HIDDEN int magpie__codec_encodes(const magpie__codec *c);
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_jpeg;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_jpeg;
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_jpeg;
+MAGPIE_HIDDEN magpie__thumbnail_fn magpie__thumbnail_jpeg;
 MAGPIE_HIDDEN magpie__encode_fn magpie__encode_jpeg;
 /* PNG: probe_png.c, png.c, encode.c */
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_png;
@@ -85,6 +91,7 @@ MAGPIE_HIDDEN magpie__decode_fn magpie__decode_jxl;
 MAGPIE_HIDDEN int magpie__jxl_available(void);
 /* HEIC: heic.c (libheif, loaded on the first decode) */
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_heic;
+MAGPIE_HIDDEN magpie__thumbnail_fn magpie__thumbnail_heic;
 MAGPIE_HIDDEN int magpie__heic_available(void);
 /* BMP: probe_bmp.c, bmp.c (our own decoder) */
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_bmp;

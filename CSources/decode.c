@@ -57,6 +57,12 @@ int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode_option
         }
         if ((rc = codec->page(in, job->opt.frame_index, &job->info))) return rc;
     }
+    /* The embedded thumbnail as the image, when asked for and there is one. */
+    if ((job->opt.flags & MAGPIE_DECODE_THUMBNAIL) && codec && codec->thumbnail && magpie__codec_decodes(codec)) {
+        rc = codec->thumbnail(job);
+        if (rc && rc != MAGPIE_ERANGE) return rc;
+        info = &job->info;
+    }
     if (!magpie__codec_decodes(codec)) {
         /* An optional decoder not there says why itself (left out of this build, or its library
          * missing or the wrong version), refusing before it reads a byte. */

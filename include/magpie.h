@@ -246,6 +246,11 @@ typedef enum magpie_filter {
  *  a source with an ICC profile (JPEG APP2, PNG iCCP, WebP ICCP, AVIF colr) are converted to sRGB
  *  after the resize and the image has no profile. CMYK JPEGs are converted either way. */
 #define MAGPIE_DECODE_KEEP_PROFILE 0x10u
+/** Decode the embedded thumbnail instead of the image when the source has one (imgproxy's
+ *  `enforce_thumbnail`): a JPEG's EXIF thumbnail (inputs in memory), HEIC's largest thumbnail item.
+ *  Output sizes and targets are then the thumbnail's; the image's orientation applies to it.
+ *  Without one, the image itself is decoded. */
+#define MAGPIE_DECODE_THUMBNAIL 0x20u
 
 /** An orientation (1–8, as `magpie_transform` takes it) applied after the EXIF orientation (or
  *  none, with KEEP_ORIENTATION), composed with it into one transform while rows are written: a
@@ -590,6 +595,63 @@ MAGPIE_API int magpie_composite(const magpie_pixels *base, const magpie_pixels *
  *   `src`; MAGPIE_ENOMEM.
  */
 MAGPIE_API int magpie_attention_crop(const magpie_pixels *src, uint32_t width, uint32_t height, magpie_rect *crop);
+
+/** Options of `magpie_find_trim`. Initialise with `magpie_trim_options_init`, then change fields. */
+typedef struct magpie_trim_options {
+    uint32_t struct_size;
+    uint32_t threshold;        /**< 0–255: how far a channel may differ and still be background (default 10). */
+    int use_color;             /**< Non-zero: the background is `color`; zero: the top-left pixel's. */
+    uint32_t color;            /**< 0xRRGGBBAA, with `use_color`. */
+    int equal_horizontal;      /**< Cut the lesser of the left and right margins from both sides. */
+    int equal_vertical;        /**< Cut the lesser of the top and bottom margins from both sides. */
+} magpie_trim_options;
+
+MAGPIE_API void magpie_trim_options_init(magpie_trim_options *options);
+
+/**
+ * Trim (imgproxy's `trim`, libvips's find_trim): writes to `bounds` the smallest rectangle of
+ * `src` holding every pixel unlike the background, where a pixel is background when each of R, G,
+ * B and alpha is within `threshold` of the background's, or when both are fully transparent. An
+ * image that is all background gives the whole image.
+ * - Returns MAGPIE_EINVAL for bad pixels, NULL options or bounds, a threshold over 255 or an
+ *   options struct too small.
+ */
+MAGPIE_API int magpie_find_trim(const magpie_pixels *src, const magpie_trim_options *options, magpie_rect *bounds);
+
+/**
+ * Pixelate: every `size` × `size` block of `src` (clipped at the right and bottom edges) becomes
+ * its mean colour, weighted by alpha, in `dst` (the same size; `dst` may be `src`).
+ * - Returns MAGPIE_EINVAL for a size of 0 or bad or overlapping pixels.
+ */
+MAGPIE_API int magpie_pixelate(const magpie_pixels *src, const magpie_pixels *dst, uint32_t size);
+
+/* ---- rights metadata ------------------------------------------------------------------------ */
+
+/** What an image's EXIF says of its rights: IFD0's Copyright and Artist, printable ASCII. */
+typedef struct magpie_rights {
+    char copyright[256]; /**< Empty when absent. */
+    char artist[256];    /**< Empty when absent. */
+} magpie_rights;
+
+/**
+ * Reads the Copyright and Artist of the EXIF in a JPEG (APP1), PNG (eXIf), WebP (EXIF chunk) or
+ * TIFF (IFD0). Text is cut at its first NUL, control and non-ASCII bytes are dropped, at most 255
+ * bytes are kept. A file without them (or not one of these) gives empty strings.
+ * - Returns MAGPIE_EINVAL for a NULL `rights` (or NULL data with a size).
+ */
+MAGPIE_API int magpie_read_rights(const void *data, size_t size, magpie_rights *rights);
+
+/**
+ * A copy of the encoded JPEG, PNG or WebP `encoded` with an EXIF block holding only `rights`
+ * (JPEG: an APP1 after any JFIF APP0; PNG: an eXIf chunk after IHDR; WebP: an EXIF chunk, the file
+ * made extended with a VP8X of `width` × `height` when it was simple). Empty rights copy the file
+ * unchanged. `*out` is for `magpie_free`.
+ * - Returns MAGPIE_EINVAL for NULL pointers, a file under 12 bytes, or a simple WebP without a
+ *   size (1 to 2^24 a side); MAGPIE_EUNSUPPORTED for other formats; MAGPIE_ECORRUPT when the
+ *   container's first structures are inconsistent; MAGPIE_ENOMEM.
+ */
+MAGPIE_API int magpie_write_rights(const void *encoded, size_t size, const magpie_rights *rights, uint32_t width,
+                                   uint32_t height, uint8_t **out, size_t *out_size);
 
 /* Encoding                                                                                   */
 

@@ -19,24 +19,34 @@ extension ImageService {
             let key: String
             /// The `Content-Disposition` stem and kind, when `fn` or `att` asked for one.
             let disposition: (stem: String, attachment: Bool)?
+            let passThrough: PassThrough?
             init(
                 source: URL, options: ImageOptions, variesOnAccept: Bool, expires: Int?, key: String,
-                disposition: (stem: String, attachment: Bool)?
+                disposition: (stem: String, attachment: Bool)?, passThrough: PassThrough?
             ) {
                 (self.source, self.options, self.variesOnAccept) = (source, options, variesOnAccept)
-                (self.expires, self.key, self.disposition) = (expires, key, disposition)
+                (self.expires, self.key, self.disposition, self.passThrough) = (expires, key, disposition, passThrough)
             }
         }
         let parts: Parts
         var maxAge: Int
 
+        /// Source bytes answered as they are: `raw`, or `skp` for the listed source formats when
+        /// the output asked for (`auto` or a format) is the source's own.
+        enum PassThrough: Sendable {
+            case raw
+            case skip(Set<String>, format: String)
+        }
+        /// The limits a source is held to (kept for `skp`, which checks them without a decode).
+        var sourceLimits: Variant.SourceLimits?
+
         init(
             source: URL, options: ImageOptions, maxAge: Int, variesOnAccept: Bool, expires: Int?, key: String,
-            disposition: (stem: String, attachment: Bool)? = nil
+            disposition: (stem: String, attachment: Bool)? = nil, passThrough: PassThrough? = nil
         ) {
             parts = Parts(
                 source: source, options: options, variesOnAccept: variesOnAccept, expires: expires, key: key,
-                disposition: disposition)
+                disposition: disposition, passThrough: passThrough)
             self.maxAge = maxAge
         }
 
@@ -48,6 +58,7 @@ extension ImageService {
         /// The variant's name in the memory tier: source and processor.
         var key: String { parts.key }
         var disposition: (stem: String, attachment: Bool)? { parts.disposition }
+        var passThrough: PassThrough? { parts.passThrough }
     }
 
     func plan(_ request: ServiceRequest) throws(ServiceError) -> Plan {
@@ -66,7 +77,7 @@ extension ImageService {
             guard left > 0 else { throw .expired }
             maxAge = min(maxAge, Int(left))
         }
-        let limit = configuration.maxResultDimension
+        let limit = min(configuration.maxResultDimension, options.output.maxResultDimension ?? .max)
         guard options.width * options.dpr <= limit, options.height * options.dpr <= limit else { throw .tooLarge }
         try checkEffects(options)
         let source = try checkedSource(path.source)
@@ -80,12 +91,11 @@ extension ImageService {
             varies = true
             if request.header("Accept")?.lowercased().contains("image/webp") == true { format = "webp" }
         }
-        let limits = Variant.SourceLimits(
-            pixels: configuration.maxSourcePixels, frames: configuration.maxFrames,
-            framePixels: configuration.maxFramePixels, quality: configuration.decodeQuality)
+        let limits = sourceLimits(options.output)
         let variant = Variant(
             options, format: format, limits: limits, watermark: configuration.watermark,
-            keepsColorProfile: !(options.stripsColorProfile ?? !configuration.keepsColorProfile))
+            keepsColorProfile: !(options.stripsColorProfile ?? !configuration.keepsColorProfile),
+            defaults: configuration.variantDefaults)
         var o = manager.defaultOptions
         o.processor = variant.processor
         o.onlyLoadFirstFrame = true
@@ -94,11 +104,34 @@ extension ImageService {
         // Answers are bytes: a decoded image kept in memory would only cost RSS (a new size of a
         // known source starts from the source's bytes on disk, and a variant is served as stored).
         o.cache.memory.expiration = .expired
-        return Plan(
+        let skip = options.output.skip.union(configuration.skipProcessingFormats)
+        var plan = Plan(
             source: source, options: o, maxAge: maxAge, variesOnAccept: varies, expires: options.expires,
             key: source.absoluteString + "\u{0}" + o.processorIdentifier,
             disposition: options.filename != nil || options.attachment
-                ? (options.filename ?? ContentDisposition.stem(of: source), options.attachment) : nil)
+                ? (options.filename ?? ContentDisposition.stem(of: source), options.attachment) : nil,
+            passThrough: options.output.raw ? .raw : skip.isEmpty ? nil : .skip(skip, format: format))
+        plan.sourceLimits = limits
+        return plan
+    }
+
+    /// The server's limits on a source, tightened (never loosened) by `msr`, `msfs`, `maf` and
+    /// `mafr`. imgproxy's meaning: `msr` bounds an animation's frames together unless `mafr` bounds
+    /// each frame.
+    func sourceLimits(_ o: OutputOptions) -> Variant.SourceLimits {
+        func pixels(_ megapixels: Double?) -> Int {
+            megapixels.map { Int(min(Double(Int.max / 2), ($0 * 1_000_000).rounded())) } ?? .max
+        }
+        var limits = Variant.SourceLimits(
+            pixels: min(configuration.maxSourcePixels, pixels(o.maxSrcResolution)),
+            frames: min(configuration.maxFrames, o.maxAnimationFrames ?? .max),
+            framePixels: configuration.maxFramePixels, quality: configuration.decodeQuality)
+        if o.maxAnimationFrameResolution == nil, o.maxSrcResolution != nil {
+            limits.framePixels = min(limits.framePixels, pixels(o.maxSrcResolution))
+        }
+        limits.animationFramePixels = pixels(o.maxAnimationFrameResolution)
+        limits.bytes = o.maxSrcFileSize ?? .max
+        return limits
     }
 
     /// The source URL if it may be fetched: http(s), a host, no credentials, and a prefix of the

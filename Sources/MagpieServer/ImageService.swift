@@ -126,6 +126,14 @@ public final class ImageService: Sendable {
         } catch {
             return .failure(error)
         }
+        if let pass = plan.passThrough {
+            switch await passThrough(plan, pass) {
+            case .success(let source?):
+                return .success(success(source, cache: "source", plan: plan, request: request, id: id))
+            case .success(nil): break
+            case .failure(let e): return .failure(e)
+            }
+        }
         let key = plan.key
         if let hit = variants.variant(forKey: key) {
             return .success(success(hit, cache: "hit", plan: plan, request: request, id: id))
@@ -140,13 +148,13 @@ public final class ImageService: Sendable {
             success(variants.store(result, forKey: key), cache: cache, plan: plan, request: request, id: id))
     }
 
-    /// The variant through the manager, within ``ServiceConfiguration/requestTimeout`` (past it:
+    /// The variant (or with `options`, what they ask for) through the manager, within ``ServiceConfiguration/requestTimeout`` (past it:
     /// 503, while a flight other requests share goes on for them).
-    private func retrieve(_ plan: Plan) async -> Result<RetrieveDataResult, ServiceError> {
-        let manager = self.manager
+    func retrieve(_ plan: Plan, options: ImageOptions? = nil) async -> Result<RetrieveDataResult, ServiceError> {
+        let (manager, options) = (self.manager, options ?? plan.options)
         let work: @Sendable () async -> Result<RetrieveDataResult, ServiceError> = {
             do throws(ImageRetrieveError) {
-                return .success(try await manager.retrieveData(with: .network(plan.source), options: plan.options))
+                return .success(try await manager.retrieveData(with: .network(plan.source), options: options))
             } catch {
                 return .failure(ServiceError(error))
             }

@@ -72,6 +72,29 @@ public struct ServiceConfiguration: Sendable {
     /// one, a request with `wm` is 400.
     public var watermark: OverlayProcessor?
 
+    /// The quality of results where a URL gives none (imgproxy's `IMGPROXY_QUALITY`). 80.
+    public var quality = 80
+    /// The quality per output format (file extension: `jpg`, `webp`) where a URL gives none
+    /// (imgproxy's `IMGPROXY_FORMAT_QUALITY`; a URL's `fq` adds to it).
+    public var formatQuality: [String: Int] = [:]
+    /// Apply sources' EXIF orientation unless a URL says `ar:0` (imgproxy's `IMGPROXY_AUTO_ROTATE`).
+    public var autoRotate = true
+    /// Decode embedded thumbnails where sources have one, unless a URL says `eth:0`
+    /// (imgproxy's `IMGPROXY_ENFORCE_THUMBNAIL`).
+    public var enforcesThumbnail = false
+    /// Write sources' EXIF copyright and artist into results unless a URL says `kcr:0`
+    /// (imgproxy's `IMGPROXY_KEEP_COPYRIGHT`; off here, as Magpie writes no metadata by default).
+    public var keepsCopyright = false
+    /// Source formats (file extensions) answered unprocessed when the output is theirs
+    /// (imgproxy's `IMGPROXY_SKIP_PROCESSING_FORMATS`; a URL's `skp` adds to them).
+    public var skipProcessingFormats: Set<String> = []
+
+    var variantDefaults: Variant.Defaults {
+        Variant.Defaults(
+            quality: quality, formatQuality: formatQuality, autoRotate: autoRotate,
+            enforcesThumbnail: enforcesThumbnail, keepsCopyright: keepsCopyright)
+    }
+
     public init() {}
 }
 

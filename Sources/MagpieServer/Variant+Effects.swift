@@ -2,7 +2,7 @@ import Magpie
 
 extension Variant {
     /// The processors after the resize, in imgproxy's order: rotate and flip (`turning`: when no
-    /// resize does it), blur, sharpen, colour, `extend` (`ex`, `exar`), padding, background,
+    /// resize does it), blur, sharpen, pixelate, colour, `extend` (`ex`, `exar`), padding, background,
     /// watermark.
     static func effects(
         _ e: EffectOptions, dpr: Int, watermark: OverlayProcessor?, turning: Bool, extend: [any ImageProcessor] = []
@@ -16,6 +16,7 @@ extension Variant {
             s.sigma = sigma
             chain.append(SharpenProcessor(s))
         }
+        if e.pixelate > 1 { chain.append(PixelateProcessor(size: e.pixelate * dpr)) }
         let color = ColorAdjustment(saturation: e.saturation, contrast: e.contrast, brightness: Double(e.brightness))
         if !color.isIdentity { chain.append(ColorProcessor(color)) }
         chain += extend

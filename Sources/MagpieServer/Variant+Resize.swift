@@ -29,6 +29,10 @@ extension Variant {
         var minHeight = 0
         var zoomX = 1.0
         var zoomY = 1.0
+        /// `ar:0`: the source's pixels as stored, its EXIF orientation not applied.
+        var appliesOrientation = true
+        /// `eth:1`: the embedded thumbnail (EXIF in a JPEG, HEIC's) is the source when there is one.
+        var enforcesThumbnail = false
 
         /// Never used alone: the tagged processor around it names the variant.
         var identifier: String { "magpie.serve.resize" }
@@ -36,7 +40,10 @@ extension Variant {
         func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
             let (sw, sh): (Int, Int)
             switch input {
-            case .data(let data): (sw, sh) = try Image.outputSize(of: data)
+            case .data(let data):
+                var probe = DecodingOptions(appliesOrientation: appliesOrientation)
+                probe.usesEmbeddedThumbnail = enforcesThumbnail
+                (sw, sh) = try Image.outputSize(of: data, options: probe)
             case .image(let image): (sw, sh) = (image.width, image.height)
             }
             return try plan(sourceWidth: sw, sourceHeight: sh).process(input, firstFrameOnly: true)
@@ -44,7 +51,9 @@ extension Variant {
 
         /// The library processors for a source of `sw`×`sh`, then the transform.
         func plan(sourceWidth sw: Int, sourceHeight sh: Int) -> any ImageProcessor {
-            let resize = planResize(sourceWidth: sw, sourceHeight: sh)
+            let resize = Self.decoding(
+                planResize(sourceWidth: sw, sourceHeight: sh), asStored: !appliesOrientation,
+                thumbnail: enforcesThumbnail)
             if transform == .up { return resize }
             if let one = resize as? DownsamplingProcessor {
                 var turned = one
@@ -90,6 +99,21 @@ extension Variant {
                     width: cw, height: ch, mode: .exact, allowsUpscaling: scale > 1, quality: quality,
                     keepsColorProfile: keepsColorProfile),
                 CroppingProcessor(width: min(bw, cw), height: min(bh, ch), anchor: anchor))
+        }
+
+        /// `plan` with its decoding downsample leaving the EXIF orientation alone (`asStored`) and
+        /// decoding the embedded thumbnail (`thumbnail`).
+        static func decoding(_ plan: any ImageProcessor, asStored: Bool, thumbnail: Bool) -> any ImageProcessor {
+            guard asStored || thumbnail else { return plan }
+            if var one = plan as? DownsamplingProcessor {
+                one.appliesOrientation = !asStored
+                one.usesEmbeddedThumbnail = thumbnail
+                return one
+            }
+            if let pair = plan as? CompositeProcessor {
+                return CompositeProcessor(decoding(pair.first, asStored: asStored, thumbnail: thumbnail), pair.second)
+            }
+            return plan
         }
     }
 }

@@ -7,10 +7,23 @@ struct Variant: Sendable {
     let processor: any ImageProcessor
     let serializer: OutputSerializer
 
+    /// What the server decides where a request does not (imgproxy's `IMGPROXY_QUALITY`,
+    /// `IMGPROXY_FORMAT_QUALITY`, `IMGPROXY_AUTO_ROTATE`, `IMGPROXY_ENFORCE_THUMBNAIL`,
+    /// `IMGPROXY_KEEP_COPYRIGHT`).
+    struct Defaults: Sendable {
+        var quality = 80
+        var formatQuality: [String: Int] = [:]
+        var autoRotate = true
+        var enforcesThumbnail = false
+        var keepsCopyright = false
+    }
+
     init(
         _ options: ProcessingOptions, format: String, limits: SourceLimits, watermark: OverlayProcessor? = nil,
-        keepsColorProfile: Bool = false
+        keepsColorProfile: Bool = false, defaults: Defaults = Defaults()
     ) {
+        let autoRotate = options.output.autoRotate ?? defaults.autoRotate
+        let thumbnail = options.output.enforceThumbnail ?? defaults.enforcesThumbnail
         // The size asked for is of the result, after any rotation (as imgproxy has it): the resize
         // runs before the turn, on the box and gravity turned back.
         let turn = options.effects.orientation
@@ -20,7 +33,7 @@ struct Variant: Sendable {
         var (mw, mh, zx, zy) = (g.minWidth * options.dpr, g.minHeight * options.dpr, g.zoomX, g.zoomY)
         if turn.swapsAxes { (w, h, mw, mh, zx, zy) = (h, w, mh, mw, zy, zx) }
         var resize: Resize?
-        if w > 0 || h > 0 || g.changesScale {
+        if w > 0 || h > 0 || g.changesScale || !autoRotate || thumbnail {
             var r = Resize(
                 type: options.resizingType, width: w, height: h, enlarge: options.enlarge,
                 anchor: options.gravity.anchor(dpr: options.dpr).before(turn), quality: limits.quality,
@@ -28,18 +41,31 @@ struct Variant: Sendable {
             // The crop is of the source, before any turn; its gravity defaults to `g`'s.
             r.crop = g.crop.map { ($0.width, $0.height, ($0.gravity ?? options.gravity).anchor(dpr: 1)) }
             (r.minWidth, r.minHeight, r.zoomX, r.zoomY) = (mw, mh, zx, zy)
+            (r.appliesOrientation, r.enforcesThumbnail) = (autoRotate, thumbnail)
             resize = r
         }
         // Without a resize the first effect decodes: a kept profile needs a decode of its own first.
         let decode: (any ImageProcessor)? =
             resize == nil && keepsColorProfile ? DefaultImageProcessor(keepsColorProfile: true) : nil
+        // Trim first (imgproxy's order: trim, crop, resize), on the whole decoded source.
+        let trim = g.trim.map {
+            var t = TrimProcessor(
+                threshold: $0.threshold, color: $0.color, equalHorizontal: $0.equalHorizontal,
+                equalVertical: $0.equalVertical)
+            t.appliesOrientation = autoRotate
+            return t
+        }
         let chain =
-            [resize ?? decode].compactMap { $0 }
+            [trim, resize ?? decode].compactMap { $0 }
             + Self.effects(
                 options.effects, dpr: options.dpr, watermark: watermark, turning: resize == nil,
                 extend: Self.extensions(options, format: format))
         let inner = chain.first.map { first in chain.dropFirst().reduce(first) { CompositeProcessor($0, $1) } }
-        serializer = OutputSerializer(format: format, quality: options.quality ?? 80)
+        serializer = OutputSerializer(
+            format: format, quality: options.quality ?? defaults.quality,
+            formatQuality: options.quality != nil
+                ? [:] : defaults.formatQuality.merging(options.output.formatQuality) { $1 },
+            maxBytes: options.output.maxBytes, keepsCopyright: options.output.keepCopyright ?? defaults.keepsCopyright)
         processor = Tagged(
             inner: inner ?? DefaultImageProcessor(),
             tag: "\(options.variantName)\(limits.quality == .fast ? "|fast" : "")\(keepsColorProfile ? "|kcp" : "")"
@@ -71,6 +97,10 @@ struct Variant: Sendable {
         var framePixels: Int
         /// How far a decode may shrink on load (not a limit, but decided server-wide with them).
         var quality: DecodingOptions.Quality = .standard
+        /// Bytes of the source (`msfs`; the download itself is bounded by the server's limit).
+        var bytes = Int.max
+        /// Width × height of an animation's frame (`mafr`).
+        var animationFramePixels = Int.max
     }
 
     /// A processor under another identifier, that refuses a source over the limits from its
@@ -84,6 +114,7 @@ struct Variant: Sendable {
             let (w, h, frames): (Int, Int, Int)
             switch input {
             case .data(let data):
+                guard data.count <= limits.bytes else { throw SourceTooLarge(width: 0, height: 0, frames: 0) }
                 let info = try ImageInfo(probing: data)
                 (w, h, frames) = (info.width, info.height, max(1, info.frameCount))
             case .image(let image): (w, h, frames) = (image.width, image.height, image.frames.count)
@@ -91,7 +122,7 @@ struct Variant: Sendable {
             let area = w.multipliedReportingOverflow(by: h)
             let all = area.partialValue.multipliedReportingOverflow(by: frames)
             guard !area.overflow, area.partialValue <= limits.pixels, frames <= limits.frames, !all.overflow,
-                all.partialValue <= limits.framePixels
+                all.partialValue <= limits.framePixels, frames == 1 || area.partialValue <= limits.animationFramePixels
             else {
                 throw SourceTooLarge(width: w, height: h, frames: frames)
             }
@@ -105,35 +136,5 @@ struct Variant: Sendable {
         let height: Int
         let frames: Int
         var description: String { "source of \(frames) × \(width)×\(height) pixels is over a limit" }
-    }
-}
-
-/// Encodes results as the request asks: `jpg`, `png`, `webp`, or `auto`: the source's format for
-/// JPEG and PNG, PNG for a GIF's first frame and other sources with alpha, JPEG otherwise.
-struct OutputSerializer: CacheSerializer, CustomStringConvertible {
-    let format: String
-    let quality: Int
-
-    var name: String { "\(format),q\(quality)" }
-    var description: String { "OutputSerializer(\(name))" }
-
-    func data(for image: Image, original: [UInt8]?, isProcessed: Bool) throws -> [UInt8] {
-        try image.encoded(as: encoding(for: image, original: original))
-    }
-
-    func image(from data: [UInt8], options: DecodingOptions) throws -> Image {
-        try Image(decoding: data, options: options)
-    }
-
-    func encoding(for image: Image, original: [UInt8]?) -> EncodingFormat {
-        if let named = ImageFormat(fileExtension: format),
-            let encoding = EncodingFormat.standard(named, quality: quality)
-        {
-            return encoding
-        }
-        let source = original.map { bytes in bytes.withUnsafeBytes { ImageFormat(sniffing: $0) } } ?? .unknown
-        if source == .jpeg { return .jpeg(quality: quality) }
-        if source == .png || source == .gif || image.hasAlpha { return .png() }
-        return .jpeg(quality: quality)
     }
 }

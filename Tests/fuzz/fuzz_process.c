@@ -71,6 +71,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     magpie_rect found;
     uint32_t cw = (uint32_t)take(&r, 1) % 50, ch = (uint32_t)take(&r, 1) % 50;
     check(magpie_attention_crop(&a, cw, ch, &found));
+    magpie_trim_options to;
+    magpie_trim_options_init(&to);
+    to.threshold = (uint32_t)take(&r, 2) % 300, to.use_color = (int)take(&r, 1) & 1, to.color = (uint32_t)take(&r, 4);
+    to.equal_horizontal = (int)take(&r, 1) & 1, to.equal_vertical = (int)take(&r, 1) & 1;
+    check(magpie_find_trim(&a, &to, &found));
+    check(magpie_pixelate(&a, &b, (uint32_t)take(&r, 1) % 64));
     if (pw && ph >= 4) {
         magpie_pixels wide = {big, pw * 4, ph / 4, (size_t)pw * 16};
         check(magpie_attention_crop(&wide, 1 + cw * 4 % (pw * 4), 1, &found));

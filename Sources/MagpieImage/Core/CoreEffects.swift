@@ -190,4 +190,37 @@ enum CoreEffects {
         if status != 0 { throw .processingFailed(CoreBridge.failure(status)) }
         return (Int(rect.x), Int(rect.y))
     }
+
+    /// The rectangle holding every pixel unlike the background (`color` 0xRRGGBBAA, or the
+    /// top-left pixel's when `nil`); the whole image when all of it is background.
+    static func trimBounds(
+        _ pixels: [UInt8], _ width: Int, _ height: Int, threshold: Int, color: UInt32?, equalHorizontal: Bool,
+        equalVertical: Bool
+    ) throws(ImageCodecError) -> (x: Int, y: Int, width: Int, height: Int) {
+        guard (0...255).contains(threshold), width <= Int(UInt32.max), height <= Int(UInt32.max) else {
+            throw CorePixels.invalidGeometry
+        }
+        var o = magpie_trim_options()
+        magpie_trim_options_init(&o)
+        o.threshold = UInt32(threshold)
+        o.use_color = color == nil ? 0 : 1
+        o.color = color ?? 0
+        o.equal_horizontal = equalHorizontal ? 1 : 0
+        o.equal_vertical = equalVertical ? 1 : 0
+        var rect = magpie_rect()
+        let status = pixels.withUnsafeBufferPointer { src in
+            var p = magpie_pixels(
+                pixels: UnsafeMutablePointer(mutating: src.baseAddress), width: UInt32(width), height: UInt32(height),
+                stride: width * 4)
+            return magpie_find_trim(&p, &o, &rect)
+        }
+        if status != 0 { throw .processingFailed(CoreBridge.failure(status)) }
+        return (Int(rect.x), Int(rect.y), Int(rect.width), Int(rect.height))
+    }
+
+    /// Every `size × size` block its mean colour (alpha-weighted).
+    static func pixelate(_ pixels: [UInt8], _ width: Int, _ height: Int, size: Int) throws(ImageCodecError) -> [UInt8] {
+        guard size > 0 else { throw CorePixels.invalidGeometry }
+        return try produce(pixels, width, height, width, height) { magpie_pixelate($0, $1, UInt32(clamping: size)) }
+    }
 }

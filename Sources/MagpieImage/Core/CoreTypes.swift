@@ -25,6 +25,7 @@ struct CoreDecodeRequest: Sendable {
     var fast = false
     /// Keep the source's colour profile (pixels as stored) rather than convert to sRGB.
     var keepsProfile = false
+    var embeddedThumbnail = false
     /// An orientation (EXIF numbering) applied after the EXIF one, composed with it; 1: none.
     var transform = 1
     /// One frame only (its index); `nil` for every frame.

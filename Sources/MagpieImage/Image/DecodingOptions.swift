@@ -75,6 +75,10 @@ public struct DecodingOptions: Sendable, Hashable {
     /// (or AVIF CICP colours) is converted to sRGB after the resize and carries none. CMYK JPEGs are
     /// converted either way.
     public var keepsColorProfile = false
+    /// Decode the embedded thumbnail instead of the image when there is one (a JPEG's EXIF
+    /// thumbnail, HEIC's largest): sizes and targets are then the thumbnail's, the image's
+    /// orientation applies (imgproxy's `enforce_thumbnail`). Without one, the image is decoded.
+    public var usesEmbeddedThumbnail = false
 
     public init(
         resize: Resize? = nil, filter: Filter = .lanczos3, appliesOrientation: Bool = true,

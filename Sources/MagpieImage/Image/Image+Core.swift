@@ -16,6 +16,7 @@ extension DecodingOptions {
         r.allowsUpscaling = allowsUpscaling
         r.fast = quality == .fast
         r.keepsProfile = keepsColorProfile
+        r.embeddedThumbnail = usesEmbeddedThumbnail
         r.transform = transform.rawValue
         if case .single(let index) = frames { r.frameIndex = index }
         r.maxPixels = limits.maxPixels

@@ -63,3 +63,13 @@ extension ImageProcessingInput {
         }
     }
 }
+
+/// Pixelates (imgproxy's `pix`): every `size × size` block becomes its mean colour.
+public struct PixelateProcessor: ImageProcessor {
+    public var size: Int
+    public init(size: Int) { self.size = max(1, size) }
+    public var identifier: String { "magpie.pixelate(\(size))" }
+    public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
+        try input.image(firstFrameOnly: firstFrameOnly) { $0 }.pixelated(size: size)
+    }
+}

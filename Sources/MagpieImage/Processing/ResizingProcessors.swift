@@ -19,6 +19,10 @@ public struct DownsamplingProcessor: ImageProcessor {
     /// Keep the source's colour profile rather than convert to sRGB
     /// (``DecodingOptions/keepsColorProfile``).
     public var keepsColorProfile = false
+    /// Apply the source's EXIF orientation (imgproxy's `ar`, on by default); off: pixels as stored.
+    public var appliesOrientation = true
+    /// Decode the embedded thumbnail when there is one (``DecodingOptions/usesEmbeddedThumbnail``).
+    public var usesEmbeddedThumbnail = false
 
     public init(
         width: Int, height: Int, mode: ContentMode = .fit, allowsUpscaling: Bool = false,
@@ -45,8 +49,9 @@ public struct DownsamplingProcessor: ImageProcessor {
         let sharp = sharpening.map { ",sharpen:\($0.name)" } ?? ""
         let turn = transform == .up ? "" : ",orient:\(transform.rawValue)"
         let profile = keepsColorProfile ? ",kcp" : ""
+        let stored = (appliesOrientation ? "" : ",as-stored") + (usesEmbeddedThumbnail ? ",thumbnail" : "")
         return
-            "magpie.downsample(\(mode.rawValue),\(width)x\(height)\(up)\(fast)\(filter.identifierSuffix)\(sharp)\(turn)\(profile))"
+            "magpie.downsample(\(mode.rawValue),\(width)x\(height)\(up)\(fast)\(filter.identifierSuffix)\(sharp)\(turn)\(profile)\(stored))"
     }
 
     public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
@@ -64,6 +69,8 @@ public struct DownsamplingProcessor: ImageProcessor {
                 // The header gives the upright size; the covering size keeps its aspect ratio.
                 var probe = DecodingOptions.default
                 probe.transform = transform
+                probe.appliesOrientation = appliesOrientation
+                probe.usesEmbeddedThumbnail = usesEmbeddedThumbnail
                 let (w, h) = try Image.outputSize(of: data, options: probe)
                 let (sw, sh) = Geometry.scaled(w, h, to: bw, bh, mode: .cover, upscale: allowsUpscaling)
                 resize = .exact(width: sw, height: sh)
@@ -72,6 +79,8 @@ public struct DownsamplingProcessor: ImageProcessor {
                 resize: resize, filter: filter, allowsUpscaling: allowsUpscaling, quality: quality)
             options.transform = transform
             options.keepsColorProfile = keepsColorProfile
+            options.appliesOrientation = appliesOrientation
+            options.usesEmbeddedThumbnail = usesEmbeddedThumbnail
             resized = try decode(data, options, firstFrameOnly: firstFrameOnly)
         case .image(let image):
             let source = firstFrameOnly ? image.firstFrame : image

@@ -98,3 +98,38 @@ public struct BackgroundProcessor: ImageProcessor {
         try input.image(firstFrameOnly: firstFrameOnly) { $0 }.flattened(onto: color)
     }
 }
+
+/// Cuts away a uniform border (imgproxy's `trim`): see ``Image/trimmed(threshold:color:equalHorizontal:equalVertical:)``.
+/// From bytes it decodes the whole image first (no shrink-on-load: the border is found at full size).
+public struct TrimProcessor: ImageProcessor {
+    public var threshold: Int
+    public var color: Color?
+    public var equalHorizontal: Bool
+    public var equalVertical: Bool
+    /// Apply the EXIF orientation when decoding bytes (on by default).
+    public var appliesOrientation = true
+
+    public init(threshold: Int = 10, color: Color? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false) {
+        self.threshold = min(255, max(0, threshold))
+        self.color = color
+        self.equalHorizontal = equalHorizontal
+        self.equalVertical = equalVertical
+    }
+
+    public var identifier: String {
+        "magpie.trim(\(threshold),\(color.map { "\($0)" } ?? "auto")\(equalHorizontal ? ",eh" : "")\(equalVertical ? ",ev" : "")\(appliesOrientation ? "" : ",as-stored"))"
+    }
+
+    public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
+        let image: Image
+        switch input {
+        case .data(let data):
+            var options = DecodingOptions(appliesOrientation: appliesOrientation)
+            if firstFrameOnly { options.frames = .single(0) }
+            image = try Image(decoding: data, options: options)
+        case .image(let i): image = firstFrameOnly ? i.firstFrame : i
+        }
+        return try image.trimmed(
+            threshold: threshold, color: color, equalHorizontal: equalHorizontal, equalVertical: equalVertical)
+    }
+}

@@ -1,7 +1,7 @@
 import Magpie
 
 /// The option table's rows for imgproxy's effects: `bl|blur:sigma`, `sh|sharpen:sigma`,
-/// `rot|rotate:angle`, `fl|flip:horizontal:vertical`, `bri|brightness:-255..255`,
+/// `pix|pixelate:size`, `rot|rotate:angle`, `fl|flip:horizontal:vertical`, `bri|brightness:-255..255`,
 /// `co|contrast:factor`, `sa|saturation:factor`, `pd|padding:top[:right[:bottom[:left]]]` (CSS
 /// order and shorthand), `bg|background:R:G:B` or `bg:hexcolor`,
 /// `wm|watermark:opacity[:position[:x[:y[:scale]]]]`.
@@ -14,6 +14,10 @@ extension EffectOptions {
         URLOption(["sh", "sharpen"], .effects) { o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)
             o.effects.sharpen = try OptionArgs.decimal(a[0], 0...100)
+        },
+        URLOption(["pix", "pixelate"], .effects) { o, a throws(ServiceError) in
+            try OptionArgs.count(a, 1...1)
+            o.effects.pixelate = max(1, try OptionArgs.int(a[0], 0...10_000))
         },
         URLOption(["rot", "rotate"], .effects) { o, a throws(ServiceError) in
             guard a.count == 1, let angle = Int(a[0]), [0, 90, 180, 270].contains(angle) else { throw .badOption }

@@ -5,6 +5,8 @@ import Magpie
 struct EffectOptions: Sendable, Hashable {
     var blur: Double?
     var sharpen: Double?
+    /// `pix`: the block size (1: off).
+    var pixelate = 1
     var rotate = 0
     var flipHorizontal = false
     var flipVertical = false
@@ -30,6 +32,7 @@ struct EffectOptions: Sendable, Hashable {
         var parts: [String] = []
         if let blur, blur > 0 { parts.append("bl\(blur)") }
         if let sharpen, sharpen > 0 { parts.append("sh\(sharpen)") }
+        if pixelate > 1 { parts.append("pix\(pixelate)") }
         if rotate != 0 { parts.append("rot\(rotate)") }
         if flipHorizontal || flipVertical { parts.append("fl\(flipHorizontal ? "h" : "")\(flipVertical ? "v" : "")") }
         if brightness != 0 || contrast != 1 || saturation != 1 {

@@ -1,3 +1,5 @@
+import MagpieImage
+
 /// imgproxy's geometry options beyond the resize itself (their rows are in
 /// `GeometryOptions+Rows.swift`): `c` crops the source before the resize, `mw`/`mh` raise the
 /// scale to a minimum size, `z` multiplies it, `ex`/`exar` extend the result onto the
@@ -11,6 +13,16 @@ struct GeometryOptions: Sendable, Hashable {
         var gravity: GravityOption?
     }
 
+    /// `t`: a uniform border cut away before the crop (the source decoded whole for it).
+    struct Trim: Sendable, Hashable {
+        var threshold: Int
+        /// `nil`: the top-left pixel's colour.
+        var color: Color?
+        var equalHorizontal = false
+        var equalVertical = false
+    }
+
+    var trim: Trim?
     var crop: Crop?
     var minWidth = 0
     var minHeight = 0
@@ -22,10 +34,15 @@ struct GeometryOptions: Sendable, Hashable {
     var extendAspectRatio: GravityOption?
 
     /// Whether the resize needs the general plan (scales per axis, a crop first, a minimum).
-    var changesScale: Bool { crop != nil || minWidth > 0 || minHeight > 0 || zoomX != 1 || zoomY != 1 }
+    var changesScale: Bool { trim != nil || crop != nil || minWidth > 0 || minHeight > 0 || zoomX != 1 || zoomY != 1 }
 
     var name: String {
         var parts: [String] = []
+        if let t = trim {
+            parts.append(
+                "t\(t.threshold):\(t.color.map { "\($0)" } ?? ""):\(t.equalHorizontal ? 1 : 0):\(t.equalVertical ? 1 : 0)"
+            )
+        }
         if let crop { parts.append("c\(crop.width):\(crop.height)" + (crop.gravity.map { ":" + $0.name } ?? "")) }
         if minWidth > 0 || minHeight > 0 { parts.append("min\(minWidth)x\(minHeight)") }
         if zoomX != 1 || zoomY != 1 { parts.append("z\(zoomX):\(zoomY)") }
@@ -44,6 +61,17 @@ extension GeometryOptions {
             guard w == 0 || w < 1 || w == w.rounded(), h == 0 || h < 1 || h == h.rounded() else { throw .badOption }
             let gravity = a.count > 2 ? try GravityOption.parse(a[2...]) : nil
             o.geometry.crop = w == 0 && h == 0 && gravity == nil ? nil : Crop(width: w, height: h, gravity: gravity)
+        },
+        URLOption(["t", "trim"], .resize) { o, a throws(ServiceError) in
+            try OptionArgs.count(a, 1...4)
+            var t = Trim(threshold: Int(try OptionArgs.decimal(a[0], 0...255).rounded()))
+            if a.count > 1, !a[1].isEmpty {
+                guard a[1].utf8.count == 6, let c = Color(hex: a[1]) else { throw .badOption }
+                t.color = c
+            }
+            if a.count > 2, !a[2].isEmpty { t.equalHorizontal = try OptionArgs.bool(a[2]) }
+            if a.count > 3, !a[3].isEmpty { t.equalVertical = try OptionArgs.bool(a[3]) }
+            o.geometry.trim = t
         },
         URLOption(["mw", "min-width"], .resize) { o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)

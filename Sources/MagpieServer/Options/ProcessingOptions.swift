@@ -17,6 +17,7 @@ struct ProcessingOptions: Sendable, Hashable {
     var enlarge = false
     var gravity = GravityOption.center
     var geometry = GeometryOptions()
+    var output = OutputOptions()
     var quality: Int?
     var format: String?
     var expires: Int?
@@ -66,6 +67,6 @@ struct ProcessingOptions: Sendable, Hashable {
         let cb = cacheBuster.map { ",cb\($0)" } ?? ""
         return
             "\(resizingType.rawValue),\(width * dpr)x\(height * dpr)\(enlarge ? ",el" : ""),\(gravity.name)\(q)\(cb)"
-            + geometry.name + effects.name
+            + geometry.name + output.name + effects.name
     }
 }

@@ -31,7 +31,8 @@ struct URLOption: Sendable {
     }
 
     /// Every row: the geometry and output options, then the effects.
-    static let table: [URLOption] = ProcessingOptions.rows + GeometryOptions.rows + EffectOptions.rows
+    static let table: [URLOption] =
+        ProcessingOptions.rows + GeometryOptions.rows + OutputOptions.rows + EffectOptions.rows
 
     /// The rows by every name they answer to.
     static let byName: [String: URLOption] = {

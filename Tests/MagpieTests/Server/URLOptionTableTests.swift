@@ -16,8 +16,9 @@ import Testing
         let short = URLOption.table.map { $0.names[0] }
         #expect(
             short == [
-                "rs", "s", "rt", "w", "h", "el", "g", "dpr", "exp", "cb", "q", "f", "fn", "att", "scp", "c", "mw",
-                "mh", "z", "ex", "exar", "bl", "sh", "rot", "fl", "bri", "co", "sa", "pd", "bg", "wm",
+                "rs", "s", "rt", "w", "h", "el", "g", "dpr", "exp", "cb", "q", "f", "fn", "att", "scp", "c", "t",
+                "mw", "mh", "z", "ex", "exar", "fq", "mb", "skp", "raw", "ar", "sm", "kcr", "eth", "msr", "msfs", "maf",
+                "mafr", "mrd", "bl", "sh", "pix", "rot", "fl", "bri", "co", "sa", "pd", "bg", "wm",
             ])
         #expect(URLOption.byName["resizing_type"]?.stage == .resize && URLOption.byName["ext"]?.stage == .output)
         #expect(URLOption.byName["watermark"]?.stage == .effects && URLOption.byName["expires"]?.stage == .request)

@@ -1,4 +1,5 @@
-/* magpie_attention_crop on made images whose interesting part is known: a saturated disc, a skin
+/* magpie_find_trim and magpie_pixelate against hand-computed answers; and
+ * magpie_attention_crop on made images whose interesting part is known: a saturated disc, a skin
  * patch and an edge pattern on flat backgrounds, with the window expected to hold them; a flat or
  * transparent-only feature is centre-cropped; wide slack sampled; bad arguments refused. */
 #include <math.h>
@@ -103,8 +104,74 @@ static void test_bad(void) {
     free(p);
 }
 
+static void test_trim(void) {
+    /* White with a dark box at [30, 70) x [10, 25) and one faint pixel within the threshold. */
+    uint8_t *p = flat(100, 40, 255, 255, 255);
+    for (uint32_t y = 10; y < 25; y++)
+        for (uint32_t x = 30; x < 70; x++) memset(p + ((size_t)y * 100 + x) * 4, 20, 3);
+    memset(p + (35 * 100 + 90) * 4, 250, 3);
+    magpie_pixels px = {p, 100, 40, 400};
+    magpie_trim_options o;
+    magpie_trim_options_init(&o);
+    magpie_rect r;
+    CHECK(magpie_find_trim(&px, &o, &r) == MAGPIE_OK && r.x == 30 && r.y == 10 && r.width == 40 && r.height == 15,
+          "trim: %u,%u %ux%u", r.x, r.y, r.width, r.height);
+    o.threshold = 2; /* the faint pixel now counts */
+    CHECK(magpie_find_trim(&px, &o, &r) == MAGPIE_OK && r.x == 30 && r.width == 61 && r.height == 26, "faint: %ux%u",
+          r.width, r.height);
+    o.threshold = 10;
+    o.equal_horizontal = 1; /* margins 30 and 30: unchanged */
+    o.equal_vertical = 1;   /* margins 10 and 15: 10 from both */
+    CHECK(magpie_find_trim(&px, &o, &r) == MAGPIE_OK && r.y == 10 && r.height == 20 && r.width == 40, "equal: %u %u",
+          r.y, r.height);
+    /* A colour given: the dark box is the background, so the white is the content (all of it). */
+    magpie_trim_options_init(&o);
+    o.use_color = 1;
+    o.color = 0x141414FF;
+    CHECK(magpie_find_trim(&px, &o, &r) == MAGPIE_OK && r.x == 0 && r.width == 100, "colour: %u %u", r.x, r.width);
+    /* All background: whole. Transparent pixels match a transparent background whatever their colour. */
+    uint8_t *q = flat(10, 10, 9, 9, 9);
+    magpie_pixels qx = {q, 10, 10, 40};
+    magpie_trim_options_init(&o);
+    CHECK(magpie_find_trim(&qx, &o, &r) == MAGPIE_OK && r.width == 10 && r.height == 10, "uniform");
+    for (int i = 0; i < 100; i++) q[i * 4 + 3] = 0, q[i * 4] = (uint8_t)(i * 7);
+    q[(5 * 10 + 6) * 4 + 3] = 255;
+    CHECK(magpie_find_trim(&qx, &o, &r) == MAGPIE_OK && r.x == 6 && r.y == 5 && r.width == 1 && r.height == 1,
+          "transparent: %u,%u %ux%u", r.x, r.y, r.width, r.height);
+    o.threshold = 256;
+    CHECK(magpie_find_trim(&qx, &o, &r) == MAGPIE_EINVAL, "threshold 256");
+    o.threshold = 10;
+    o.struct_size = 4;
+    CHECK(magpie_find_trim(&qx, &o, &r) == MAGPIE_EINVAL, "small struct");
+    CHECK(magpie_find_trim(&qx, NULL, &r) == MAGPIE_EINVAL && magpie_find_trim(NULL, &o, &r) == MAGPIE_EINVAL, "NULL");
+    free(p);
+    free(q);
+}
+
+static void test_pixelate(void) {
+    /* 5x3, blocks of 2: means of 2x2, 2x2, 1x2 and 2x1, 2x1, 1x1; half-transparent pixels weigh half. */
+    uint8_t p[5 * 3 * 4];
+    for (int i = 0; i < 15; i++) p[i * 4] = (uint8_t)(i * 10), p[i * 4 + 1] = 0, p[i * 4 + 2] = 0, p[i * 4 + 3] = 255;
+    p[1 * 4 + 3] = 0; /* pixel (1, 0) is invisible */
+    uint8_t out[sizeof p];
+    magpie_pixels a = {p, 5, 3, 20}, b = {out, 5, 3, 20};
+    CHECK(magpie_pixelate(&a, &b, 2) == MAGPIE_OK, "pixelate");
+    /* Block (0,0): pixels 0, 1 (alpha 0), 5, 6: red (0 + 50 + 60) / 3 = 36.7 -> 37; alpha (255 * 3) / 4 -> 191. */
+    CHECK(out[0] == 37 && out[3] == 191 && out[1 * 4] == 37 && out[6 * 4] == 37, "block 0: %u %u", out[0], out[3]);
+    CHECK(out[4 * 4] == 65 && out[9 * 4] == 65, "edge column: %u", out[4 * 4]); /* (40 + 90) / 2 */
+    CHECK(out[10 * 4] == 105 && out[11 * 4] == 105, "bottom row: %u", out[10 * 4]); /* (100 + 110) / 2 */
+    CHECK(out[14 * 4] == 140, "corner: %u", out[14 * 4]);
+    CHECK(magpie_pixelate(&a, &a, 1) == MAGPIE_OK && p[2 * 4] == 20, "size 1 in place is identity");
+    CHECK(magpie_pixelate(&a, &b, 0) == MAGPIE_EINVAL, "size 0");
+    magpie_pixels c = {out, 4, 3, 16};
+    CHECK(magpie_pixelate(&a, &c, 2) == MAGPIE_EINVAL, "size mismatch");
+    CHECK(magpie_pixelate(&a, &b, 1000) == MAGPIE_OK, "one block");
+}
+
 int main(void) {
     test_features();
     test_bad();
-    return tu_finish("attention");
+    test_trim();
+    test_pixelate();
+    return tu_finish("regions");
 }

@@ -1,0 +1,84 @@
+import Magpie
+
+/// Encodes results as the request asks: `jpg`, `png`, `webp`, or `auto`: the source's format for
+/// JPEG and PNG, PNG for a GIF's first frame and other sources with alpha, JPEG otherwise. The
+/// quality is the one per format (`fq`, then the server's) unless `q` fixed it; with `maxBytes`
+/// (`mb`) a lossy format's quality is lowered until the body fits.
+struct OutputSerializer: CacheSerializer, CustomStringConvertible {
+    let format: String
+    let quality: Int
+    /// Quality by output format (file extension), where `q` did not fix one.
+    var formatQuality: [String: Int] = [:]
+    var maxBytes = 0
+    /// `kcr`: the source's copyright and artist written into the result.
+    var keepsCopyright = false
+
+    var name: String {
+        let fq = formatQuality.sorted { $0.key < $1.key }.map { ",\($0.key)\($0.value)" }.joined()
+        return "\(format),q\(quality)\(fq)\(maxBytes > 0 ? ",mb\(maxBytes)" : "")\(keepsCopyright ? ",kcr" : "")"
+    }
+    var description: String { "OutputSerializer(\(name))" }
+
+    func data(for image: Image, original: [UInt8]?, isProcessed: Bool) throws -> [UInt8] {
+        let encoding = encoding(for: image, original: original)
+        var out: [UInt8]
+        switch encoding {
+        case .jpeg(let q, let sub) where maxBytes > 0:
+            out = try Self.fitting(maxBytes: maxBytes, quality: q) {
+                try image.encoded(as: .jpeg(quality: $0, chromaSubsampling: sub))
+            }
+        case .webp(let q, let method) where maxBytes > 0:
+            out = try Self.fitting(maxBytes: maxBytes, quality: q) {
+                try image.encoded(as: .webp(quality: $0, method: method))
+            }
+        default:
+            out = try image.encoded(as: encoding)
+        }
+        if keepsCopyright, let original {
+            out = try ImageMetadata.copyingRights(from: original, into: out, width: image.width, height: image.height)
+        }
+        return out
+    }
+
+    func image(from data: [UInt8], options: DecodingOptions) throws -> Image {
+        try Image(decoding: data, options: options)
+    }
+
+    func encoding(for image: Image, original: [UInt8]?) -> EncodingFormat {
+        if let named = ImageFormat(fileExtension: format),
+            let encoding = EncodingFormat.standard(named, quality: quality(for: named))
+        {
+            return encoding
+        }
+        let source = original.map { bytes in bytes.withUnsafeBytes { ImageFormat(sniffing: $0) } } ?? .unknown
+        if source == .jpeg { return .jpeg(quality: quality(for: .jpeg)) }
+        if source == .png || source == .gif || image.hasAlpha { return .png() }
+        return .jpeg(quality: quality(for: .jpeg))
+    }
+
+    func quality(for format: ImageFormat) -> Int { formatQuality[format.fileExtension] ?? quality }
+
+    /// imgproxy's `max_bytes`: the body at `quality` if it fits; else at 10 (the floor) if even that
+    /// does not fit (the smallest there is); else two guesses between, each where the size line
+    /// through the last fitting and the last too large encode meets 95% of the limit (regula
+    /// falsi): at most four encodes, and the highest quality tried that fits.
+    static func fitting(maxBytes: Int, quality: Int, encode: (Int) throws -> [UInt8]) rethrows -> [UInt8] {
+        let first = try encode(quality)
+        guard first.count > maxBytes, quality > 10 else { return first }
+        var best = try encode(10)
+        guard best.count <= maxBytes else { return best }
+        var (lo, loSize, hi, hiSize) = (10, best.count, quality, first.count)
+        for _ in 0..<2 where hi - lo > 1 {
+            let target = Double(maxBytes) * 0.95
+            let t = (target - Double(loSize)) / Double(max(1, hiSize - loSize))
+            let guess = min(hi - 1, max(lo + 1, lo + Int((Double(hi - lo) * t).rounded(.down))))
+            let body = try encode(guess)
+            if body.count <= maxBytes {
+                (lo, loSize, best) = (guess, body.count, body)
+            } else {
+                (hi, hiSize) = (guess, body.count)
+            }
+        }
+        return best
+    }
+}
