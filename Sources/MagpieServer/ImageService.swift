@@ -120,6 +120,9 @@ public final class ImageService: Sendable {
             }
             return .success(ServiceResponse(status: 200, headers: headers, body: Array("ok\n".utf8)))
         }
+        if let secret = configuration.secret, !Self.bearer(request.header("Authorization"), matches: secret) {
+            return .failure(.badSecret)
+        }
         let plan: Plan
         do {
             plan = try memoizedPlan(request)
@@ -221,5 +224,13 @@ public final class ImageService: Sendable {
             return given
         }
         return RequestIDs.next()
+    }
+
+    /// Whether `header` is `Bearer <secret>`, compared in time independent of where they differ.
+    static func bearer(_ header: String?, matches secret: String) -> Bool {
+        guard let header, header.utf8.count == secret.utf8.count + 7, header.hasPrefix("Bearer ") else { return false }
+        var diff: UInt8 = 0
+        for (a, b) in zip(header.utf8.dropFirst(7), secret.utf8) { diff |= a ^ b }
+        return diff == 0
     }
 }

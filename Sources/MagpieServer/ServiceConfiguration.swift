@@ -24,6 +24,10 @@ public struct ServiceConfiguration: Sendable {
     public var keys: [SigningKey] = []
     /// Bytes of the HMAC the signature keeps (imgproxy's `IMGPROXY_SIGNATURE_SIZE`), 8 to 32.
     public var signatureSize = 32
+    /// When set, every image request must carry `Authorization: Bearer <secret>` (imgproxy's
+    /// `IMGPROXY_SECRET`, for a server only a CDN or an app should reach); else 403. `/health` is
+    /// not asked for it.
+    public var secret: String?
     /// Accept unsigned paths (any first segment without `:`); refused unless set, when no key is given.
     public var allowsUnsigned = false
     /// Named option lists `pr:name` expands to.

@@ -5,6 +5,8 @@ public enum ServiceError: Error, Sendable, Hashable {
     case badOption
     case tooLarge
     case badSignature
+    /// No `Authorization: Bearer` with the server's secret (imgproxy's `IMGPROXY_SECRET`).
+    case badSecret
     case expired
     case sourceDenied
     case methodNotAllowed
@@ -23,7 +25,7 @@ public enum ServiceError: Error, Sendable, Hashable {
     public var status: Int {
         switch self {
         case .malformedPath, .badOption, .tooLarge: return 400
-        case .badSignature, .expired, .sourceDenied: return 403
+        case .badSignature, .badSecret, .expired, .sourceDenied: return 403
         case .methodNotAllowed: return 405
         case .busy: return 429
         case .origin(let code): return code
@@ -41,6 +43,7 @@ public enum ServiceError: Error, Sendable, Hashable {
         case .badOption: return "invalid processing options"
         case .tooLarge: return "requested size too large"
         case .badSignature: return "invalid signature"
+        case .badSecret: return "invalid secret"
         case .expired: return "expired URL"
         case .sourceDenied: return "source not allowed"
         case .methodNotAllowed: return "method not allowed"

@@ -31,6 +31,7 @@ struct ServiceMetrics: Sendable {
         switch error {
         case .busy: reason = "busy"
         case .badSignature: reason = "signature"
+        case .badSecret: reason = "secret"
         case .expired: reason = "expired"
         case .sourceDenied: reason = "source"
         case .malformedPath, .badOption, .tooLarge: reason = "request"

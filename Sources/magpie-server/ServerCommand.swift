@@ -116,6 +116,55 @@ struct ServerCommand: AsyncParsableCommand {
     var maxSigma = 20.0
     @Flag(inversion: .prefixedNo, help: "Log a line per request on standard error (id, status, bytes, ms, cache).")
     var accessLog = true
+    @Option(name: .long, help: "Quality of results where a URL gives none (1–100).")
+    var quality = 80
+    @Option(name: .long, help: "Quality for one output format where a URL gives none, FORMAT=Q (repeatable).")
+    var formatQuality: [String] = []
+    @Option(name: .long, help: "Answer only requests with `Authorization: Bearer SECRET` (or MAGPIE_SECRET).")
+    var secret: String?
+    @Flag(name: .long, help: "Let sources resolve to loopback addresses (127.0.0.0/8, ::1).")
+    var allowLoopbackSources = false
+    @Flag(name: .long, help: "Let sources resolve to private addresses (10/8, 172.16/12, 192.168/16, fc00::/7).")
+    var allowPrivateSources = false
+    @Flag(name: .long, help: "Let sources resolve to link-local addresses (169.254/16, fe80::/10).")
+    var allowLinkLocalSources = false
+    @Flag(inversion: .prefixedNo, help: "Apply sources' EXIF orientation unless a URL says ar:0.")
+    var autoRotate = true
+    @Flag(name: .long, help: "Decode embedded thumbnails (JPEG EXIF, HEIC) where sources have one, unless eth:0.")
+    var enforceThumbnail = false
+    @Flag(name: .long, help: "Write sources' EXIF copyright and artist into results, unless kcr:0.")
+    var keepCopyright = false
+    @Option(name: .long, help: "A source format answered unprocessed when the output is its own (repeatable).")
+    var skipProcessing: [String] = []
+
+    /// Parses the arguments given and those imgproxy's variables stand for (``ImgproxyEnvironment``).
+    static func main() async {
+        let given = Array(CommandLine.arguments.dropFirst())
+        let extra: (arguments: [String], notes: [String])
+        do {
+            extra = try ImgproxyEnvironment.arguments(ProcessInfo.processInfo.environment, given: given)
+        } catch {
+            Self.warn(error.description)
+            Glibc.exit(64)
+        }
+        for note in extra.notes { Self.warn(note) }
+        do {
+            var command = try parseAsRoot(given + extra.arguments)
+            if let server = command as? ServerCommand {
+                try await server.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// A line on standard error.
+    static func warn(_ text: String) {
+        var line = "magpie-server: \(text)\n"
+        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
 
     func run() async throws {
         LoggingSystem.bootstrap { LineLogHandler(label: $0) }
@@ -176,77 +225,6 @@ struct ServerCommand: AsyncParsableCommand {
         try await ServiceGroup(configuration: group).run()
         await service.manager.cache.shutdown()
         try await service.manager.downloader.shutdown()
-    }
-
-    func makeService(metrics: (any MetricsFactory)?) throws -> ImageService {
-        var configuration = ServiceConfiguration()
-        var keys = key
-        var salts = salt
-        if keys.isEmpty, let k = ProcessInfo.processInfo.environment["MAGPIE_KEY"] { keys = [k] }
-        if salts.isEmpty, let s = ProcessInfo.processInfo.environment["MAGPIE_SALT"] { salts = [s] }
-        guard keys.count == salts.count else { throw ValidationError("give as many --salt as --key") }
-        for (k, s) in zip(keys, salts) {
-            guard let pair = ServiceConfiguration.SigningKey(hexKey: k, hexSalt: s) else {
-                throw ValidationError("--key and --salt must be hex")
-            }
-            configuration.keys.append(pair)
-        }
-        guard !configuration.keys.isEmpty || allowUnsigned else {
-            throw ValidationError("no signing key: give --key and --salt, or --allow-unsigned")
-        }
-        guard (8...32).contains(signatureSize) else { throw ValidationError("--signature-size must be 8 to 32") }
-        configuration.signatureSize = signatureSize
-        configuration.allowsUnsigned = allowUnsigned && configuration.keys.isEmpty
-        for p in preset {
-            let parts = p.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty else { throw ValidationError("--preset NAME=OPTIONS") }
-            configuration.presets[parts[0]] = parts[1].split(separator: "/").map(String.init)
-        }
-        configuration.ttl = ttl
-        configuration.autoWebP = autoWebp
-        configuration.maxResultDimension = maxResultDimension
-        configuration.allowedSources = allowedSources
-        configuration.nodeName = nodeName
-        guard maxInflight > 0, maxSrcPixels > 0, maxFrames > 0, maxFramePixels > 0, requestTimeout > 0 else {
-            throw ValidationError("limits must be positive")
-        }
-        configuration.maxInFlight = maxInflight
-        configuration.maxSourcePixels = maxSrcPixels
-        configuration.maxFrames = maxFrames
-        configuration.maxFramePixels = maxFramePixels
-        configuration.requestTimeout = requestTimeout
-        configuration.decodeQuality = fast ? .fast : .standard
-        configuration.keepsColorProfile = keepColorProfile
-        guard maxSigma >= 0, maxSigma <= 100 else { throw ValidationError("--max-sigma must be 0–100") }
-        configuration.maxSigma = maxSigma
-        if let watermarkPath {
-            do {
-                configuration.watermark = try OverlayProcessor(contentsOfFile: watermarkPath)
-            } catch {
-                throw ValidationError("--watermark-path \(watermarkPath): \(error)")
-            }
-        }
-        guard variantMemoryLimit >= 0 else { throw ValidationError("--variant-memory-limit cannot be negative") }
-        configuration.variantMemoryLimit = variantMemoryLimit
-        var download = ImageDownloader.Config(
-            timeout: .seconds(downloadTimeout), connectTimeout: .seconds(connectTimeout), maxRedirects: maxRedirects,
-            maxBodySize: maxSrcBytes)
-        guard maxDownloads > 0 else { throw ValidationError("--max-downloads must be positive") }
-        download.maxConcurrentDownloads = maxDownloads
-        do {
-            download.addressPolicy = try AddressPolicy.publicOnly.allowing(networks: allowedNetworks)
-        } catch {
-            throw ValidationError("--allow-network: \(error)")
-        }
-        let cache = try ImageCache(
-            memory: .init(totalCostLimit: memoryLimit),
-            disk: DiskCache.Config(directory: cacheDir, sizeLimit: diskLimit))
-        let manager = ImageManager(cache: cache, downloader: ImageDownloader(config: download)) {
-            $0.processingConcurrency = workers
-        }
-        return ImageService(
-            manager: manager, configuration: configuration, accessLog: accessLog ? Logger(label: "magpie.access") : nil,
-            metrics: metrics ?? NOOPMetricsHandler.instance)
     }
 
     static func address(_ text: String) throws -> (String, Int) {

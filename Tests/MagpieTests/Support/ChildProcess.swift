@@ -10,10 +10,18 @@ final class ChildProcess {
     private let output = Pipe()
     private var buffer = Data()
 
-    /// - Parameter standardError: where the child's standard error goes (default: nowhere).
-    init(_ executable: URL, _ arguments: [String], standardError: FileHandle = .nullDevice) throws {
+    /// - Parameters:
+    ///   - standardError: where the child's standard error goes (default: nowhere).
+    ///   - environment: variables set for the child, beside this process's own.
+    init(
+        _ executable: URL, _ arguments: [String], standardError: FileHandle = .nullDevice,
+        environment: [String: String] = [:]
+    ) throws {
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = output
         process.standardError = standardError
         try process.run()

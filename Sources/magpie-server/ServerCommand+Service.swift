@@ -1,0 +1,118 @@
+import ArgumentParser
+import Logging
+import Magpie
+import MagpieServer
+import Metrics
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension ServerCommand {
+    func makeService(metrics: (any MetricsFactory)?) throws -> ImageService {
+        var configuration = ServiceConfiguration()
+        var keys = key
+        var salts = salt
+        if keys.isEmpty, let k = ProcessInfo.processInfo.environment["MAGPIE_KEY"] { keys = [k] }
+        if salts.isEmpty, let s = ProcessInfo.processInfo.environment["MAGPIE_SALT"] { salts = [s] }
+        guard keys.count == salts.count else { throw ValidationError("give as many --salt as --key") }
+        for (k, s) in zip(keys, salts) {
+            guard let pair = ServiceConfiguration.SigningKey(hexKey: k, hexSalt: s) else {
+                throw ValidationError("--key and --salt must be hex")
+            }
+            configuration.keys.append(pair)
+        }
+        guard !configuration.keys.isEmpty || allowUnsigned else {
+            throw ValidationError("no signing key: give --key and --salt, or --allow-unsigned")
+        }
+        guard (8...32).contains(signatureSize) else { throw ValidationError("--signature-size must be 8 to 32") }
+        configuration.signatureSize = signatureSize
+        configuration.allowsUnsigned = allowUnsigned && configuration.keys.isEmpty
+        for p in preset {
+            let parts = p.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else { throw ValidationError("--preset NAME=OPTIONS") }
+            configuration.presets[parts[0]] = parts[1].split(separator: "/").map(String.init)
+        }
+        configuration.ttl = ttl
+        configuration.autoWebP = autoWebp
+        configuration.maxResultDimension = maxResultDimension
+        configuration.allowedSources = allowedSources
+        configuration.nodeName = nodeName
+        guard maxInflight > 0, maxSrcPixels > 0, maxFrames > 0, maxFramePixels > 0, requestTimeout > 0 else {
+            throw ValidationError("limits must be positive")
+        }
+        configuration.maxInFlight = maxInflight
+        configuration.maxSourcePixels = maxSrcPixels
+        configuration.maxFrames = maxFrames
+        configuration.maxFramePixels = maxFramePixels
+        configuration.requestTimeout = requestTimeout
+        configuration.decodeQuality = fast ? .fast : .standard
+        configuration.keepsColorProfile = keepColorProfile
+        try applyOutputDefaults(&configuration)
+        guard maxSigma >= 0, maxSigma <= 100 else { throw ValidationError("--max-sigma must be 0–100") }
+        configuration.maxSigma = maxSigma
+        if let watermarkPath {
+            do {
+                configuration.watermark = try OverlayProcessor(contentsOfFile: watermarkPath)
+            } catch {
+                throw ValidationError("--watermark-path \(watermarkPath): \(error)")
+            }
+        }
+        guard variantMemoryLimit >= 0 else { throw ValidationError("--variant-memory-limit cannot be negative") }
+        configuration.variantMemoryLimit = variantMemoryLimit
+        var download = ImageDownloader.Config(
+            timeout: .seconds(downloadTimeout), connectTimeout: .seconds(connectTimeout), maxRedirects: maxRedirects,
+            maxBodySize: maxSrcBytes)
+        guard maxDownloads > 0 else { throw ValidationError("--max-downloads must be positive") }
+        download.maxConcurrentDownloads = maxDownloads
+        var networks = allowedNetworks
+        if allowLoopbackSources { networks += ["127.0.0.0/8", "::1/128"] }
+        if allowPrivateSources { networks += ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"] }
+        if allowLinkLocalSources { networks += ["169.254.0.0/16", "fe80::/10"] }
+        do {
+            download.addressPolicy = try AddressPolicy.publicOnly.allowing(networks: networks)
+        } catch {
+            throw ValidationError("--allow-network: \(error)")
+        }
+        let cache = try ImageCache(
+            memory: .init(totalCostLimit: memoryLimit),
+            disk: DiskCache.Config(directory: cacheDir, sizeLimit: diskLimit))
+        let manager = ImageManager(cache: cache, downloader: ImageDownloader(config: download)) {
+            $0.processingConcurrency = workers
+        }
+        return ImageService(
+            manager: manager, configuration: configuration, accessLog: accessLog ? Logger(label: "magpie.access") : nil,
+            metrics: metrics ?? NOOPMetricsHandler.instance)
+    }
+
+    /// Quality, format quality, the secret, auto-rotate, thumbnails, copyright, skipped formats.
+    func applyOutputDefaults(_ configuration: inout ServiceConfiguration) throws {
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100") }
+        configuration.quality = quality
+        for pair in formatQuality {
+            let parts = pair.split(separator: "=").map(String.init)
+            guard parts.count == 2, let format = ImageFormat(fileExtension: parts[0]), format.isEncodable,
+                let q = Int(parts[1]), (1...100).contains(q)
+            else { throw ValidationError("--format-quality FORMAT=1…100 (jpg, png, webp): \(pair)") }
+            configuration.formatQuality[format.fileExtension] = q
+        }
+        let secret = self.secret ?? ProcessInfo.processInfo.environment["MAGPIE_SECRET"]
+        if let secret {
+            guard !secret.isEmpty, secret.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+                throw ValidationError("--secret must be printable ASCII without spaces")
+            }
+            configuration.secret = secret
+        }
+        configuration.autoRotate = autoRotate
+        configuration.enforcesThumbnail = enforceThumbnail
+        configuration.keepsCopyright = keepCopyright
+        for name in skipProcessing.flatMap({ $0.split(separator: ",").map(String.init) }) {
+            guard let format = ImageFormat(fileExtension: name) else {
+                throw ValidationError("--skip-processing: unknown format \(name)")
+            }
+            configuration.skipProcessingFormats.insert(format.fileExtension)
+        }
+    }
+}
