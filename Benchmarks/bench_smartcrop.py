@@ -5,7 +5,8 @@
   pixels, at which magpie's result best matches vips's);
 - through the service: `rs:fill:300:300/g:sm` against the centre crop `rs:fill:300:300`, each
   request a new variant (`cb:N`) of the one source already in the source cache, interleaved,
-  sequential, over loopback (target <= 1.15).
+  sequential, over loopback (target <= 1.15); and `mb` (max_bytes) the same way: 1024 px JPEGs
+  with `mb` at half the size they have without it, against without.
 Usage: python3 Benchmarks/bench_smartcrop.py MAGPIE_BINARY MAGPIE_SERVER_BINARY WORKDIR
 """
 import http.client
@@ -94,6 +95,17 @@ def service():
         ms, mc = statistics.median(smart) * 1000, statistics.median(centre) * 1000
         print(f"\nservice, cold variant of a cached 4000x3000 source, median of {n} interleaved: "
               f"g:sm {ms:.1f} ms, centre {mc:.1f} ms, ratio {ms / mc:.2f} (target <= 1.15)")
+        conn.request("GET", f"/unsafe/rs:fit:1024:1024/cb:size/plain/{src}@jpg")
+        plain_size = len(conn.getresponse().read())
+        limited, free = [], []
+        for i in range(n):
+            limited.append(get(f"rs:fit:1024:1024/mb:{plain_size // 2}/cb:m{i}"))
+            free.append(get(f"rs:fit:1024:1024/cb:f{i}"))
+        ml, mf = statistics.median(limited) * 1000, statistics.median(free) * 1000
+        conn.request("GET", f"/unsafe/rs:fit:1024:1024/mb:{plain_size // 2}/cb:size/plain/{src}@jpg")
+        limited_size = len(conn.getresponse().read())
+        print(f"service, mb at half the body ({plain_size} -> {limited_size} bytes): {ml:.1f} ms against "
+              f"{mf:.1f} ms without, {mf / ml:.2f}x the cold rate")
     finally:
         proc.terminate()
         proc.wait()

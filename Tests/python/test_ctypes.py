@@ -152,6 +152,44 @@ class CTypesTest(unittest.TestCase):
         self.assertEqual(self.lib.magpie_blur(ctypes.byref(a), ctypes.byref(b), float("nan")), 1)
         self.assertEqual(self.lib.magpie_blur(ctypes.byref(a), ctypes.byref(b), 1.5), 0)
 
+    def test_smart_crop_trim_and_rights(self):
+        """The attention crop keeps a red square on grey; trim finds it; rights round-trip in a PNG."""
+        w, h = 120, 40
+        px = bytearray([128, 128, 128, 255] * (w * h))
+        for y in range(12, 28):
+            for x in range(96, 112):
+                px[(y * w + x) * 4:(y * w + x) * 4 + 3] = bytes([230, 20, 30])
+        buf = (ctypes.c_uint8 * len(px)).from_buffer(px)
+        src = Pixels(ctypes.cast(buf, ctypes.POINTER(ctypes.c_uint8)), w, h, w * 4)
+        rect = (ctypes.c_uint32 * 4)()
+        self.lib.magpie_attention_crop.argtypes = [ctypes.POINTER(Pixels), ctypes.c_uint32, ctypes.c_uint32,
+                                                   ctypes.c_void_p]
+        self.assertEqual(self.lib.magpie_attention_crop(ctypes.byref(src), 40, 40, rect), 0)
+        self.assertTrue(rect[0] <= 96 and rect[0] + 40 >= 112, list(rect))
+        self.assertEqual(self.lib.magpie_attention_crop(ctypes.byref(src), 121, 40, rect), 1)
+        trim = (ctypes.c_uint32 * 8)()
+        self.lib.magpie_trim_options_init.argtypes = [ctypes.c_void_p]
+        self.lib.magpie_trim_options_init(trim)
+        self.lib.magpie_find_trim.argtypes = [ctypes.POINTER(Pixels), ctypes.c_void_p, ctypes.c_void_p]
+        self.assertEqual(self.lib.magpie_find_trim(ctypes.byref(src), trim, rect), 0)
+        self.assertEqual(list(rect), [96, 12, 16, 16])
+        png = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00"
+               b"\x1f\x15\xc4\x89")
+        rights = ctypes.create_string_buffer(512)
+        rights.raw = b"(c) Py".ljust(256, b"\0") + b"Artist".ljust(256, b"\0")
+        out, n = ctypes.POINTER(ctypes.c_uint8)(), ctypes.c_size_t()
+        self.lib.magpie_write_rights.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_uint32,
+                                                 ctypes.c_uint32, ctypes.c_void_p, ctypes.c_void_p]
+        self.assertEqual(self.lib.magpie_write_rights(png, len(png), rights, 1, 1, ctypes.byref(out),
+                                                      ctypes.byref(n)), 0)
+        written = ctypes.string_at(out, n.value)
+        self.lib.magpie_free.argtypes = [ctypes.c_void_p]
+        self.lib.magpie_free(out)
+        back = ctypes.create_string_buffer(512)
+        self.lib.magpie_read_rights.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p]
+        self.assertEqual(self.lib.magpie_read_rights(written, len(written), back), 0)
+        self.assertEqual((back.raw[:6], back.raw[256:262]), (b"(c) Py", b"Artist"))
+
     def test_hmac_sha256_matches_python(self):
         import hashlib
         import hmac
