@@ -204,6 +204,16 @@ static void magpie__heif_colour(magpie__job *job, const struct heif_image_handle
     }
 }
 
+/* A context over the whole input and its primary image (`*ctx` to free even on failure). */
+static int magpie__heif_open(magpie__job *job, const uint8_t *data, struct heif_context **ctx,
+                             struct heif_image_handle **main) {
+    if (!(*ctx = magpie__heif.context_alloc())) return MAGPIE_ENOMEM;
+    /* libheif's own bound on a side, before any tile is decoded; the pixel limit was checked. */
+    magpie__heif.size_limit(*ctx, 1 << 16);
+    int rc = magpie__heif_status(job, magpie__heif.read_memory(*ctx, data, (size_t)job->in->size, NULL), "parse");
+    return rc ? rc : magpie__heif_status(job, magpie__heif.primary(*ctx, main), "primary image");
+}
+
 int magpie__decode_heic(magpie__job *job) {
     const char *unavailable = magpie__lazy_ready(&magpie__heif_lib);
     if (unavailable) {
@@ -215,20 +225,12 @@ int magpie__decode_heic(magpie__job *job) {
     uint8_t *owned = NULL;
     int rc = magpie__whole_input(job, &data, &owned);
     if (rc) return rc;
-    struct heif_context *ctx = magpie__heif.context_alloc();
+    struct heif_context *ctx = NULL;
     struct heif_image_handle *main = NULL, *thumb = NULL;
     struct heif_decoding_options *opts = NULL;
     struct heif_image *img = NULL;
     uint64_t charged = 0;
-    if (!ctx) {
-        rc = MAGPIE_ENOMEM;
-        goto out;
-    }
-    /* libheif's own bound on a side, before any tile is decoded; the pixel limit was checked. */
-    magpie__heif.size_limit(ctx, 1 << 16);
-    if ((rc = magpie__heif_status(job, magpie__heif.read_memory(ctx, data, (size_t)job->in->size, NULL), "parse")) ||
-        (rc = magpie__heif_status(job, magpie__heif.primary(ctx, &main), "primary image")))
-        goto out;
+    if ((rc = magpie__heif_open(job, data, &ctx, &main))) goto out;
     magpie__heif_colour(job, main);
     thumb = job->thumbnail ? magpie__heif_largest(main) : magpie__heif_thumbnail(job, main);
     if (job->thumbnail && !thumb) {
@@ -273,18 +275,15 @@ int magpie__thumbnail_heic(magpie__job *job) {
     uint8_t *owned = NULL;
     int rc = magpie__whole_input(job, &data, &owned);
     if (rc) return rc;
-    struct heif_context *ctx = magpie__heif.context_alloc();
+    struct heif_context *ctx = NULL;
     struct heif_image_handle *main = NULL, *thumb = NULL;
-    rc = MAGPIE_ERANGE;
-    if (ctx) {
-        magpie__heif.size_limit(ctx, 1 << 16);
-        if (magpie__heif.read_memory(ctx, data, (size_t)job->in->size, NULL).code == heif_error_Ok &&
-            magpie__heif.primary(ctx, &main).code == heif_error_Ok && (thumb = magpie__heif_largest(main))) {
-            job->info.width = (uint32_t)magpie__heif.width(thumb);
-            job->info.height = (uint32_t)magpie__heif.height(thumb);
-            job->thumbnail = 1;
-            rc = MAGPIE_OK;
-        }
+    rc = magpie__heif_open(job, data, &ctx, &main);
+    if (!rc && (thumb = magpie__heif_largest(main))) {
+        job->info.width = (uint32_t)magpie__heif.width(thumb);
+        job->info.height = (uint32_t)magpie__heif.height(thumb);
+        job->thumbnail = 1;
+    } else if (!rc) {
+        rc = MAGPIE_ERANGE;
     }
     if (thumb) magpie__heif.handle_release(thumb);
     if (main) magpie__heif.handle_release(main);

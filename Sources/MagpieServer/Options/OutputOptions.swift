@@ -67,25 +67,18 @@ struct OutputOptions: Sendable, Hashable {
                 o.output.skip.insert(format.fileExtension)
             }
         },
-        URLOption(["raw"], .request) { o, a throws(ServiceError) in
-            try OptionArgs.count(a, 1...1)
-            o.output.raw = try OptionArgs.bool(a[0])
-        },
+        URLOption(["raw"], .request) { o, a throws(ServiceError) in o.output.raw = try OptionArgs.bool(a) },
         URLOption(["ar", "auto_rotate"], .resize) { o, a throws(ServiceError) in
-            try OptionArgs.count(a, 1...1)
-            o.output.autoRotate = try OptionArgs.bool(a[0])
+            o.output.autoRotate = try OptionArgs.bool(a)
         },
         URLOption(["sm", "strip_metadata"], .output) { o, a throws(ServiceError) in
-            try OptionArgs.count(a, 1...1)
-            o.output.stripMetadata = try OptionArgs.bool(a[0])
+            o.output.stripMetadata = try OptionArgs.bool(a)
         },
         URLOption(["kcr", "keep_copyright"], .output) { o, a throws(ServiceError) in
-            try OptionArgs.count(a, 1...1)
-            o.output.keepCopyright = try OptionArgs.bool(a[0])
+            o.output.keepCopyright = try OptionArgs.bool(a)
         },
         URLOption(["eth", "enforce_thumbnail"], .resize) { o, a throws(ServiceError) in
-            try OptionArgs.count(a, 1...1)
-            o.output.enforceThumbnail = try OptionArgs.bool(a[0])
+            o.output.enforceThumbnail = try OptionArgs.bool(a)
         },
         URLOption(["msr", "max_src_resolution"], .request) { o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)

@@ -74,6 +74,12 @@ enum OptionArgs {
         return v
     }
 
+    /// The one argument of a switch option (`ar:1`).
+    static func bool(_ args: [String]) throws(ServiceError) -> Bool {
+        try count(args, 1...1)
+        return try bool(args[0])
+    }
+
     static func bool(_ s: String) throws(ServiceError) -> Bool {
         switch s {
         case "1", "t", "true": return true
