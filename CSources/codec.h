@@ -17,9 +17,10 @@ typedef int magpie__probe_fn(magpie__in *in, magpie_info *info, uint32_t frame_c
 /* For a format of pages (TIFF): the facts of page `page` (> 0) into `info`, in place of the first
  * page's the probe gave; `info->frames` (the page count) is kept. */
 typedef int magpie__page_fn(magpie__in *in, uint32_t page, magpie_info *info);
-/* For MAGPIE_DECODE_THUMBNAIL: makes the embedded thumbnail the image, its size in `job->info`
- * (the image's orientation kept) and `job->thumbnail` set; MAGPIE_ERANGE when there is none (the
- * image itself is then decoded). */
+/* For MAGPIE_DECODE_THUMBNAIL, once the output is planned from the image: makes the embedded
+ * thumbnail the input when it is at least the output's stored size (`job->st_w` × `st_h`) and of
+ * the image's shape, its size in `job->info` (the image's orientation kept); MAGPIE_ERANGE when
+ * there is none to use (the image itself is then decoded). */
 typedef int magpie__thumbnail_fn(magpie__job *job);
 /* Decodes a prepared job. */
 typedef int magpie__decode_fn(magpie__job *job);
@@ -91,7 +92,6 @@ MAGPIE_HIDDEN magpie__decode_fn magpie__decode_jxl;
 MAGPIE_HIDDEN int magpie__jxl_available(void);
 /* HEIC: heic.c (libheif, loaded on the first decode) */
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_heic;
-MAGPIE_HIDDEN magpie__thumbnail_fn magpie__thumbnail_heic;
 MAGPIE_HIDDEN int magpie__heic_available(void);
 /* BMP: probe_bmp.c, bmp.c (our own decoder) */
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_bmp;

@@ -45,7 +45,7 @@ static const magpie__codec magpie__codecs[] = {
     {MAGPIE_FORMAT_AVIF, "avif", "image/avif", magpie__sniff_avif, magpie__probe_isobmff, NULL,
      NULL, magpie__decode_avif, NULL, MAGPIE__AVIF_AVAILABLE, FRAMES | OPTIONAL},
     {MAGPIE_FORMAT_HEIC, "heic", "image/heic", magpie__sniff_heic, magpie__probe_isobmff, NULL,
-     magpie__thumbnail_heic, magpie__decode_heic, NULL, magpie__heic_available, OPTIONAL},
+     NULL, magpie__decode_heic, NULL, magpie__heic_available, OPTIONAL},
     {MAGPIE_FORMAT_SVG, "svg", "image/svg+xml", magpie__sniff_svg, magpie__probe_svg, NULL,
      NULL, magpie__decode_svg, NULL, magpie__svg_available, OPTIONAL},
 };

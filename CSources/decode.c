@@ -17,6 +17,37 @@ void magpie_decode_options_init(magpie_decode_options *o) {
 }
 
 
+/* The orientation to apply and the output's size and source window, from the job's info and options. */
+static int magpie__plan_output(magpie__job *job) {
+    const magpie_limits *l = &job->opt.limits;
+    job->orientation = (job->opt.flags & MAGPIE_DECODE_KEEP_ORIENTATION) ? 1 : job->info.orientation;
+    if (job->orientation < 1 || job->orientation > 8) job->orientation = 1;
+    uint32_t transform = (job->opt.flags >> 8) & 0xFu;
+    if (transform > 8) return MAGPIE_EINVAL;
+    job->orientation = magpie_orientation_compose(job->orientation, transform);
+    int swap = job->orientation >= 5;
+    double uw = swap ? job->info.height : job->info.width, uh = swap ? job->info.width : job->info.height;
+    magpie__fit_box box;
+    int fitted = magpie__fit(job->opt.fit, uw, uh, job->opt.width, job->opt.height, job->opt.max_output_pixels,
+                             (job->opt.flags & MAGPIE_DECODE_ALLOW_UPSCALE) != 0, &box);
+    if (fitted) return fitted;
+    uint32_t ow = box.out_w, oh = box.out_h;
+    double wx = box.win_x, wy = box.win_y, ww = box.win_w, wh = box.win_h;
+    if ((uint64_t)ow * oh > l->max_pixels || ow > 0x3fffffffu) {
+        magpie__detail(job, "output %ux%u is over the pixel limit", ow, oh);
+        return MAGPIE_ELIMIT_PIXELS;
+    }
+    job->out_w = ow;
+    job->out_h = oh;
+    job->st_w = swap ? oh : ow;
+    job->st_h = swap ? ow : oh;
+    job->win_x = swap ? wy : wx;
+    job->win_y = swap ? wx : wy;
+    job->win_w = swap ? wh : ww;
+    job->win_h = swap ? ww : wh;
+    return MAGPIE_OK;
+}
+
 /* Resolves options and the output geometry from the header. `all_frames`: the decode delivers
  * every frame unless the options ask for one; otherwise (one frame, or only the size) the header
  * walk stops at the frame needed. */
@@ -57,12 +88,6 @@ int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode_option
         }
         if ((rc = codec->page(in, job->opt.frame_index, &job->info))) return rc;
     }
-    /* The embedded thumbnail as the image, when asked for and there is one. */
-    if ((job->opt.flags & MAGPIE_DECODE_THUMBNAIL) && codec && codec->thumbnail && magpie__codec_decodes(codec)) {
-        rc = codec->thumbnail(job);
-        if (rc && rc != MAGPIE_ERANGE) return rc;
-        info = &job->info;
-    }
     if (!magpie__codec_decodes(codec)) {
         /* An optional decoder not there says why itself (left out of this build, or its library
          * missing or the wrong version), refusing before it reads a byte. */
@@ -79,31 +104,16 @@ int magpie__prepare(magpie__job *job, magpie__in *in, const magpie_decode_option
         magpie__detail(job, "%u frames is over the limit of %u", info->frames, l->max_frames);
         return MAGPIE_ELIMIT_FRAMES;
     }
-    job->orientation = (job->opt.flags & MAGPIE_DECODE_KEEP_ORIENTATION) ? 1 : job->info.orientation;
-    if (job->orientation < 1 || job->orientation > 8) job->orientation = 1;
-    uint32_t transform = (job->opt.flags >> 8) & 0xFu;
-    if (transform > 8) return MAGPIE_EINVAL;
-    job->orientation = magpie_orientation_compose(job->orientation, transform);
-    int swap = job->orientation >= 5;
-    double uw = swap ? job->info.height : job->info.width, uh = swap ? job->info.width : job->info.height;
-    magpie__fit_box box;
-    int fitted = magpie__fit(job->opt.fit, uw, uh, job->opt.width, job->opt.height, job->opt.max_output_pixels,
-                             (job->opt.flags & MAGPIE_DECODE_ALLOW_UPSCALE) != 0, &box);
-    if (fitted) return fitted;
-    uint32_t ow = box.out_w, oh = box.out_h;
-    double wx = box.win_x, wy = box.win_y, ww = box.win_w, wh = box.win_h;
-    if ((uint64_t)ow * oh > l->max_pixels || ow > 0x3fffffffu) {
-        magpie__detail(job, "output %ux%u is over the pixel limit", ow, oh);
-        return MAGPIE_ELIMIT_PIXELS;
+    if ((rc = magpie__plan_output(job))) return rc;
+    /* The embedded thumbnail in place of the image when asked for and large enough: the output
+     * stays what the image gives, the window is scaled onto the thumbnail. */
+    if ((job->opt.flags & MAGPIE_DECODE_THUMBNAIL) && codec->thumbnail) {
+        double w = job->info.width, h = job->info.height;
+        if (codec->thumbnail(job) == MAGPIE_OK) {
+            double sx = job->info.width / w, sy = job->info.height / h;
+            job->win_x *= sx, job->win_w *= sx, job->win_y *= sy, job->win_h *= sy;
+        }
     }
-    job->out_w = ow;
-    job->out_h = oh;
-    job->st_w = swap ? oh : ow;
-    job->st_h = swap ? ow : oh;
-    job->win_x = swap ? wy : wx;
-    job->win_y = swap ? wx : wy;
-    job->win_w = swap ? wh : ww;
-    job->win_h = swap ? ww : wh;
     return MAGPIE_OK;
 }
 

@@ -126,25 +126,6 @@ static struct heif_image_handle *magpie__heif_thumbnail(magpie__job *job, const 
     return best;
 }
 
-/* The largest thumbnail (MAGPIE_DECODE_THUMBNAIL), whatever its size; NULL when there is none. */
-static struct heif_image_handle *magpie__heif_largest(const struct heif_image_handle *main) {
-    heif_item_id ids[8];
-    int n = magpie__heif.thumbnail_ids(main, ids, 8);
-    struct heif_image_handle *best = NULL;
-    for (int i = 0; i < n; i++) {
-        struct heif_image_handle *t = NULL;
-        if (magpie__heif.thumbnail(main, ids[i], &t).code != heif_error_Ok || !t) continue;
-        if (magpie__heif.width(t) > 0 && magpie__heif.height(t) > 0 &&
-            (!best || magpie__heif.width(t) > magpie__heif.width(best))) {
-            if (best) magpie__heif.handle_release(best);
-            best = t;
-        } else {
-            magpie__heif.handle_release(t);
-        }
-    }
-    return best;
-}
-
 /* Pushes the decoded picture's rows (RGB or RGBA, interleaved) into the job's sink. */
 static int magpie__heif_deliver(magpie__job *job, const struct heif_image *img, uint32_t w, uint32_t h, int alpha,
                                 int premultiplied) {
@@ -232,11 +213,7 @@ int magpie__decode_heic(magpie__job *job) {
     uint64_t charged = 0;
     if ((rc = magpie__heif_open(job, data, &ctx, &main))) goto out;
     magpie__heif_colour(job, main);
-    thumb = job->thumbnail ? magpie__heif_largest(main) : magpie__heif_thumbnail(job, main);
-    if (job->thumbnail && !thumb) {
-        rc = MAGPIE_ECORRUPT; /* the thumbnail found while preparing is gone: not the same bytes */
-        goto out;
-    }
+    thumb = magpie__heif_thumbnail(job, main);
     const struct heif_image_handle *use = thumb ? thumb : main;
     /* The size the probe found (a grid's from its data); the decoded picture must have it. */
     uint32_t w = thumb ? (uint32_t)magpie__heif.width(thumb) : job->info.width;
@@ -269,29 +246,6 @@ out:
     return rc;
 }
 
-int magpie__thumbnail_heic(magpie__job *job) {
-    if (magpie__lazy_ready(&magpie__heif_lib)) return MAGPIE_ERANGE;
-    const uint8_t *data;
-    uint8_t *owned = NULL;
-    int rc = magpie__whole_input(job, &data, &owned);
-    if (rc) return rc;
-    struct heif_context *ctx = NULL;
-    struct heif_image_handle *main = NULL, *thumb = NULL;
-    rc = magpie__heif_open(job, data, &ctx, &main);
-    if (!rc && (thumb = magpie__heif_largest(main))) {
-        job->info.width = (uint32_t)magpie__heif.width(thumb);
-        job->info.height = (uint32_t)magpie__heif.height(thumb);
-        job->thumbnail = 1;
-    } else if (!rc) {
-        rc = MAGPIE_ERANGE;
-    }
-    if (thumb) magpie__heif.handle_release(thumb);
-    if (main) magpie__heif.handle_release(main);
-    if (ctx) magpie__heif.context_free(ctx);
-    magpie__whole_input_free(job, owned);
-    return rc;
-}
-
 #else
 
 int magpie__heic_available(void) { return 0; }
@@ -299,11 +253,6 @@ int magpie__heic_available(void) { return 0; }
 int magpie__decode_heic(magpie__job *job) {
     magpie__detail(job, "this build of magpie has no HEIC decoder");
     return MAGPIE_EUNSUPPORTED;
-}
-
-int magpie__thumbnail_heic(magpie__job *job) {
-    (void)job;
-    return MAGPIE_ERANGE;
 }
 
 #endif

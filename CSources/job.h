@@ -28,7 +28,6 @@ typedef struct magpie__job {
     size_t icc_size;
     uint32_t color_flags;      /* MAGPIE_IMAGE_PROFILE_* */
     int icc_applied;           /* the pixels were converted through it already (CMYK rows) */
-    int thumbnail;             /* MAGPIE_DECODE_THUMBNAIL found one: info is the thumbnail's */
 } magpie__job;
 
 /* Charges `bytes` to the job's budget; returns MAGPIE_ELIMIT_MEMORY when it would overflow. */

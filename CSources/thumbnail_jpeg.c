@@ -1,7 +1,8 @@
 /* A JPEG's EXIF thumbnail (IFD1's JPEGInterchangeFormat and its length: a small JPEG inside the
- * APP1 segment) made the image for MAGPIE_DECODE_THUMBNAIL, as cameras and phones write one. The
- * thumbnail keeps the image's EXIF orientation (it is stored as the image is). Memory inputs only:
- * the thumbnail is a range of the same bytes. */
+ * APP1 segment), as cameras and phones write one, decoded in place of the image for
+ * MAGPIE_DECODE_THUMBNAIL when it is at least the output's stored size and has the image's shape
+ * (within a pixel: a letterboxed thumbnail is not used). It keeps the image's EXIF orientation (it
+ * is stored as the image is). Memory inputs only: the thumbnail is a range of the same bytes. */
 #include <string.h>
 
 #include "codec.h"
@@ -41,9 +42,12 @@ int magpie__thumbnail_jpeg(magpie__job *job) {
     memset(&info, 0, sizeof info);
     info.struct_size = sizeof info;
     if (magpie__probe_upto(&sub, &info, 1) || info.format != MAGPIE_FORMAT_JPEG) return MAGPIE_ERANGE;
+    const double W = job->info.width, H = job->info.height, shape = info.width * H / W - info.height;
+    if (info.width < job->st_w || info.height < job->st_h || info.width >= job->info.width || shape >= 1.0 ||
+        shape <= -1.0)
+        return MAGPIE_ERANGE;
     info.orientation = job->info.orientation;
     *in = sub;
     job->info = info;
-    job->thumbnail = 1;
     return MAGPIE_OK;
 }

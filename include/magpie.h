@@ -246,10 +246,10 @@ typedef enum magpie_filter {
  *  a source with an ICC profile (JPEG APP2, PNG iCCP, WebP ICCP, AVIF colr) are converted to sRGB
  *  after the resize and the image has no profile. CMYK JPEGs are converted either way. */
 #define MAGPIE_DECODE_KEEP_PROFILE 0x10u
-/** Decode the embedded thumbnail instead of the image when the source has one (imgproxy's
- *  `enforce_thumbnail`): a JPEG's EXIF thumbnail (inputs in memory), HEIC's largest thumbnail item.
- *  Output sizes and targets are then the thumbnail's; the image's orientation applies to it.
- *  Without one, the image itself is decoded. */
+/** Decode a JPEG's EXIF thumbnail (inputs in memory) in place of the image when it is at least
+ *  the output's size and of the image's shape (imgproxy's `enforce_thumbnail`, but only where no
+ *  detail is lost to it: the output is what the image would give). HEIC does this by itself with
+ *  its thumbnail items. The image's orientation applies to the thumbnail. */
 #define MAGPIE_DECODE_THUMBNAIL 0x20u
 
 /** An orientation (1–8, as `magpie_transform` takes it) applied after the EXIF orientation (or

@@ -83,7 +83,7 @@ public struct ServiceConfiguration: Sendable {
     public var formatQuality: [String: Int] = [:]
     /// Apply sources' EXIF orientation unless a URL says `ar:0` (imgproxy's `IMGPROXY_AUTO_ROTATE`).
     public var autoRotate = true
-    /// Decode embedded thumbnails where sources have one, unless a URL says `eth:0`
+    /// Decode JPEGs' EXIF thumbnails where they are large enough, unless a URL says `eth:0`
     /// (imgproxy's `IMGPROXY_ENFORCE_THUMBNAIL`).
     public var enforcesThumbnail = false
     /// Write sources' EXIF copyright and artist into results unless a URL says `kcr:0`

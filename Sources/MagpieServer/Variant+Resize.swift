@@ -31,7 +31,7 @@ extension Variant {
         var zoomY = 1.0
         /// `ar:0`: the source's pixels as stored, its EXIF orientation not applied.
         var appliesOrientation = true
-        /// `eth:1`: the embedded thumbnail (EXIF in a JPEG, HEIC's) is the source when there is one.
+        /// `eth:1`: a JPEG's EXIF thumbnail is decoded when it is large enough for the output.
         var enforcesThumbnail = false
 
         /// Never used alone: the tagged processor around it names the variant.

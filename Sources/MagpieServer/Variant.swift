@@ -69,7 +69,7 @@ struct Variant: Sendable {
         processor = Tagged(
             inner: inner ?? DefaultImageProcessor(),
             tag: "\(options.variantName)\(limits.quality == .fast ? "|fast" : "")\(keepsColorProfile ? "|kcp" : "")"
-                + "|\(serializer.name)",
+                + (autoRotate ? "" : "|ar0") + (thumbnail ? "|eth" : "") + "|\(serializer.name)",
             limits: limits)
     }
 

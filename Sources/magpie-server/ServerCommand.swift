@@ -130,7 +130,7 @@ struct ServerCommand: AsyncParsableCommand {
     var allowLinkLocalSources = false
     @Flag(inversion: .prefixedNo, help: "Apply sources' EXIF orientation unless a URL says ar:0.")
     var autoRotate = true
-    @Flag(name: .long, help: "Decode embedded thumbnails (JPEG EXIF, HEIC) where sources have one, unless eth:0.")
+    @Flag(name: .long, help: "Decode JPEGs' EXIF thumbnails where large enough for the output, unless eth:0.")
     var enforceThumbnail = false
     @Flag(name: .long, help: "Write sources' EXIF copyright and artist into results, unless kcr:0.")
     var keepCopyright = false

@@ -225,23 +225,6 @@ static void test_heic_thumbnail(void) {
     o.width = o.height = 65;
     rc = magpie_decode(d, n, &o, &img);
     CHECK(rc == MAGPIE_ELIMIT_MEMORY, "65 px needs the full picture: %s", magpie_strerror(rc));
-    /* MAGPIE_DECODE_THUMBNAIL: the thumbnail is the image, sizes and all (no enlarging past it). */
-    o.flags = MAGPIE_DECODE_THUMBNAIL;
-    o.width = o.height = 300;
-    uint32_t w = 0, h = 0;
-    CHECK(magpie_output_size(d, n, &o, &w, &h) == MAGPIE_OK && w == 64 && h == 48, "thumbnail size %ux%u", w, h);
-    rc = magpie_decode(d, n, &o, &img);
-    CHECK(rc == MAGPIE_OK && img->width == 64 && img->height == 48, "thumbnail decode: %s", magpie_strerror(rc));
-    magpie_image_free(img);
-    img = NULL;
-    free(d);
-    /* A HEIC without one: the image itself. */
-    d = tu_fixture("heic-rgb.heic", &n);
-    magpie_info info;
-    if (!d || magpie_probe(d, n, &info) != MAGPIE_OK) return;
-    o.fit = MAGPIE_FIT_NONE;
-    o.limits.max_bytes = 0;
-    CHECK(magpie_output_size(d, n, &o, &w, &h) == MAGPIE_OK && w == info.width && h == info.height, "no thumbnail");
     free(d);
 }
 

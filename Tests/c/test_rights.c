@@ -150,33 +150,51 @@ static uint8_t *solid(uint32_t w, uint32_t h, uint8_t r, uint8_t g, uint8_t b, s
     return out;
 }
 
-/* MAGPIE_DECODE_THUMBNAIL on a JPEG: the EXIF thumbnail (blue, 16x12) is the image, turned by the
- * image's orientation; without the flag, or with a thumbnail that runs past its segment, the
- * image (red, 64x48). */
+/* MAGPIE_DECODE_THUMBNAIL on a JPEG: the EXIF thumbnail (blue, 16x12, stored as the image is
+ * and turned by its orientation) is decoded when the output is no larger than it, with the size the
+ * image would give; a larger output, no resize, a thumbnail that runs past its segment or one of
+ * another shape leave the image (red, 64x48) decoded. */
 static void exif_thumbnail(void) {
-    size_t mn, tn, n;
+    size_t mn, tn, sn, n;
     uint8_t *main = solid(64, 48, 220, 0, 0, &mn), *thumb = solid(16, 12, 0, 0, 220, &tn);
+    uint8_t *square = solid(16, 16, 0, 0, 220, &sn);
     uint8_t *f = jpeg_with_thumbnail(main, mn, thumb, tn, &n, 0);
     magpie_decode_options o;
     magpie_decode_options_init(&o);
     o.flags = MAGPIE_DECODE_THUMBNAIL;
+    o.fit = MAGPIE_FIT_INSIDE, o.width = 12, o.height = 16;
     magpie_image *img = NULL;
     int rc = magpie_decode(f, n, &o, &img);
     CHECK(rc == MAGPIE_OK && img->width == 12 && img->height == 16 && img->pixels[2] > 180 && img->pixels[0] < 40,
           "thumbnail: %d %ux%u", rc, img ? img->width : 0, img ? img->height : 0);
     magpie_image_free(img);
+    img = NULL;
+    o.fit = MAGPIE_FIT_FILL, o.width = 9, o.height = 9; /* a window of the thumbnail */
+    rc = magpie_decode(f, n, &o, &img);
+    CHECK(rc == MAGPIE_OK && img->width == 9 && img->height == 9 && img->pixels[2] > 180, "fill: %d", rc);
+    magpie_image_free(img);
+    img = NULL;
+    o.fit = MAGPIE_FIT_INSIDE, o.width = o.height = 20; /* 15x20: more than the thumbnail has */
+    rc = magpie_decode(f, n, &o, &img);
+    CHECK(rc == MAGPIE_OK && img->width == 15 && img->height == 20 && img->pixels[0] > 180, "larger: %d", rc);
+    magpie_image_free(img);
+    img = NULL;
     uint32_t w, h;
-    o.fit = MAGPIE_FIT_INSIDE, o.width = o.height = 100;
-    CHECK(magpie_output_size(f, n, &o, &w, &h) == MAGPIE_OK && w == 12 && h == 16, "size: %ux%u", w, h);
-    o.flags = 0;
-    CHECK(magpie_output_size(f, n, &o, &w, &h) == MAGPIE_OK && w == 48 && h == 64, "image: %ux%u", w, h);
+    o.fit = MAGPIE_FIT_NONE;
+    CHECK(magpie_output_size(f, n, &o, &w, &h) == MAGPIE_OK && w == 48 && h == 64, "no resize: %ux%u", w, h);
     free(f);
-    f = jpeg_with_thumbnail(main, mn, thumb, tn, &n, 1);
-    o.flags = MAGPIE_DECODE_THUMBNAIL;
-    CHECK(magpie_output_size(f, n, &o, &w, &h) == MAGPIE_OK && w == 48 && h == 64, "cut thumbnail: %ux%u", w, h);
-    free(f);
+    o.fit = MAGPIE_FIT_INSIDE, o.width = 12, o.height = 16;
+    for (int k = 0; k < 2; k++) {
+        f = k ? jpeg_with_thumbnail(main, mn, square, sn, &n, 0) : jpeg_with_thumbnail(main, mn, thumb, tn, &n, 1);
+        rc = magpie_decode(f, n, &o, &img);
+        CHECK(rc == MAGPIE_OK && img->pixels[0] > 180, "%s thumbnail: the image", k ? "square" : "cut");
+        magpie_image_free(img);
+        img = NULL;
+        free(f);
+    }
     magpie_free(main);
     magpie_free(thumb);
+    magpie_free(square);
 }
 
 int main(void) {

@@ -75,9 +75,9 @@ public struct DecodingOptions: Sendable, Hashable {
     /// (or AVIF CICP colours) is converted to sRGB after the resize and carries none. CMYK JPEGs are
     /// converted either way.
     public var keepsColorProfile = false
-    /// Decode the embedded thumbnail instead of the image when there is one (a JPEG's EXIF
-    /// thumbnail, HEIC's largest): sizes and targets are then the thumbnail's, the image's
-    /// orientation applies (imgproxy's `enforce_thumbnail`). Without one, the image is decoded.
+    /// Decode a JPEG's EXIF thumbnail in place of the image when it is at least the output's size
+    /// and of the image's shape (imgproxy's `enforce_thumbnail`, where no detail is lost): the
+    /// output is what the image would give. HEIC uses its thumbnails so by itself.
     public var usesEmbeddedThumbnail = false
 
     public init(

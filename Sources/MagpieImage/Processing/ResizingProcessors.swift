@@ -21,7 +21,7 @@ public struct DownsamplingProcessor: ImageProcessor {
     public var keepsColorProfile = false
     /// Apply the source's EXIF orientation (imgproxy's `ar`, on by default); off: pixels as stored.
     public var appliesOrientation = true
-    /// Decode the embedded thumbnail when there is one (``DecodingOptions/usesEmbeddedThumbnail``).
+    /// Decode a JPEG's EXIF thumbnail where it is large enough (``DecodingOptions/usesEmbeddedThumbnail``).
     public var usesEmbeddedThumbnail = false
 
     public init(

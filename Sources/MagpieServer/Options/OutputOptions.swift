@@ -19,7 +19,7 @@ struct OutputOptions: Sendable, Hashable {
     var stripMetadata: Bool?
     /// `kcr|keep_copyright`: the source's EXIF copyright and artist written into the result.
     var keepCopyright: Bool?
-    /// `eth|enforce_thumbnail`: decode the embedded thumbnail (EXIF in JPEG, HEIC's) when there is one.
+    /// `eth|enforce_thumbnail`: decode a JPEG's EXIF thumbnail when it is large enough for the output.
     var enforceThumbnail: Bool?
     /// Megapixels, bytes, frames, megapixels a frame, pixels a side: each at most the server's.
     var maxSrcResolution: Double?
@@ -28,24 +28,16 @@ struct OutputOptions: Sendable, Hashable {
     var maxAnimationFrameResolution: Double?
     var maxResultDimension: Int?
 
-    /// What changes the result (skp and raw answer sources, not variants; `sm` changes nothing).
+    /// The limits, in the variant's name: a variant made under looser ones is not served to a
+    /// request with tighter ones. (What else here changes the result, the quality, `mb`, `ar`,
+    /// `eth` and `kcr`, is named as the server resolves it, with its defaults, by the variant.)
     var name: String {
-        var parts: [String] = []
-        if !formatQuality.isEmpty {
-            parts.append(
-                "fq" + formatQuality.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ":"))
-        }
-        if maxBytes > 0 { parts.append("mb\(maxBytes)") }
-        if autoRotate == false { parts.append("ar0") }
-        if keepCopyright == true { parts.append("kcr") }
-        if enforceThumbnail == true { parts.append("eth") }
         let limits = [
             maxSrcResolution.map { "msr\($0)" }, maxSrcFileSize.map { "msfs\($0)" },
             maxAnimationFrames.map { "maf\($0)" },
             maxAnimationFrameResolution.map { "mafr\($0)" },
         ].compactMap { $0 }
-        parts += limits
-        return parts.isEmpty ? "" : "," + parts.joined(separator: ",")
+        return limits.isEmpty ? "" : "," + limits.joined(separator: ",")
     }
 
     static let rows: [URLOption] = [

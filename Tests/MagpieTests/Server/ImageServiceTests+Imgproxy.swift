@@ -141,9 +141,14 @@ extension ImageServiceTests {
         #expect(upright.width == 64 && upright.height == 96)
         let stored = try await image(h, "ar:0", "/rotated.jpg")
         #expect(stored.width == 96 && stored.height == 64)
-        // eth: the EXIF thumbnail (blue, 12×8, turned by the image's orientation) is the source.
-        let thumb = try await image(h, "eth:1/rs:fit:50:50", "/rotated.jpg")
-        #expect(thumb.width == 8 && thumb.height == 12 && thumb.pixels[2] > 180 && thumb.pixels[0] < 40)
+        // eth: the EXIF thumbnail (blue, 12×8, turned by the image's orientation) is decoded where
+        // it is large enough for the output, which stays what the image gives.
+        let thumb = try await image(h, "eth:1/rs:fit:8:8", "/rotated.jpg")
+        #expect(thumb.width == 5 && thumb.height == 8 && thumb.pixels[2] > 180 && thumb.pixels[0] < 40)
+        let plain = try await image(h, "rs:fit:8:8", "/rotated.jpg")
+        #expect(plain.width == 5 && plain.height == 8 && plain.pixels[2] < 180)
+        let large = try await image(h, "eth:1/rs:fit:50:50", "/rotated.jpg")
+        #expect(large.width == 33 && large.height == 50 && large.pixels[2] < 180, "larger than the thumbnail")
         // kcr: the source's copyright and artist, and nothing of it without.
         let kept = await h.get(h.target("w:40/kcr:1", "/rights.jpg"))
         #expect(ImageMetadata.rights(in: kept.body) == .init(copyright: "(c) 2026 Example", artist: "A. Photographer"))
