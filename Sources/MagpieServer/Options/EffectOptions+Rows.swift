@@ -7,28 +7,48 @@ import Magpie
 /// `wm|watermark:opacity[:position[:x[:y[:scale]]]]`.
 extension EffectOptions {
     static let rows: [URLOption] = [
-        URLOption(["bl", "blur"], .effects) { o, a throws(ServiceError) in
+        URLOption(["bl", "blur"], .effects, part: { o in o.effects.blur.flatMap { $0 > 0 ? "bl\($0)" : nil } }) {
+            o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)
             o.effects.blur = try OptionArgs.decimal(a[0], 0...100)
         },
-        URLOption(["sh", "sharpen"], .effects) { o, a throws(ServiceError) in
+        URLOption(["sh", "sharpen"], .effects, part: { o in o.effects.sharpen.flatMap { $0 > 0 ? "sh\($0)" : nil } }) {
+            o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)
             o.effects.sharpen = try OptionArgs.decimal(a[0], 0...100)
         },
-        URLOption(["pix", "pixelate"], .effects) { o, a throws(ServiceError) in
+        URLOption(
+            ["pix", "pixelate"], .effects, part: { o in o.effects.pixelate > 1 ? "pix\(o.effects.pixelate)" : nil }
+        ) { o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)
             o.effects.pixelate = max(1, try OptionArgs.int(a[0], 0...10_000))
         },
-        URLOption(["rot", "rotate"], .effects) { o, a throws(ServiceError) in
+        URLOption(["rot", "rotate"], .effects, part: { o in o.effects.rotate != 0 ? "rot\(o.effects.rotate)" : nil }) {
+            o, a throws(ServiceError) in
             guard a.count == 1, let angle = Int(a[0]), [0, 90, 180, 270].contains(angle) else { throw .badOption }
             o.effects.rotate = angle
         },
-        URLOption(["fl", "flip"], .effects) { o, a throws(ServiceError) in
+        URLOption(
+            ["fl", "flip"], .effects,
+            part: { o in
+                let e = o.effects
+                return e.flipHorizontal || e.flipVertical
+                    ? "fl\(e.flipHorizontal ? "h" : "")\(e.flipVertical ? "v" : "")" : nil
+            }
+        ) { o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...2)
             o.effects.flipHorizontal = try OptionArgs.bool(a[0])
             o.effects.flipVertical = a.count > 1 ? try OptionArgs.bool(a[1]) : false
         },
-        URLOption(["bri", "brightness"], .effects) { o, a throws(ServiceError) in
+        // The colour, named once here for `bri`, `co` and `sa`.
+        URLOption(
+            ["bri", "brightness"], .effects,
+            part: { o in
+                let e = o.effects
+                return e.brightness != 0 || e.contrast != 1 || e.saturation != 1
+                    ? "col\(e.saturation):\(e.contrast):\(e.brightness)" : nil
+            }
+        ) { o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)
             o.effects.brightness = try OptionArgs.integer(a[0], -255...255)
         },
@@ -40,9 +60,23 @@ extension EffectOptions {
             try OptionArgs.count(a, 1...1)
             o.effects.saturation = try OptionArgs.decimal(a[0], 0...10)
         },
-        URLOption(["pd", "padding"], .effects) { o, a throws(ServiceError) in try o.effects.padding(a) },
-        URLOption(["bg", "background"], .effects) { o, a throws(ServiceError) in try o.effects.background(a) },
-        URLOption(["wm", "watermark"], .effects) { o, a throws(ServiceError) in try o.effects.watermark(a) },
+        URLOption(
+            ["pd", "padding"], .effects,
+            part: { o in
+                o.effects.padding.flatMap { p in
+                    p.contains { $0 > 0 } ? "pd\(p.map(String.init).joined(separator: ":"))" : nil
+                }
+            }
+        ) { o, a throws(ServiceError) in try o.effects.padding(a) },
+        URLOption(["bg", "background"], .effects, part: { o in o.effects.background.map { "bg\($0)" } }) {
+            o, a throws(ServiceError) in try o.effects.background(a)
+        },
+        URLOption(
+            ["wm", "watermark"], .effects,
+            part: { o in
+                o.effects.watermark.map { w in "wm\(w.opacity):\(w.gravity.rawValue):\(w.x):\(w.y):\(w.scale)" }
+            }
+        ) { o, a throws(ServiceError) in try o.effects.watermark(a) },
     ]
 
     /// CSS: one value for all sides, two for vertical and horizontal, three for top, sides, bottom.

@@ -28,18 +28,6 @@ struct OutputOptions: Sendable, Hashable {
     var maxAnimationFrameResolution: Double?
     var maxResultDimension: Int?
 
-    /// The limits, in the variant's name: a variant made under looser ones is not served to a
-    /// request with tighter ones. (What else here changes the result, the quality, `mb`, `ar`,
-    /// `eth` and `kcr`, is named as the server resolves it, with its defaults, by the variant.)
-    var name: String {
-        let limits = [
-            maxSrcResolution.map { "msr\($0)" }, maxSrcFileSize.map { "msfs\($0)" },
-            maxAnimationFrames.map { "maf\($0)" },
-            maxAnimationFrameResolution.map { "mafr\($0)" },
-        ].compactMap { $0 }
-        return limits.isEmpty ? "" : "," + limits.joined(separator: ",")
-    }
-
     static let rows: [URLOption] = [
         URLOption(["fq", "format_quality"], .output) { o, a throws(ServiceError) in
             guard !a.isEmpty, a.count % 2 == 0, a.count <= 32 else { throw .badOption }
@@ -72,19 +60,29 @@ struct OutputOptions: Sendable, Hashable {
         URLOption(["eth", "enforce_thumbnail"], .resize) { o, a throws(ServiceError) in
             o.output.enforceThumbnail = try OptionArgs.bool(a)
         },
-        URLOption(["msr", "max_src_resolution"], .request) { o, a throws(ServiceError) in
+        // The limits name the variant: one made under looser ones is not served to a request with
+        // tighter ones. (The quality, `mb`, `ar`, `eth` and `kcr` are named as the server resolves
+        // them, with its defaults, by the variant.)
+        URLOption(["msr", "max_src_resolution"], .request, part: { o in o.output.maxSrcResolution.map { "msr\($0)" } })
+        { o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)
             o.output.maxSrcResolution = try positive(OptionArgs.decimal(a[0], 0...1_000_000))
         },
-        URLOption(["msfs", "max_src_file_size"], .request) { o, a throws(ServiceError) in
+        URLOption(["msfs", "max_src_file_size"], .request, part: { o in o.output.maxSrcFileSize.map { "msfs\($0)" } }) {
+            o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)
             o.output.maxSrcFileSize = try OptionArgs.int(a[0], 1...(1 << 40))
         },
-        URLOption(["maf", "max_animation_frames"], .request) { o, a throws(ServiceError) in
+        URLOption(
+            ["maf", "max_animation_frames"], .request, part: { o in o.output.maxAnimationFrames.map { "maf\($0)" } }
+        ) { o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)
             o.output.maxAnimationFrames = try OptionArgs.int(a[0], 1...1_000_000)
         },
-        URLOption(["mafr", "max_animation_frame_resolution"], .request) { o, a throws(ServiceError) in
+        URLOption(
+            ["mafr", "max_animation_frame_resolution"], .request,
+            part: { o in o.output.maxAnimationFrameResolution.map { "mafr\($0)" } }
+        ) { o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)
             o.output.maxAnimationFrameResolution = try positive(OptionArgs.decimal(a[0], 0...1_000_000))
         },

@@ -6,7 +6,11 @@ import MagpieImage
 /// `scp|strip_color_profile`.
 extension ProcessingOptions {
     static let rows: [URLOption] = [
-        URLOption(["rs", "resize"], .resize) { o, a throws(ServiceError) in try o.resize(a, typed: true) },
+        // The box: named once here for `rs`, `s`, `rt`, `w`, `h`, `el` and `dpr`.
+        URLOption(
+            ["rs", "resize"], .resize,
+            part: { o in "\(o.resizingType.rawValue),\(o.width * o.dpr)x\(o.height * o.dpr)\(o.enlarge ? ",el" : "")" }
+        ) { o, a throws(ServiceError) in try o.resize(a, typed: true) },
         URLOption(["s", "size"], .resize) { o, a throws(ServiceError) in try o.resize(a, typed: false) },
         URLOption(["rt", "resizing_type"], .resize) { o, a throws(ServiceError) in
             guard a.count == 1, let type = ResizingType(rawValue: a[0]) else { throw .badOption }
@@ -24,24 +28,25 @@ extension ProcessingOptions {
             try OptionArgs.count(a, 1...1)
             o.enlarge = try OptionArgs.bool(a[0])
         },
-        URLOption(["g", "gravity"], .resize) { o, a throws(ServiceError) in
+        URLOption(["g", "gravity"], .resize, part: { $0.gravity.name }) { o, a throws(ServiceError) in
             o.gravity = try GravityOption.parse(a[...])
         },
         URLOption(["dpr"], .resize) { o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)
             o.dpr = try OptionArgs.int(a[0], 1...8)
         },
+        URLOption(["q", "quality"], .output, part: { o in o.quality.map { "q\($0)" } }) { o, a throws(ServiceError) in
+            try OptionArgs.count(a, 1...1)
+            o.quality = try OptionArgs.int(a[0], 1...100)
+        },
         URLOption(["exp", "expires"], .request) { o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)
             o.expires = try OptionArgs.int(a[0], 0...Int(Int32.max) * 2)
         },
-        URLOption(["cb", "cachebuster"], .request) { o, a throws(ServiceError) in
+        URLOption(["cb", "cachebuster"], .request, part: { o in o.cacheBuster.map { "cb\($0)" } }) {
+            o, a throws(ServiceError) in
             guard a.count == 1, a[0].utf8.count <= 128 else { throw .badOption }
             o.cacheBuster = a[0]
-        },
-        URLOption(["q", "quality"], .output) { o, a throws(ServiceError) in
-            try OptionArgs.count(a, 1...1)
-            o.quality = try OptionArgs.int(a[0], 1...100)
         },
         URLOption(["f", "format", "ext"], .output) { o, a throws(ServiceError) in
             guard a.count == 1, let named = ImageFormat(fileExtension: a[0]), named.isEncodable else {

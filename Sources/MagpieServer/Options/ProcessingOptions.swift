@@ -60,13 +60,7 @@ struct ProcessingOptions: Sendable, Hashable {
         try row.apply(&self, Array(parts.dropFirst()))
     }
 
-    /// The normalised form: what changes the output, in one fixed order (the variant's name in the
-    /// cache; `exp` and the signature are not part of it, `cb` is).
-    var variantName: String {
-        let q = quality.map { ",q\($0)" } ?? ""
-        let cb = cacheBuster.map { ",cb\($0)" } ?? ""
-        return
-            "\(resizingType.rawValue),\(width * dpr)x\(height * dpr)\(enlarge ? ",el" : ""),\(gravity.name)\(q)\(cb)"
-            + geometry.name + output.name + effects.name
-    }
+    /// The normalised form: what changes the output, each row's part in the table's order (the
+    /// variant's name in the cache; `exp` and the signature are not part of it, `cb` is).
+    var variantName: String { URLOption.table.compactMap { $0.part?(self) }.joined(separator: ",") }
 }

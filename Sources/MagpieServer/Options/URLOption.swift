@@ -1,8 +1,9 @@
 /// The option table: every imgproxy processing option the service reads, one row each, with its
 /// names (short first, then long), the stage of imgproxy's pipeline it belongs to, and the function
-/// that parses its arguments (bounded, before anything is fetched) into ``ProcessingOptions``.
-/// Adding an option is a row here (in `ProcessingOptions+Rows.swift` or `EffectOptions+Rows.swift`)
-/// and its function; the variant's name says what the parsed options change (``ProcessingOptions/variantName``).
+/// that parses its arguments (bounded, before anything is fetched) into ``ProcessingOptions``, and
+/// its part of the variant's name. Adding an option is a row (in `ProcessingOptions+Rows.swift`,
+/// `GeometryOptions.swift`, `OutputOptions.swift` or `EffectOptions+Rows.swift`) and its function;
+/// the variant's name is the rows' parts in the table's order (``ProcessingOptions/variantName``).
 struct URLOption: Sendable {
     /// Where an option acts, in imgproxy's order of operations.
     enum Stage: Int, Sendable, Comparable {
@@ -19,14 +20,19 @@ struct URLOption: Sendable {
     }
 
     typealias Apply = @Sendable (inout ProcessingOptions, [String]) throws(ServiceError) -> Void
+    /// The option's part of the variant's name, from the parsed options; `nil` when it changes
+    /// nothing (its default) or another row names what it sets (`w` is named by `rs`'s part).
+    typealias Part = @Sendable (ProcessingOptions) -> String?
 
     let names: [String]
     let stage: Stage
+    let part: Part?
     let apply: Apply
 
-    init(_ names: [String], _ stage: Stage, _ apply: @escaping Apply) {
+    init(_ names: [String], _ stage: Stage, part: Part? = nil, _ apply: @escaping Apply) {
         self.names = names
         self.stage = stage
+        self.part = part
         self.apply = apply
     }
 
