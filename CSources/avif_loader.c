@@ -39,6 +39,13 @@ static int magpie__avif_bind(void *h, char *why, size_t why_size) {
     MAGPIE__LOAD(image_set_view_rect, "avifImageSetViewRect");
     MAGPIE__LOAD(rgb_image_set_defaults, "avifRGBImageSetDefaults");
     MAGPIE__LOAD(image_yuv_to_rgb, "avifImageYUVToRGB");
+    MAGPIE__LOAD(image_create, "avifImageCreate");
+    MAGPIE__LOAD(image_rgb_to_yuv, "avifImageRGBToYUV");
+    MAGPIE__LOAD(image_set_profile_icc, "avifImageSetProfileICC");
+    MAGPIE__LOAD(encoder_create, "avifEncoderCreate");
+    MAGPIE__LOAD(encoder_write, "avifEncoderWrite");
+    MAGPIE__LOAD(encoder_destroy, "avifEncoderDestroy");
+    MAGPIE__LOAD(rw_data_free, "avifRWDataFree");
 #undef MAGPIE__LOAD
     char want[16];
     snprintf(want, sizeof want, "%d.%d.", AVIF_VERSION_MAJOR, AVIF_VERSION_MINOR);
@@ -62,7 +69,9 @@ magpie__avif_api magpie__avif = {avifVersion,          avifResultToString,     a
                                  avifDecoderDestroy,   avifDecoderSetIOMemory, avifDecoderParse,
                                  avifDecoderNextImage, avifDecoderNthImage,    avifImageCreateEmpty,
                                  avifImageDestroy,     avifImageSetViewRect,   avifRGBImageSetDefaults,
-                                 avifImageYUVToRGB};
+                                 avifImageYUVToRGB,    avifImageCreate,        avifImageRGBToYUV,
+                                 avifImageSetProfileICC, avifEncoderCreate,    avifEncoderWrite,
+                                 avifEncoderDestroy,   avifRWDataFree};
 
 const char *magpie__avif_ready(void) { return NULL; }
 

@@ -22,6 +22,14 @@ typedef struct {
     avifResult (*image_set_view_rect)(avifImage *, const avifImage *, const avifCropRect *);
     void (*rgb_image_set_defaults)(avifRGBImage *, const avifImage *);
     avifResult (*image_yuv_to_rgb)(const avifImage *, avifRGBImage *);
+    /* encoding (avif_encode.c) */
+    avifImage *(*image_create)(uint32_t, uint32_t, uint32_t, avifPixelFormat);
+    avifResult (*image_rgb_to_yuv)(avifImage *, const avifRGBImage *);
+    void (*image_set_profile_icc)(avifImage *, const uint8_t *, size_t);
+    avifEncoder *(*encoder_create)(void);
+    avifResult (*encoder_write)(avifEncoder *, const avifImage *, avifRWData *);
+    void (*encoder_destroy)(avifEncoder *);
+    void (*rw_data_free)(avifRWData *);
 } magpie__avif_api;
 
 MAGPIE_HIDDEN extern magpie__avif_api magpie__avif;

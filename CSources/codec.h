@@ -85,6 +85,7 @@ MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_avif;
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_heic;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_isobmff;
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_avif;
+MAGPIE_HIDDEN magpie__encode_fn magpie__encode_avif;
 /* JPEG XL: probe_jxl.c, jxl.c (libjxl, loaded on the first decode) */
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_jxl;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_jxl;

@@ -43,7 +43,7 @@ static const magpie__codec magpie__codecs[] = {
     {MAGPIE_FORMAT_JXL, "jxl", "image/jxl", magpie__sniff_jxl, magpie__probe_jxl, NULL,
      NULL, magpie__decode_jxl, NULL, magpie__jxl_available, OPTIONAL},
     {MAGPIE_FORMAT_AVIF, "avif", "image/avif", magpie__sniff_avif, magpie__probe_isobmff, NULL,
-     NULL, magpie__decode_avif, NULL, MAGPIE__AVIF_AVAILABLE, FRAMES | OPTIONAL},
+     NULL, magpie__decode_avif, magpie__encode_avif, MAGPIE__AVIF_AVAILABLE, FRAMES | OPTIONAL},
     {MAGPIE_FORMAT_HEIC, "heic", "image/heic", magpie__sniff_heic, magpie__probe_isobmff, NULL,
      NULL, magpie__decode_heic, NULL, magpie__heic_available, OPTIONAL},
     {MAGPIE_FORMAT_SVG, "svg", "image/svg+xml", magpie__sniff_svg, magpie__probe_svg, NULL,

@@ -20,6 +20,7 @@ void magpie_encode_options_init(magpie_encode_options *o) {
     o->background = 0xFFFFFF;
     o->lossless = 0;
     o->method = 4;
+    o->speed = 8;
 }
 
 void magpie_free(void *buffer) { free(buffer); }

@@ -674,18 +674,23 @@ typedef struct magpie_encode_options {
                        -q with -lossless); default 0, lossy at `quality`. */
     int method;   /**< WebP: effort 0 (fast) – 6 (small), cwebp's -m; default 4. */
     /* Added with colour management. */
-    const uint8_t *icc_profile; /**< An ICC profile to embed (JPEG APP2, PNG iCCP, WebP ICCP); NULL: none. */
+    const uint8_t *icc_profile; /**< An ICC profile to embed (JPEG APP2, PNG iCCP, WebP ICCP, AVIF colr); NULL: none. */
     size_t icc_profile_size;    /**< Its size: at most 4 MiB, else MAGPIE_EINVAL. */
+    /* Added with AVIF output. */
+    int speed; /**< AVIF: the AV1 encoder's speed, 0 (slowest, smallest) – 10; default 8. */
 } magpie_encode_options;
 
 /** Sets defaults: PNG, level 6; JPEG quality 85, 4:2:0, white background; WebP lossy at
- *  quality 85, method 4. */
+ *  quality 85, method 4; AVIF at quality 85, speed 8. */
 MAGPIE_API void magpie_encode_options_init(magpie_encode_options *options);
 
 /**
  * Encodes RGBA pixels (straight alpha). PNG keeps alpha and writes RGB when every pixel is opaque;
  * JPEG composites over `background`; WebP (when `magpie_format_encodable` says so) keeps alpha
- * and leaves it out when every pixel is opaque, one thread, no metadata. Output is deterministic: the same input and options give the
+ * and leaves it out when every pixel is opaque, one thread, no metadata; AVIF (libavif, loaded on
+ * first use; `magpie_format_encodable` says whether it is there) is 4:2:0 8-bit with sRGB
+ * signalled, alpha when a pixel is not opaque, `quality` 1–100 mapped onto the AV1 quantizer as
+ * libavif's own quality is, at `speed`, one thread. Output is deterministic: the same input and options give the
  * same bytes (no timestamps). On success `*out` is a library allocation of `*out_size` bytes, to
  * be freed with `magpie_free`.
  * - Returns MAGPIE_EINVAL for bad arguments (zero size, stride < width * 4, quality out of range),

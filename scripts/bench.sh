@@ -19,3 +19,5 @@ printf '\n== Smart crop (attention), whole process and through the service\n'
 rm -f .build-bench/*/release/description.json
 swift build -c release --static-swift-stdlib --product magpie-server --scratch-path .build-bench 2>&1 | tail -1
 python3 Benchmarks/bench_smartcrop.py "$bin" .build-bench/release/magpie-server "${BENCH_DIR:-/tmp/magpie-bench}"
+printf '\n== AVIF output against vips (libheif), equal SSIM\n'
+python3 Benchmarks/bench_avif.py "$bin" "${BENCH_DIR:-/tmp/magpie-bench}"

@@ -87,9 +87,9 @@ extension ImageService {
             format = named.fileExtension
         }
         var varies = false
-        if format == "auto" && configuration.autoWebP {
+        if format == "auto" && (configuration.autoWebP || configuration.autoAVIF) {
             varies = true
-            if request.header("Accept")?.lowercased().contains("image/webp") == true { format = "webp" }
+            format = negotiatedFormat(request) ?? format
         }
         let limits = sourceLimits(options.output)
         let variant = Variant(
@@ -113,6 +113,16 @@ extension ImageService {
             passThrough: options.output.raw ? .raw : skip.isEmpty ? nil : .skip(skip, format: format))
         plan.sourceLimits = limits
         return plan
+    }
+
+    /// The format `Accept` chooses where the request names none: AVIF with `--auto-avif` (it wins),
+    /// else WebP with `--auto-webp`; `nil`: the source's own rule.
+    func negotiatedFormat(_ request: ServiceRequest) -> String? {
+        guard configuration.autoAVIF || configuration.autoWebP else { return nil }
+        let accept = request.header("Accept")?.lowercased() ?? ""
+        if configuration.autoAVIF && accept.contains("image/avif") && ImageFormat.avif.isEncodable { return "avif" }
+        if configuration.autoWebP && accept.contains("image/webp") { return "webp" }
+        return nil
     }
 
     /// The server's limits on a source, tightened (never loosened) by `msr`, `msfs`, `maf` and

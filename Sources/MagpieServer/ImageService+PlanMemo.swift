@@ -5,8 +5,7 @@ extension ImageService {
     /// where that matters) skips parsing, the signature check and building the processor. Only
     /// the time-dependent part, `exp`, is checked again. Refused requests are not remembered.
     func memoizedPlan(_ request: ServiceRequest) throws(ServiceError) -> Plan {
-        let webp = configuration.autoWebP && request.header("Accept")?.lowercased().contains("image/webp") == true
-        let key = PlanMemo.Key(target: request.target, acceptsWebP: webp)
+        let key = PlanMemo.Key(target: request.target, negotiated: negotiatedFormat(request))
         if var plan = plans.plan(for: key) {
             if let expires = plan.expires {
                 let left = Double(expires) - now()
@@ -25,11 +24,13 @@ extension ImageService {
 /// the older one moves to the newer, and when the newer fills, the older is dropped. A target
 /// over 1 KiB is not remembered, so the memo holds a few MiB at most whatever clients send.
 /// Nothing in a plan depends on anything but the target, the configuration and (with
-/// `--auto-webp`) whether `Accept` names WebP, so a remembered plan is the one parsing would give.
+/// `--auto-webp` or `--auto-avif`) the format `Accept` chooses, so a remembered plan is the one
+/// parsing would give.
 final class PlanMemo: Sendable {
     struct Key: Hashable, Sendable {
         var target: String
-        var acceptsWebP: Bool
+        /// What `Accept` chose for a request that names no format (``ImageService/negotiatedFormat(_:)``).
+        var negotiated: String?
     }
 
     static let longestTarget = 1024

@@ -12,10 +12,14 @@ struct OutputSerializer: CacheSerializer, CustomStringConvertible {
     var maxBytes = 0
     /// `kcr`: the source's copyright and artist written into the result.
     var keepsCopyright = false
+    /// The AV1 encoder's speed for AVIF results (`--avif-speed`, imgproxy's `IMGPROXY_AVIF_SPEED`).
+    var avifSpeed = 8
 
     var name: String {
         let fq = formatQuality.sorted { $0.key < $1.key }.map { ",\($0.key)\($0.value)" }.joined()
-        return "\(format),q\(quality)\(fq)\(maxBytes > 0 ? ",mb\(maxBytes)" : "")\(keepsCopyright ? ",kcr" : "")"
+        let speed = avifSpeed == 8 ? "" : ",avif-speed\(avifSpeed)"
+        return
+            "\(format),q\(quality)\(fq)\(maxBytes > 0 ? ",mb\(maxBytes)" : "")\(keepsCopyright ? ",kcr" : "")\(speed)"
     }
     var description: String { "OutputSerializer(\(name))" }
 
@@ -30,6 +34,10 @@ struct OutputSerializer: CacheSerializer, CustomStringConvertible {
         case .webp(let q, let method) where maxBytes > 0:
             out = try Self.fitting(maxBytes: maxBytes, quality: q) {
                 try image.encoded(as: .webp(quality: $0, method: method))
+            }
+        case .avif(let q, let speed) where maxBytes > 0:
+            out = try Self.fitting(maxBytes: maxBytes, quality: q) {
+                try image.encoded(as: .avif(quality: $0, speed: speed))
             }
         default:
             out = try image.encoded(as: encoding)
@@ -48,6 +56,7 @@ struct OutputSerializer: CacheSerializer, CustomStringConvertible {
         if let named = ImageFormat(fileExtension: format),
             let encoding = EncodingFormat.standard(named, quality: quality(for: named))
         {
+            if case .avif(let q, _) = encoding { return .avif(quality: q, speed: avifSpeed) }
             return encoding
         }
         let source = original.map { bytes in bytes.withUnsafeBytes { ImageFormat(sniffing: $0) } } ?? .unknown

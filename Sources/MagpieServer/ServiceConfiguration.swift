@@ -38,6 +38,12 @@ public struct ServiceConfiguration: Sendable {
     public var ttl = 31_536_000
     /// Serve WebP to clients whose `Accept` names it, when the request names no format.
     public var autoWebP = false
+    /// Serve AVIF to clients whose `Accept` names it, when the request names no format; it wins
+    /// over WebP (imgproxy's `IMGPROXY_AUTO_AVIF`).
+    public var autoAVIF = false
+    /// The AV1 encoder's speed for AVIF results, 0 (slowest, smallest) – 10 (imgproxy's
+    /// `IMGPROXY_AVIF_SPEED`). 8.
+    public var avifSpeed = 8
     /// When not empty, a source URL must start with one of these (exact prefix match).
     public var allowedSources: [String] = []
     /// Sent as `X-Magpie-Node` (which node of a fleet answered).
@@ -96,7 +102,7 @@ public struct ServiceConfiguration: Sendable {
     var variantDefaults: Variant.Defaults {
         Variant.Defaults(
             quality: quality, formatQuality: formatQuality, autoRotate: autoRotate,
-            enforcesThumbnail: enforcesThumbnail, keepsCopyright: keepsCopyright)
+            enforcesThumbnail: enforcesThumbnail, keepsCopyright: keepsCopyright, avifSpeed: avifSpeed)
     }
 
     public init() {}

@@ -16,6 +16,7 @@ struct Variant: Sendable {
         var autoRotate = true
         var enforcesThumbnail = false
         var keepsCopyright = false
+        var avifSpeed = 8
     }
 
     init(
@@ -65,7 +66,8 @@ struct Variant: Sendable {
             format: format, quality: options.quality ?? defaults.quality,
             formatQuality: options.quality != nil
                 ? [:] : defaults.formatQuality.merging(options.output.formatQuality) { $1 },
-            maxBytes: options.output.maxBytes, keepsCopyright: options.output.keepCopyright ?? defaults.keepsCopyright)
+            maxBytes: options.output.maxBytes, keepsCopyright: options.output.keepCopyright ?? defaults.keepsCopyright,
+            avifSpeed: defaults.avifSpeed)
         processor = Tagged(
             inner: inner ?? DefaultImageProcessor(),
             tag: "\(options.variantName)\(limits.quality == .fast ? "|fast" : "")\(keepsColorProfile ? "|kcp" : "")"

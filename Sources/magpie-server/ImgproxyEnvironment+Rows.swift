@@ -22,6 +22,9 @@ extension ImgproxyEnvironment {
         Row(variable: "IMGPROXY_FORMAT_QUALITY", flags: ["--format-quality"], convert: formatQuality),
         Row(variable: "IMGPROXY_AUTO_WEBP", flags: ["--auto-webp"], convert: flag("--auto-webp")),
         Row(variable: "IMGPROXY_ENABLE_WEBP_DETECTION", flags: ["--auto-webp"], convert: flag("--auto-webp")),
+        Row(variable: "IMGPROXY_AUTO_AVIF", flags: ["--auto-avif"], convert: flag("--auto-avif")),
+        Row(variable: "IMGPROXY_ENABLE_AVIF_DETECTION", flags: ["--auto-avif"], convert: flag("--auto-avif")),
+        Row(variable: "IMGPROXY_AVIF_SPEED", flags: ["--avif-speed"], convert: int("--avif-speed", 0...10)),
         Row(
             variable: "IMGPROXY_DOWNLOAD_TIMEOUT", flags: ["--download-timeout"],
             convert: int("--download-timeout", 1...3600)),
@@ -66,8 +69,6 @@ extension ImgproxyEnvironment {
     static let unsupported: [String: String] = [
         "IMGPROXY_USE_S3": "S3 sources are not built yet (issue 39)",
         "IMGPROXY_LOCAL_FILESYSTEM_ROOT": "local sources are not built yet (issue 39)",
-        "IMGPROXY_ENABLE_AVIF_DETECTION": "AVIF output is not built yet (issue 38)",
-        "IMGPROXY_AUTO_AVIF": "AVIF output is not built yet (issue 38)",
         "IMGPROXY_STRIP_METADATA": "results never carry metadata here but what --keep-copyright keeps",
         "IMGPROXY_USE_ETAG": "ETags are always sent and checked",
         "IMGPROXY_USE_LAST_MODIFIED": "Last-Modified is always passed on",

@@ -114,7 +114,7 @@ enum ImgproxyEnvironment {
         { v throws(Failure) in v == "0" ? [] : try int(flag, 1...Int.max)(v) }
     }
 
-    /// `jpeg=80,webp=70`: formats this server does not write (avif, jxl…) are left out.
+    /// `jpeg=80,webp=70,avif=60`: formats this server does not write (jxl, gif…) are left out.
     @Sendable static func formatQuality(_ v: String) throws(Failure) -> [String] {
         var out: [String] = []
         for item in v.split(separator: ",") {
@@ -122,9 +122,9 @@ enum ImgproxyEnvironment {
             guard parts.count == 2, let q = Int(parts[1]), (1...100).contains(q) else {
                 throw Failure(description: "not FORMAT=QUALITY,… with qualities 1–100")
             }
-            if ["jpg", "jpeg", "png", "webp"].contains(parts[0].lowercased()) {
+            if ["jpg", "jpeg", "png", "webp", "avif"].contains(parts[0].lowercased()) {
                 out += ["--format-quality", "\(parts[0].lowercased())=\(q)"]
-            } else if !["avif", "jxl", "gif", "heic", "tiff", "bmp", "ico"].contains(parts[0].lowercased()) {
+            } else if !["jxl", "gif", "heic", "tiff", "bmp", "ico"].contains(parts[0].lowercased()) {
                 throw Failure(description: "unknown format \(parts[0])")
             }
         }

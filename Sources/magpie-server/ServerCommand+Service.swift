@@ -95,7 +95,7 @@ extension ServerCommand {
             let parts = pair.split(separator: "=").map(String.init)
             guard parts.count == 2, let format = ImageFormat(fileExtension: parts[0]), format.isEncodable,
                 let q = Int(parts[1]), (1...100).contains(q)
-            else { throw ValidationError("--format-quality FORMAT=1…100 (jpg, png, webp): \(pair)") }
+            else { throw ValidationError("--format-quality FORMAT=1…100 (jpg, png, webp, avif): \(pair)") }
             configuration.formatQuality[format.fileExtension] = q
         }
         let secret = self.secret ?? ProcessInfo.processInfo.environment["MAGPIE_SECRET"]
@@ -106,6 +106,11 @@ extension ServerCommand {
             configuration.secret = secret
         }
         configuration.autoRotate = autoRotate
+        guard (0...10).contains(avifSpeed) else { throw ValidationError("--avif-speed must be 0–10") }
+        if autoAvif && !ImageFormat.avif.isEncodable {
+            throw ValidationError("--auto-avif: this build cannot write AVIF (libavif is not there)")
+        }
+        (configuration.autoAVIF, configuration.avifSpeed) = (autoAvif, avifSpeed)
         configuration.enforcesThumbnail = enforceThumbnail
         configuration.keepsCopyright = keepCopyright
         for name in skipProcessing.flatMap({ $0.split(separator: ",").map(String.init) }) {

@@ -136,6 +136,11 @@ struct ServerCommand: AsyncParsableCommand {
     var keepCopyright = false
     @Option(name: .long, help: "A source format answered unprocessed when the output is its own (repeatable).")
     var skipProcessing: [String] = []
+    @Flag(
+        name: .long, help: "Serve AVIF to clients that accept it when the URL names no format (wins over --auto-webp).")
+    var autoAvif = false
+    @Option(name: .long, help: "The AV1 encoder's speed for AVIF results, 0 (slowest, smallest) – 10.")
+    var avifSpeed = 8
 
     /// Parses the arguments given and those imgproxy's variables stand for (``ImgproxyEnvironment``).
     static func main() async {

@@ -34,8 +34,10 @@ static void test_capabilities(void) {
               !magpie_format_decodable(MAGPIE_FORMAT_UNKNOWN) && !magpie_format_decodable((magpie_format)999),
           "recognised-only formats do not");
     CHECK(magpie_format_encodable(MAGPIE_FORMAT_PNG) && magpie_format_encodable(MAGPIE_FORMAT_JPEG) &&
-              !magpie_format_encodable(MAGPIE_FORMAT_GIF) && !magpie_format_encodable(MAGPIE_FORMAT_AVIF),
+              !magpie_format_encodable(MAGPIE_FORMAT_GIF),
           "encoders");
+    CHECK(magpie_format_encodable(MAGPIE_FORMAT_AVIF) == magpie_format_decodable(MAGPIE_FORMAT_AVIF),
+          "AVIF encodes exactly when it decodes (the same libavif)");
     CHECK(magpie_format_encodable(MAGPIE_FORMAT_WEBP) == magpie_format_decodable(MAGPIE_FORMAT_WEBP),
           "WebP encodes exactly when it decodes");
 }

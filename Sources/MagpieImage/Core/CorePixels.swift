@@ -25,6 +25,10 @@ enum CorePixels {
             o.lossless = 1
             o.quality = Int32(clamping: effort)
             o.method = Int32(clamping: method)
+        case .avif(let quality, let speed):
+            o.format = MAGPIE_FORMAT_AVIF
+            o.quality = Int32(clamping: quality)
+            o.speed = Int32(clamping: speed)
         }
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0

@@ -75,4 +75,5 @@ enum CoreEncoding: Sendable {
     case jpeg(quality: Int, fullChroma: Bool)
     case webp(quality: Int, method: Int)
     case webpLossless(effort: Int, method: Int)
+    case avif(quality: Int, speed: Int)
 }

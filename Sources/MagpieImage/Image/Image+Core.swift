@@ -44,6 +44,7 @@ extension EncodingFormat {
         case .jpeg(let quality, let subsampling): return .jpeg(quality: quality, fullChroma: subsampling == .yuv444)
         case .webp(let quality, let method): return .webp(quality: quality, method: method)
         case .webpLossless(let effort, let method): return .webpLossless(effort: effort, method: method)
+        case .avif(let quality, let speed): return .avif(quality: quality, speed: speed)
         }
     }
 }

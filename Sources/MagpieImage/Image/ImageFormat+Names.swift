@@ -34,6 +34,7 @@ extension EncodingFormat {
         .png: { _ in .png() },
         .jpeg: { .jpeg(quality: $0) },
         .webp: { .webp(quality: $0) },
+        .avif: { .avif(quality: $0) },
     ]
 
     /// The usual encoding of `format` at `quality` 1–100; nil when this build does not write it

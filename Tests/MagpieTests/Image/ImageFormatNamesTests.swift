@@ -29,7 +29,8 @@ import Testing
         #expect(EncodingFormat.standard(.jpeg, quality: 70) == .jpeg(quality: 70))
         #expect(EncodingFormat.standard(.png, quality: 70) == .png())
         #expect(EncodingFormat.standard(.webp, quality: 70) == .webp(quality: 70))
-        for format in [ImageFormat.gif, .avif, .heic, .svg, .unknown] {
+        #expect(EncodingFormat.standard(.avif, quality: 70) == .avif(quality: 70))
+        for format in [ImageFormat.gif, .heic, .svg, .unknown] {
             #expect(EncodingFormat.standard(format, quality: 70) == nil, "\(format)")
             #expect(!format.isEncodable)
         }

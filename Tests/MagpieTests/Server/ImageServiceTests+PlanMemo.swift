@@ -44,12 +44,12 @@ extension ImageServiceTests {
         let plan = ImageService.Plan(
             source: URL(string: "http://a/b")!, options: ImageOptions(), maxAge: 1, variesOnAccept: false,
             expires: nil, key: "k")
-        for i in 0..<20 { memo.remember(plan, for: .init(target: "/\(i)", acceptsWebP: false)) }
+        for i in 0..<20 { memo.remember(plan, for: .init(target: "/\(i)", negotiated: nil)) }
         #expect(memo.count <= 8)
-        #expect(memo.plan(for: .init(target: "/19", acceptsWebP: false)) != nil)
-        #expect(memo.plan(for: .init(target: "/0", acceptsWebP: false)) == nil)
+        #expect(memo.plan(for: .init(target: "/19", negotiated: nil)) != nil)
+        #expect(memo.plan(for: .init(target: "/0", negotiated: nil)) == nil)
         let long = "/" + String(repeating: "a", count: PlanMemo.longestTarget)
-        memo.remember(plan, for: .init(target: long, acceptsWebP: false))
-        #expect(memo.plan(for: .init(target: long, acceptsWebP: false)) == nil)
+        memo.remember(plan, for: .init(target: long, negotiated: nil))
+        #expect(memo.plan(for: .init(target: long, negotiated: nil)) == nil)
     }
 }

@@ -1,0 +1,72 @@
+"""AVIF output, side by side in one run (issue 38's AVIF target): a 1024x768 JPEG to a 512-px AVIF,
+whole process, `magpie thumb` against `vips thumbnail` writing AVIF through libheif (libvips's
+defaults: Q 50, effort 4), at equal SSIM: Magpie's quality is the lowest whose SSIM against the
+same Lanczos reference reaches vips's. Time (medians of interleaved runs), bytes and SSIM.
+Usage: python3 Benchmarks/bench_avif.py MAGPIE_BINARY WORKDIR
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+from PIL import Image
+
+from benchlib import RUNS, Comparison, print_table, source_photo
+
+MAGPIE, WORK = sys.argv[1], sys.argv[2]
+os.makedirs(WORK, exist_ok=True)
+SRC = os.path.join(WORK, "avif-1024.jpg")
+
+
+def path(name):
+    return os.path.join(WORK, name)
+
+
+def pixels(avif):
+    png = avif + ".png"
+    subprocess.run(["avifdec", avif, png], check=True, stdout=subprocess.DEVNULL)
+    return np.asarray(Image.open(png).convert("L"), dtype=np.float64)
+
+
+def ssim(a, b):
+    """Mean SSIM over 8x8 windows (step 4) of luma, the usual constants."""
+    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
+    h, w = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
+    scores = []
+    for y in range(0, h - 7, 4):
+        for x in range(0, w - 7, 4):
+            p, q = a[y:y + 8, x:x + 8], b[y:y + 8, x:x + 8]
+            mp, mq = p.mean(), q.mean()
+            vp, vq, cov = p.var(), q.var(), ((p - mp) * (q - mq)).mean()
+            scores.append(((2 * mp * mq + c1) * (2 * cov + c2)) / ((mp * mp + mq * mq + c1) * (vp + vq + c2)))
+    return float(np.mean(scores))
+
+
+def main():
+    if not shutil.which("avifdec"):
+        print("SKIPPED: AVIF: avifdec (libavif-bin) is not installed")
+        return
+    if not os.path.exists(SRC):
+        source_photo().resize((1024, 768), Image.LANCZOS).save(SRC, quality=90)
+    ref = np.asarray(Image.open(SRC).convert("L").resize((512, 384), Image.LANCZOS), dtype=np.float64)
+    theirs = ["vips", "thumbnail", SRC, path("v.avif"), "512"]
+    subprocess.run(theirs, check=True)
+    target = ssim(ref, pixels(path("v.avif")))
+    quality = None
+    for q in range(30, 96):
+        subprocess.run([MAGPIE, "thumb", SRC, "-s", "512", "--quality", str(q), "-o", path("m.avif")], check=True)
+        if ssim(ref, pixels(path("m.avif"))) >= target:
+            quality = q
+            break
+    quality = quality or 95
+    mine = [MAGPIE, "thumb", SRC, "-s", "512", "--quality", str(quality), "-o", path("m.avif")]
+    cmp = Comparison(MAGPIE)
+    cmp.compare(f"JPEG 1024x768 -> 512 AVIF (q{quality})", mine, theirs, "vips thumbnail", 1.0)
+    print_table(cmp.rows, RUNS, f"magpie --version peak RSS {cmp.base_rss:.1f} MiB")
+    m, v = os.path.getsize(path("m.avif")), os.path.getsize(path("v.avif"))
+    print(f"\nbytes: magpie {m} (SSIM {ssim(ref, pixels(path('m.avif'))):.4f}) against vips {v} (SSIM {target:.4f}): "
+          f"{m / v:.2f}x")
+
+
+main()
