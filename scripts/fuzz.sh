@@ -39,7 +39,7 @@ more=../shared/corpus-webp-avif  # its folders are seeds too (webp/, avif/, bad/
 fixtures=$PWD/Tests/fixtures/formats  # the format fixtures (committed, so there without the corpus)
 for t in "${targets[@]}"; do
   case $t in
-    probe) src=Tests/fuzz/fuzz_probe.c; def=(); seeds=(jpeg png gif other bad "$more/webp" "$more/avif" "$more/bad"); runs=600000 ;;
+    probe) src=Tests/fuzz/fuzz_probe.c; def=(); seeds=(jpeg png gif other bad "$more/webp" "$more/avif" "$more/bad"); runs=300000 ;;
     jpeg) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_JPEG); seeds=(jpeg bad/jpeg); runs=5000 ;;
     png) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_PNG); seeds=(png bad/png); runs=60000 ;;
     gif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_GIF); seeds=(gif bad/gif); runs=5000 ;;
@@ -51,7 +51,7 @@ for t in "${targets[@]}"; do
     jxl) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_JXL); seeds=("$fixtures"); runs=20000 ;;
     svg) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_SVG); seeds=(other "$fixtures"); runs=10000 ;;
     ico) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_ICO); seeds=(other bad/other "$fixtures"); runs=20000 ;;
-    process) src=Tests/fuzz/fuzz_process.c; def=(); seeds=(); runs=400000 ;;
+    process) src=Tests/fuzz/fuzz_process.c; def=(); seeds=(); runs=150000 ;;
     icc) src=Tests/fuzz/fuzz_icc.c; def=(-ICSources); seeds=(); runs=8000 ;;
     url | path) ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;
