@@ -40,18 +40,18 @@ fixtures=$PWD/Tests/fixtures/formats  # the format fixtures (committed, so there
 for t in "${targets[@]}"; do
   case $t in
     probe) src=Tests/fuzz/fuzz_probe.c; def=(); seeds=(jpeg png gif other bad "$more/webp" "$more/avif" "$more/bad"); runs=300000 ;;
-    jpeg) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_JPEG); seeds=(jpeg bad/jpeg); runs=5000 ;;
-    png) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_PNG); seeds=(png bad/png); runs=60000 ;;
-    gif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_GIF); seeds=(gif bad/gif); runs=5000 ;;
-    webp) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_WEBP); seeds=("$more/webp" "$more/bad/webp"); runs=20000 ;;
-    avif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_AVIF); seeds=("$more/avif" "$more/bad/avif"); runs=3000 ;;
-    bmp) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_BMP); seeds=(other bad/other "$fixtures"); runs=10000 ;;
+    jpeg) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_JPEG); seeds=(jpeg bad/jpeg); runs=3000 ;;
+    png) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_PNG); seeds=(png bad/png); runs=40000 ;;
+    gif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_GIF); seeds=(gif bad/gif); runs=3000 ;;
+    webp) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_WEBP); seeds=("$more/webp" "$more/bad/webp"); runs=10000 ;;
+    avif) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_AVIF); seeds=("$more/avif" "$more/bad/avif"); runs=2000 ;;
+    bmp) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_BMP); seeds=(other bad/other "$fixtures"); runs=5000 ;;
     tiff) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_TIFF); seeds=(other bad/other "$fixtures"); runs=15000 ;;
-    heic) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_HEIC); seeds=(other bad/other "$fixtures"); runs=15000 ;;
+    heic) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_HEIC); seeds=(other bad/other "$fixtures"); runs=10000 ;;
     jxl) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_JXL); seeds=("$fixtures"); runs=20000 ;;
     svg) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_SVG); seeds=(other "$fixtures"); runs=10000 ;;
     ico) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_ICO); seeds=(other bad/other "$fixtures"); runs=20000 ;;
-    process) src=Tests/fuzz/fuzz_process.c; def=(); seeds=(); runs=150000 ;;
+    process) src=Tests/fuzz/fuzz_process.c; def=(); seeds=(); runs=100000 ;;
     icc) src=Tests/fuzz/fuzz_icc.c; def=(-ICSources); seeds=(); runs=8000 ;;
     url | path) ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;
@@ -67,7 +67,7 @@ for t in "${targets[@]}"; do
       seeds=('http://a.example/x\n/y' 'HTTPS://B.Example:443/p?q#f\n//c.example:8080/'
         'http://127.0.0.1:99999/\nfile:///etc/passwd' 'http://[::1]:70000/\nhttp://u:p@d.example:65535/'
         'http://h:/a\n../../b?c' 'http://x.example/\nftp://y/' 'http://%41.example/\n\\\\evil')
-      runs=${FUZZ_RUNS:-300000}
+      runs=${FUZZ_RUNS:-200000}
     else
       srv=Sources/MagpieServer
       sources=("$srv/ServicePath.swift" "$srv/ServiceError.swift")

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian machine and runs every test: C (ctest, plain, under ASan+UBSan, and from
 # four threads under TSan), the installed library through pkg-config and CMake, Python ctypes,
-# Swift Testing, swift-format, the example package and the fuzzers. FUZZ_SECONDS (default 60: sixteen
-# harnesses, each done in 3-50 s on this machine, so the cap only binds when a machine runs slow,
+# Swift Testing, swift-format, the example package and the fuzzers. FUZZ_SECONDS (default 45: sixteen
+# harnesses, each done in 2-30 s on this machine, so the cap only binds when a machine runs slow,
 # and keeps CI under 30 minutes then) caps each fuzzer; MAGPIE_TSAN=1 adds the Swift stress tests
 # under ThreadSanitizer.
 set -euo pipefail
@@ -123,7 +123,7 @@ swift run --package-path Examples/thumbnailer --scratch-path .build thumbnailer 
 # Its test uses the MagpieLoopback product, as an application's tests would.
 swift test --package-path Examples/thumbnailer --scratch-path .build 2>&1 | tail -1
 
-step "fuzzers (fixed seed and input count, at most ${FUZZ_SECONDS:-60}s each)"
-FUZZ_SECONDS=${FUZZ_SECONDS:-60} scripts/fuzz.sh
+step "fuzzers (fixed seed and input count, at most ${FUZZ_SECONDS:-45}s each)"
+FUZZ_SECONDS=${FUZZ_SECONDS:-45} scripts/fuzz.sh
 
 printf '\nall tests passed in %s\n' "$(elapsed "$SECONDS")"
