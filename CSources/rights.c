@@ -141,8 +141,12 @@ static size_t magpie__rights_tiff(const magpie_rights *r, uint8_t *out) {
     return data_at;
 }
 
-static void magpie__put_be32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v; }
-static void magpie__put_le32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24); }
+static void magpie__put_be32(uint8_t *p, uint32_t v) {
+    for (int b = 0; b < 4; b++) p[b] = (uint8_t)(v >> (24 - 8 * b));
+}
+static void magpie__put_le32(uint8_t *p, uint32_t v) {
+    for (int b = 0; b < 4; b++) p[b] = (uint8_t)(v >> (8 * b));
+}
 
 int magpie_write_rights(const void *encoded, size_t size, const magpie_rights *rights, uint32_t width, uint32_t height,
                         uint8_t **out, size_t *out_size) {
@@ -208,7 +212,10 @@ int magpie_write_rights(const void *encoded, size_t size, const magpie_rights *r
             magpie__put_le32(o + 16, 10);
             memset(o + 20, 0, 10);
             o[20] = (uint8_t)(0x08 | (alpha ? 0x10 : 0));
-            for (int b = 0; b < 3; b++) o[24 + b] = (uint8_t)((width - 1) >> (8 * b)), o[27 + b] = (uint8_t)((height - 1) >> (8 * b));
+            for (int b = 0; b < 3; b++) {
+                o[24 + b] = (uint8_t)((width - 1) >> (8 * b));
+                o[27 + b] = (uint8_t)((height - 1) >> (8 * b));
+            }
             memcpy(o + 30, d + 12, size - 12);
             w = 30 + size - 12;
         }

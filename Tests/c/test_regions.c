@@ -100,7 +100,8 @@ static void test_bad(void) {
     CHECK(magpie_attention_crop(&bad, 5, 5, &r) == MAGPIE_EINVAL, "short stride");
     /* One pixel wide and high sources and windows. */
     magpie_pixels one = {p, 1, 10, 40};
-    CHECK(magpie_attention_crop(&one, 1, 3, &r) == MAGPIE_OK && (r.y == 3 || r.y == 4) && r.x == 0, "1 px column: %u", r.y);
+    CHECK(magpie_attention_crop(&one, 1, 3, &r) == MAGPIE_OK && (r.y == 3 || r.y == 4) && r.x == 0,
+          "1 px column: %u", r.y);
     free(p);
 }
 

@@ -10,7 +10,10 @@
 
 static uint8_t *encode(magpie_format format, int lossless, int alpha, size_t *size) {
     uint8_t px[16 * 8 * 4];
-    for (int i = 0; i < 16 * 8; i++) px[i * 4] = (uint8_t)(i * 2), px[i * 4 + 1] = 90, px[i * 4 + 2] = 200, px[i * 4 + 3] = alpha ? (uint8_t)(i % 256) : 255;
+    for (int i = 0; i < 16 * 8; i++) {
+        px[i * 4] = (uint8_t)(i * 2), px[i * 4 + 1] = 90, px[i * 4 + 2] = 200;
+        px[i * 4 + 3] = alpha ? (uint8_t)(i % 256) : 255;
+    }
     magpie_encode_options o;
     magpie_encode_options_init(&o);
     o.format = format;
