@@ -131,6 +131,15 @@ extension ImageServiceTests {
         let raw = await h.get(h.target("rs:fit:10:10/raw:1", "/a.jpg", ext: "png"))
         #expect(raw.status == 200 && raw.body == NetFixture.jpeg && raw.header("Content-Type") == "image/jpeg")
         #expect(await h.get(h.target("raw:1", "/text")).status == 422, "never a body that is not an image")
+        // The address policy holds for the source's bytes as for any source: the server's own
+        // loopback and the cloud metadata address are refused, with nothing fetched.
+        for host in ["127.0.0.1:\(h.origin.port)", "169.254.169.254"] {
+            for options in ["raw:1", "skp:jpg"] {
+                let signed = "/\(options)/plain/http://\(host)/a.jpg"
+                let r = await h.get("/" + URLSignature.sign(signed, with: Self.key) + signed)
+                #expect(r.status == 403, "\(options) from \(host): \(r.status)")
+            }
+        }
         #expect(h.origin.requestCount("/a.jpg") == 1, "one download, through the source cache")
         try await h.finish()
     }
