@@ -50,6 +50,8 @@ let package = Package(
                 // so (lazy.c), built from their -dev packages' headers.
                 .define("MAGPIE_AVIF_DLOPEN", to: "1"), .define("MAGPIE_HAVE_TIFF", to: "1"),
                 .define("MAGPIE_HAVE_HEIF", to: "1"), .define("MAGPIE_HAVE_JXL", to: "1"),
+                // GIF output's palettes: libimagequant (libimagequant-dev), loaded on the first GIF encode.
+                .define("MAGPIE_HAVE_IMAGEQUANT", to: "1"),
             ],
             linkerSettings: [
                 .linkedLibrary("turbojpeg"), .linkedLibrary("jpeg"), .linkedLibrary("png16"),

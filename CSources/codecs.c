@@ -18,38 +18,46 @@ static int magpie__avif_built(void) { return 0; }
 #define MAGPIE__AVIF_AVAILABLE magpie__avif_built
 #endif
 
-#define FRAMES MAGPIE__CODEC_FRAMES
+#ifdef MAGPIE_HAVE_WEBP
+#define WEBP_ANIMATE &magpie__webp_animate
+#else
+#define WEBP_ANIMATE NULL
+#endif
 #define OPTIONAL MAGPIE__CODEC_OPTIONAL
 /* One row per format. The order is the sniffing order: a signature at offset 0 first, the
  * ISOBMFF brands after, SVG (text that contains a tag) last. */
 static const magpie__codec magpie__codecs[] = {
-    /* format, name, media type, sniff, probe, page, thumbnail, decode, encode, available, flags */
+    /* format, name, media type, sniff, probe, page, thumbnail, decode, encode, frames, animate,
+     * available, encoder_available, flags */
     {MAGPIE_FORMAT_JPEG, "jpeg", "image/jpeg", magpie__sniff_jpeg, magpie__probe_jpeg, NULL,
-     magpie__thumbnail_jpeg, magpie__decode_jpeg, magpie__encode_jpeg, NULL, 0},
+     magpie__thumbnail_jpeg, magpie__decode_jpeg, magpie__encode_jpeg, NULL, NULL, NULL, NULL, 0},
     {MAGPIE_FORMAT_PNG, "png", "image/png", magpie__sniff_png, magpie__probe_png, NULL,
-     NULL, magpie__decode_png, magpie__encode_png, NULL, 0},
+     NULL, magpie__decode_png, magpie__encode_png, NULL, NULL, NULL, NULL, 0},
     {MAGPIE_FORMAT_GIF, "gif", "image/gif", magpie__sniff_gif, magpie__probe_gif, NULL,
-     NULL, magpie__decode_gif, NULL, NULL, FRAMES},
+     NULL, magpie__decode_gif, magpie__encode_gif, &magpie__gif_frames, &magpie__gif_animate, NULL,
+     magpie__gif_encode_available, 0},
     {MAGPIE_FORMAT_WEBP, "webp", "image/webp", magpie__sniff_webp, magpie__probe_webp, NULL,
-     NULL, magpie__decode_webp, magpie__encode_webp, magpie__webp_built, FRAMES | OPTIONAL},
+     NULL, magpie__decode_webp, magpie__encode_webp, &magpie__webp_frames, WEBP_ANIMATE, magpie__webp_built, NULL,
+     OPTIONAL},
     {MAGPIE_FORMAT_TIFF, "tiff", "image/tiff", magpie__sniff_tiff, magpie__probe_tiff, magpie__page_tiff,
-     NULL, magpie__decode_tiff, NULL, magpie__tiff_available, OPTIONAL},
+     NULL, magpie__decode_tiff, NULL, NULL, NULL, magpie__tiff_available, NULL, OPTIONAL},
     {MAGPIE_FORMAT_PDF, "pdf", "application/pdf", magpie__sniff_pdf, NULL, NULL,
-     NULL, NULL, NULL, NULL, 0},
+     NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0},
     {MAGPIE_FORMAT_BMP, "bmp", "image/bmp", magpie__sniff_bmp, magpie__probe_bmp, NULL,
-     NULL, magpie__decode_bmp, NULL, NULL, 0},
+     NULL, magpie__decode_bmp, NULL, NULL, NULL, NULL, NULL, 0},
     {MAGPIE_FORMAT_ICO, "ico", "image/vnd.microsoft.icon", magpie__sniff_ico, magpie__probe_ico, NULL,
-     NULL, magpie__decode_ico, NULL, NULL, 0},
+     NULL, magpie__decode_ico, NULL, NULL, NULL, NULL, NULL, 0},
     {MAGPIE_FORMAT_JXL, "jxl", "image/jxl", magpie__sniff_jxl, magpie__probe_jxl, NULL,
-     NULL, magpie__decode_jxl, NULL, magpie__jxl_available, OPTIONAL},
+     NULL, magpie__decode_jxl, NULL, NULL, NULL, magpie__jxl_available, NULL, OPTIONAL},
     {MAGPIE_FORMAT_AVIF, "avif", "image/avif", magpie__sniff_avif, magpie__probe_isobmff, NULL,
-     NULL, magpie__decode_avif, magpie__encode_avif, MAGPIE__AVIF_AVAILABLE, FRAMES | OPTIONAL},
+     NULL, magpie__decode_avif, magpie__encode_avif, &magpie__avif_frames, NULL, MAGPIE__AVIF_AVAILABLE,
+     NULL, OPTIONAL},
     {MAGPIE_FORMAT_HEIC, "heic", "image/heic", magpie__sniff_heic, magpie__probe_isobmff, NULL,
-     NULL, magpie__decode_heic, NULL, magpie__heic_available, OPTIONAL},
+     NULL, magpie__decode_heic, NULL, NULL, NULL, magpie__heic_available, NULL, OPTIONAL},
     {MAGPIE_FORMAT_SVG, "svg", "image/svg+xml", magpie__sniff_svg, magpie__probe_svg, NULL,
-     NULL, magpie__decode_svg, NULL, magpie__svg_available, OPTIONAL},
+     NULL, magpie__decode_svg, NULL, NULL, NULL, magpie__svg_available, NULL, OPTIONAL},
 };
-#undef FRAMES
+#undef WEBP_ANIMATE
 #undef OPTIONAL
 #define MAGPIE__CODEC_COUNT (sizeof magpie__codecs / sizeof *magpie__codecs)
 
@@ -70,7 +78,11 @@ static int magpie__codec_there(const magpie__codec *c) { return !c->available ||
 
 int magpie__codec_decodes(const magpie__codec *c) { return c && c->decode && magpie__codec_there(c); }
 
-int magpie__codec_encodes(const magpie__codec *c) { return c && c->encode && magpie__codec_there(c); }
+int magpie__codec_encodes(const magpie__codec *c) {
+    return c && c->encode && magpie__codec_there(c) && (!c->encoder_available || c->encoder_available());
+}
+
+int magpie__codec_animates(const magpie__codec *c) { return c && c->animate && magpie__codec_encodes(c); }
 
 /* ---- the public questions ---- */
 

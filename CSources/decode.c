@@ -183,7 +183,7 @@ int magpie__finish_image(magpie__job *jobp, magpie_image **out) {
     const magpie__codec *codec = magpie__codec_of(job.info.format);
     /* Pages are asked for one at a time: without a page, the first. */
     int pages = codec && codec->page && one;
-    uint32_t frames = codec && ((codec->flags & MAGPIE__CODEC_FRAMES) || pages) ? job.info.frames : 1;
+    uint32_t frames = codec && (codec->frames || pages) ? job.info.frames : 1;
     if (job.first_frame >= frames) {
         magpie__detail(&job, "frame %u requested of %u", job.first_frame, frames);
         return MAGPIE_ERANGE;

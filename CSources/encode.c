@@ -223,6 +223,23 @@ int magpie__encode_jpeg(const uint8_t *px, uint32_t w, uint32_t h, size_t stride
     return rc;
 }
 
+int magpie__encode_resolve(const magpie_encode_options *options, magpie_encode_options *o) {
+    magpie_encode_options_init(o);
+    if (options) {
+        /* The struct grew (lossless, method): older callers pass the shorter one. */
+        size_t old_size = offsetof(magpie_encode_options, lossless);
+        if (options->struct_size < old_size) return MAGPIE_EINVAL;
+        memcpy(o, options, options->struct_size < sizeof *o ? options->struct_size : sizeof *o);
+        o->struct_size = sizeof *o;
+        if (options->struct_size < offsetof(magpie_encode_options, icc_profile_size) + sizeof(size_t)) {
+            o->icc_profile = NULL; /* an older caller's struct ends before the profile */
+            o->icc_profile_size = 0;
+        }
+    }
+    if (o->icc_profile_size > (4u << 20) || (o->icc_profile_size > 0) != (o->icc_profile != NULL)) return MAGPIE_EINVAL;
+    return MAGPIE_OK;
+}
+
 int magpie_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
                   const magpie_encode_options *options, uint8_t **out, size_t *out_size) {
     if (!out || !out_size) return MAGPIE_EINVAL;
@@ -231,19 +248,8 @@ int magpie_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t
     if (!pixels || width == 0 || height == 0 || width > 0x3fffffffu || stride < (size_t)width * 4)
         return MAGPIE_EINVAL;
     magpie_encode_options o;
-    magpie_encode_options_init(&o);
-    if (options) {
-        /* The struct grew (lossless, method): older callers pass the shorter one. */
-        size_t old_size = offsetof(magpie_encode_options, lossless);
-        if (options->struct_size < old_size) return MAGPIE_EINVAL;
-        memcpy(&o, options, options->struct_size < sizeof o ? options->struct_size : sizeof o);
-        o.struct_size = sizeof o;
-        if (options->struct_size < offsetof(magpie_encode_options, icc_profile_size) + sizeof(size_t)) {
-            o.icc_profile = NULL; /* an older caller's struct ends before the profile */
-            o.icc_profile_size = 0;
-        }
-    }
-    if (o.icc_profile_size > (4u << 20) || (o.icc_profile_size > 0) != (o.icc_profile != NULL)) return MAGPIE_EINVAL;
+    int rc = magpie__encode_resolve(options, &o);
+    if (rc) return rc;
     const magpie__codec *codec = magpie__codec_of(o.format);
     if (!magpie__codec_encodes(codec)) return MAGPIE_EUNSUPPORTED;
     return codec->encode(pixels, width, height, stride, &o, out, out_size);

@@ -100,6 +100,9 @@ MAGPIE_HIDDEN void magpie__sink_set_opaque(magpie__sink *s);
  * otherwise NULL. */
 MAGPIE_HIDDEN uint8_t *magpie__sink_direct_row(magpie__sink *s);
 MAGPIE_HIDDEN int magpie__sink_finish(magpie__sink *s);
+/* Makes a finished (or new) sink ready for another image of the same geometry into `dst`: the
+ * filter windows are kept, so an animation's frames are resampled with the plan made once. */
+MAGPIE_HIDDEN void magpie__sink_restart(magpie__sink *s, uint8_t *dst, size_t dst_stride);
 MAGPIE_HIDDEN void magpie__sink_destroy(magpie__sink *s);
 /* Copies a stored-orientation row y (w pixels of a w x h image) into the upright destination. */
 MAGPIE_HIDDEN void magpie__orient_row(uint8_t *dst, size_t dst_stride, uint32_t w, uint32_t h,

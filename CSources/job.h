@@ -23,6 +23,7 @@ typedef struct magpie__job {
     uint32_t first_frame;      /* index of the first frame delivered */
     uint32_t *delays_ms;       /* frames_wanted entries or NULL */
     int32_t loop_count;
+    uint64_t work;             /* canvas pixels composited and resampled so far (max_frame_work) */
     /* colour (icc_job.c) */
     uint8_t *icc;              /* the source's ICC profile, charged; NULL when none */
     size_t icc_size;

@@ -74,7 +74,9 @@ int magpie__probe_webp(magpie__in *in, magpie_info *info, uint32_t frame_cap) {
             frames = 1;
             break;
         } else if (memcmp(c, "ANIM", 4) == 0 && want >= 6) {
-            info->loop_count = (int32_t)magpie__le16(p + 4);
+            /* WebP counts plays (0: forever); Magpie's count is GIF's, the repeats after the first. */
+            uint32_t plays = magpie__le16(p + 4);
+            info->loop_count = plays == 0 ? 0 : plays == 1 ? -1 : (int32_t)plays - 1;
         } else if (memcmp(c, "ANMF", 4) == 0) {
             frames++;
         } else if (memcmp(c, "VP8 ", 4) == 0 || memcmp(c, "VP8L", 4) == 0) {

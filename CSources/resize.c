@@ -173,6 +173,14 @@ void magpie__sink_push(magpie__sink *s, const uint8_t *row) {
     if (++s->acc_rows == s->box || s->in_row == s->g.in_h) magpie__flush_box(s);
 }
 
+void magpie__sink_restart(magpie__sink *s, uint8_t *dst, size_t dst_stride) {
+    s->dst = dst;
+    s->dst_stride = dst_stride;
+    s->in_row = s->acc_rows = s->box_row = s->vnext = 0;
+    s->opaque = 0;
+    if (s->acc) memset(s->acc, 0, (size_t)s->bw * 4 * sizeof *s->acc);
+}
+
 void magpie__sink_destroy(magpie__sink *s) {
     if (!s) return;
     free(s->acc);

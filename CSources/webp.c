@@ -1,7 +1,6 @@
 /* WebP decoding through libwebp. A still image decodes with libwebp's scaled decode when a
  * thumbnail is asked for (its rescaler, to at least twice the output, as JPEG's DCT scaling
- * does), then through the resampling sink; an animation goes through WebPAnimDecoder, which
- * blends and disposes frames onto the canvas, and every frame delivered through the sink. */
+ * does), then through the resampling sink; an animation goes frame by frame (webp_anim.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,11 +23,10 @@ static int magpie__webp_status(magpie__job *job, VP8StatusCode s, const char *st
     }
 }
 
-/* Delivers one canvas (RGBA, stride w*4) through a sink into output frame i. */
-static int magpie__webp_deliver(magpie__job *job, const magpie__geometry *g, uint32_t i, const uint8_t *px,
-                                size_t stride) {
+/* Delivers one image (RGBA, `stride` apart) through a new sink into the output. */
+static int magpie__webp_deliver(magpie__job *job, const magpie__geometry *g, const uint8_t *px, size_t stride) {
     magpie__sink *sink = NULL;
-    int rc = magpie__sink_create(g, job->dst + (size_t)i * job->frame_bytes, job->dst_stride, &sink);
+    int rc = magpie__sink_create(g, job->dst, job->dst_stride, &sink);
     if (rc) return rc;
     for (uint32_t y = 0; y < g->in_h; y++) magpie__sink_push(sink, px + (size_t)y * stride);
     rc = magpie__sink_finish(sink);
@@ -85,77 +83,9 @@ static int magpie__webp_still(magpie__job *job, const uint8_t *data, size_t size
         rc = magpie__webp_status(job, WebPDecode(data, size, cfg), "decode");
         WebPFreeDecBuffer(&cfg->output);
     }
-    if (!rc && !direct) rc = magpie__webp_deliver(job, &g, 0, buf, buf_stride);
+    if (!rc && !direct) rc = magpie__webp_deliver(job, &g, buf, buf_stride);
     if (!rc && job->delays_ms) job->delays_ms[0] = 0;
     free(buf);
-    magpie__uncharge(job, need);
-    return rc;
-}
-
-static int magpie__webp_animation(magpie__job *job, const uint8_t *data, size_t size) {
-    const uint32_t W = job->info.width, H = job->info.height;
-    const uint64_t canvas_px = (uint64_t)W * H;
-    const uint32_t last = job->first_frame + job->frames_wanted;
-    /* The decoder composites every frame up to the last one delivered onto the whole canvas. */
-    const uint64_t work_limit = (uint64_t)job->opt.limits.max_frame_work * 1000000u;
-    if ((uint64_t)last * canvas_px > work_limit) {
-        magpie__detail(job, "%u frames of %ux%u is over the work limit of %u megapixels", last, W, H,
-                       job->opt.limits.max_frame_work);
-        return MAGPIE_ELIMIT_FRAMES;
-    }
-    magpie__geometry g;
-    magpie__job_geometry(job, W, H, &g);
-    /* WebPAnimDecoder keeps two canvases, and a frame's own decode buffers (as for a still). */
-    uint64_t need = 2 * canvas_px * 4 + canvas_px * 4 + (uint64_t)W * 16 * 4 * 3 + magpie__sink_bytes(&g);
-    int rc = magpie__charge(job, need);
-    if (rc) return rc;
-    WebPAnimDecoderOptions ao;
-    WebPData wd = {data, size};
-    WebPAnimDecoder *dec = NULL;
-    if (!WebPAnimDecoderOptionsInit(&ao)) rc = MAGPIE_EINTERNAL;
-    if (!rc) {
-        ao.color_mode = MODE_RGBA;
-        ao.use_threads = 0;
-        if (!(dec = WebPAnimDecoderNew(&wd, &ao))) {
-            /* The demuxer checks the whole file first: a cut or malformed chunk list fails here. */
-            WebPDemuxState state;
-            WebPDemuxer *demux = WebPDemuxPartial(&wd, &state);
-            WebPDemuxDelete(demux);
-            magpie__detail(job, "%s", state == WEBP_DEMUX_PARSED_HEADER || state == WEBP_DEMUX_PARSING_HEADER
-                                          ? "the animation's chunks end early"
-                                          : "the animation cannot be demuxed or decoded");
-            rc = state == WEBP_DEMUX_PARSED_HEADER || state == WEBP_DEMUX_PARSING_HEADER ? MAGPIE_ETRUNCATED
-                                                                                         : MAGPIE_ECORRUPT;
-        }
-    }
-    WebPAnimInfo ai;
-    if (!rc && !WebPAnimDecoderGetInfo(dec, &ai)) rc = MAGPIE_EINTERNAL;
-    if (!rc && (ai.canvas_width != W || ai.canvas_height != H)) {
-        magpie__detail(job, "canvas is %ux%u, the header says %ux%u", ai.canvas_width, ai.canvas_height, W, H);
-        rc = MAGPIE_ECORRUPT;
-    }
-    if (!rc && last > ai.frame_count) {
-        magpie__detail(job, "frame %u requested of %u", last - 1, ai.frame_count);
-        rc = job->first_frame >= ai.frame_count ? MAGPIE_ERANGE : MAGPIE_ETRUNCATED;
-    }
-    int prev_ts = 0;
-    for (uint32_t i = 0; !rc && i < last; i++) {
-        uint8_t *px;
-        int ts;
-        if (!WebPAnimDecoderGetNext(dec, &px, &ts)) {
-            magpie__detail(job, "frame %u does not decode", i);
-            rc = MAGPIE_ECORRUPT;
-            break;
-        }
-        if (i >= job->first_frame) {
-            uint32_t k = i - job->first_frame;
-            rc = magpie__webp_deliver(job, &g, k, px, (size_t)W * 4);
-            if (job->delays_ms) job->delays_ms[k] = ts > prev_ts ? (uint32_t)(ts - prev_ts) : 0;
-        }
-        prev_ts = ts;
-    }
-    if (!rc) job->loop_count = (int32_t)ai.loop_count;
-    WebPAnimDecoderDelete(dec);
     magpie__uncharge(job, need);
     return rc;
 }
@@ -182,9 +112,11 @@ int magpie__decode_webp(magpie__job *job) {
     if (!rc && !WebPInitDecoderConfig(&cfg)) rc = MAGPIE_EINTERNAL;
     if (!rc) rc = magpie__webp_status(job, WebPGetFeatures(data, size, &cfg.input), "header");
     if (!rc) magpie__webp_profile(job, data, size);
-    if (!rc) rc = cfg.input.has_animation ? magpie__webp_animation(job, data, size) : magpie__webp_still(job, data, size, &cfg);
+    int animated = !rc && cfg.input.has_animation;
+    if (!rc && !animated) rc = magpie__webp_still(job, data, size, &cfg);
     magpie__whole_input_free(job, owned);
-    return rc;
+    /* An animation frame by frame (webp_anim.c), which takes the whole input again. */
+    return animated ? magpie__decode_frames(job) : rc;
 }
 
 #else

@@ -156,7 +156,8 @@ typedef struct magpie_info {
     uint32_t bit_depth;   /**< Bits per sample as stored (JPEG precision, PNG bit depth, GIF 8). */
     uint32_t components;  /**< Stored channels (JPEG components, PNG channels); 0 when not known. */
     uint32_t flags;       /**< MAGPIE_INFO_* bits. */
-    int32_t loop_count;   /**< GIF: NETSCAPE loop count (0 = forever); -1 when absent. */
+    int32_t loop_count;   /**< Repeats after the first play (0 = forever), GIF's NETSCAPE count; a WebP's
+                               ANIM count of plays is read as that (plays - 1); -1 when absent (play once). */
 } magpie_info;
 
 /** Sets `info` to zeros with `struct_size` filled in. */
@@ -399,6 +400,20 @@ MAGPIE_API int magpie_decoder_decode(magpie_decoder *decoder, magpie_image **out
 MAGPIE_API int magpie_decoder_color(const magpie_decoder *decoder, uint32_t *flags, const uint8_t **icc_profile,
                                     size_t *icc_profile_size);
 MAGPIE_API void magpie_decoder_free(magpie_decoder *decoder);
+
+/**
+ * Decodes the next frame into the caller's buffer (the output size, as `magpie_decode_into`),
+ * frames in order, one at a time: each composited (GIF disposal, WebP blending) and resampled with
+ * the plan made once at open, so memory is the canvas, one frame and the codec's state however
+ * many frames there are. `*delay_ms` (may be NULL) gets the frame's delay. A still image (or
+ * MAGPIE_DECODE_ONE_FRAME) gives one frame. After the last: MAGPIE_ERANGE. Each frame delivered
+ * counts against `max_frame_work` as it comes. A handle either iterates or decodes once.
+ */
+MAGPIE_API int magpie_decoder_next_frame(magpie_decoder *decoder, uint8_t *pixels, size_t stride,
+                                         size_t buffer_size, uint32_t *delay_ms);
+/** Frames the iteration gives (an APNG's default image and a TIFF's page: 1) and the loop count
+ *  (0 = forever, -1 when not given; known for WebP once the first frame is read). */
+MAGPIE_API int magpie_decoder_frame_count(const magpie_decoder *decoder, uint32_t *frames, int32_t *loop_count);
 
 /* ------------------------------------------------------------------------------------------ */
 
@@ -663,7 +678,7 @@ typedef enum magpie_subsampling {
 /** Options of `magpie_encode`. Initialise with `magpie_encode_options_init`. */
 typedef struct magpie_encode_options {
     uint32_t struct_size;
-    magpie_format format;           /**< MAGPIE_FORMAT_PNG (default) or MAGPIE_FORMAT_JPEG. */
+    magpie_format format;           /**< MAGPIE_FORMAT_PNG (default), JPEG, WEBP, AVIF or GIF. */
     int quality;                    /**< JPEG quality 1–100; default 85. */
     magpie_subsampling subsampling; /**< JPEG chroma subsampling. */
     int compression_level;          /**< PNG zlib level 0–9; default 6. */
@@ -702,6 +717,48 @@ MAGPIE_API int magpie_encode(const uint8_t *pixels, uint32_t width, uint32_t hei
 
 /** Frees a buffer returned by `magpie_encode`. NULL is allowed. */
 MAGPIE_API void magpie_free(void *buffer);
+
+/* ---- animations: frames in, one file out ---------------------------------------------------- */
+
+/** Options of an animated encode besides `magpie_encode_options`. Initialise with
+ *  `magpie_animation_options_init`. */
+typedef struct magpie_animation_options {
+    uint32_t struct_size;
+    int32_t loop_count;  /**< Plays after the first (0 = forever, the default; -1: once, no loop
+                              extension). */
+    int kmin, kmax;      /**< WebP keyframes: libwebp's kmin/kmax; 0, 0 (the default) lets no frame
+                              be a keyframe but the first, the smallest file (see the README). */
+    int dither;          /**< GIF: Floyd–Steinberg dithering 0 (none, the default) – 100. */
+    int max_colors;      /**< GIF: colours a palette may have, 2–256 (default 256). */
+    uint64_t max_bytes;  /**< The file may grow to this (default 256 MiB), else MAGPIE_ELIMIT_MEMORY. */
+} magpie_animation_options;
+
+/** Sets defaults: loop forever, no WebP keyframes after the first, no dithering, 256 colours. */
+MAGPIE_API void magpie_animation_options_init(magpie_animation_options *options);
+
+/** An animated encode in progress: frames go in one at a time, never held together. */
+typedef struct magpie_animation_encoder magpie_animation_encoder;
+
+/**
+ * Starts a `width` × `height` animation in `options->format`: MAGPIE_FORMAT_WEBP (libwebp's
+ * WebPAnimEncoder: lossy at `quality` or lossless, `method`, one thread) or MAGPIE_FORMAT_GIF
+ * (giflib, palettes by libimagequant loaded on first use: `magpie_format_encodable` says whether
+ * it is there; the first frame's palette is the global one, a frame it would show badly gets its
+ * own; transparency where alpha < 128). Output is deterministic. `anim` may be NULL (defaults).
+ * - Returns MAGPIE_EINVAL for bad arguments, MAGPIE_EUNSUPPORTED for another format or one not
+ *   there, MAGPIE_ENOMEM.
+ */
+MAGPIE_API int magpie_animation_encoder_new(uint32_t width, uint32_t height, const magpie_encode_options *options,
+                                            const magpie_animation_options *anim, magpie_animation_encoder **out);
+/** Adds a frame of the encoder's size (RGBA, straight alpha) shown for `delay_ms` (GIF keeps
+ *  hundredths of a second). MAGPIE_EINVAL after a failure or after `finish`. */
+MAGPIE_API int magpie_animation_encoder_add(magpie_animation_encoder *encoder, const uint8_t *pixels, size_t stride,
+                                            uint32_t delay_ms);
+/** Ends the animation (at least one frame added) into `*out` (free with `magpie_free`). */
+MAGPIE_API int magpie_animation_encoder_finish(magpie_animation_encoder *encoder, uint8_t **out,
+                                               size_t *out_size);
+/** Frees the encoder; NULL is allowed. */
+MAGPIE_API void magpie_animation_encoder_free(magpie_animation_encoder *encoder);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Checksums: CRC-32 and CRC-32C                                                              */

@@ -6,15 +6,15 @@
 # libvips-tools, libjpeg-turbo-progs, GNU time, libssl-dev for OpenSSL's MD5, and cwebp/dwebp (webp)
 # and avifdec (libavif-bin) for the WebP and AVIF comparisons, libvips-dev and valgrind for the
 # in-process thumbnail benchmark, wrk and python3-venv for the service benchmark, heif-enc, cjxl and
-# rsvg-convert for the formats benchmark)
+# rsvg-convert for the formats benchmark, gifsicle for the animation benchmark)
 set -euo pipefail
 
 packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libgif-dev zlib1g-dev libwebp-dev libavif-dev liblcms2-dev
-  libtiff-dev libheif-dev libjxl-dev librsvg2-2 cmake pkg-config
+  libtiff-dev libheif-dev libjxl-dev librsvg2-2 libimagequant-dev cmake pkg-config
   python3 nginx haproxy)
 if [ "${1:-}" = "--bench" ]; then
   packages+=(libvips-tools libjpeg-turbo-progs time libssl-dev webp libavif-bin libvips-dev valgrind wrk python3-venv
-    libheif-examples libjxl-tools librsvg2-bin)
+    libheif-examples libjxl-tools librsvg2-bin gifsicle)
 fi
 
 missing=()

@@ -66,7 +66,8 @@ int main(int argc, char **argv) {
     CHECK(strcmp(magpie_format_media_type(MAGPIE_FORMAT_JPEG), "image/jpeg") == 0, "jpeg media type");
     CHECK(strcmp(magpie_format_media_type(MAGPIE_FORMAT_ICO), "image/vnd.microsoft.icon") == 0, "ico media type");
     CHECK(magpie_format_decodable(MAGPIE_FORMAT_JPEG) && magpie_format_encodable(MAGPIE_FORMAT_JPEG), "jpeg");
-    CHECK(magpie_format_decodable(MAGPIE_FORMAT_GIF) && !magpie_format_encodable(MAGPIE_FORMAT_GIF), "gif");
+    CHECK(magpie_format_decodable(MAGPIE_FORMAT_GIF), "gif");
+    CHECK(!magpie_format_encodable(MAGPIE_FORMAT_BMP) && !magpie_format_encodable(MAGPIE_FORMAT_HEIC), "bmp, heic");
     CHECK(!magpie_format_decodable(MAGPIE_FORMAT_PDF) && !magpie_format_encodable(MAGPIE_FORMAT_PDF), "pdf");
 
     const char *dir = argc > 1 ? argv[1] : NULL;
