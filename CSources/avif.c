@@ -92,8 +92,8 @@ static int magpie__avif_open(magpie__job *job, void **state) {
      * of gigabytes. Charged before libavif sees the file. */
     need += (uint64_t)magpie__avif_coded_items(job->in) * MAGPIE__AVIF_ITEM_BYTES;
     if (!rc && !(rc = magpie__charge(job, need))) st->charged = need;
-    if (!rc && (!(st->strip = malloc((size_t)W * MAGPIE__AVIF_STRIP * 4)) || !(st->dec = magpie__avif.decoder_create())))
-        rc = MAGPIE_ENOMEM;
+    if (!rc && !(st->strip = malloc((size_t)W * MAGPIE__AVIF_STRIP * 4))) rc = MAGPIE_ENOMEM;
+    if (!rc && !(st->dec = magpie__avif.decoder_create())) rc = MAGPIE_ENOMEM;
     avifDecoder *dec = st->dec;
     if (!rc) {
         dec->maxThreads = 1;
@@ -106,7 +106,8 @@ static int magpie__avif_open(magpie__job *job, void **state) {
         dec->imageCountLimit = job->opt.limits.max_frames;
         dec->ignoreExif = AVIF_TRUE;
         dec->ignoreXMP = AVIF_TRUE;
-        rc = magpie__avif_status(job, magpie__avif.decoder_set_io_memory(dec, st->data, (size_t)job->in->size), "input");
+        avifResult r = magpie__avif.decoder_set_io_memory(dec, st->data, (size_t)job->in->size);
+        rc = magpie__avif_status(job, r, "input");
     }
     if (!rc) rc = magpie__avif_status(job, magpie__avif.decoder_parse(dec), "parse");
     if (!rc && (dec->image->width != W || dec->image->height != H)) {

@@ -87,15 +87,18 @@ extension ImageService {
             format = named.fileExtension
         }
         var varies = false
+        var animatedFormat: String?
         if format == "auto" && (configuration.autoWebP || configuration.autoAVIF) {
             varies = true
+            // An animation is WebP where the client takes it (AVIF here has no animations).
+            if request.header("Accept")?.lowercased().contains("image/webp") == true { animatedFormat = "webp" }
             format = negotiatedFormat(request) ?? format
         }
         let limits = sourceLimits(options.output)
         let variant = Variant(
             options, format: format, limits: limits, watermark: configuration.watermark,
             keepsColorProfile: !(options.stripsColorProfile ?? !configuration.keepsColorProfile),
-            defaults: configuration.variantDefaults)
+            defaults: configuration.variantDefaults, animatedFormat: animatedFormat)
         var o = manager.defaultOptions
         o.processor = variant.processor
         o.onlyLoadFirstFrame = true
@@ -127,19 +130,22 @@ extension ImageService {
 
     /// The server's limits on a source, tightened (never loosened) by `msr`, `msfs`, `maf` and
     /// `mafr`. imgproxy's meaning: `msr` bounds an animation's frames together unless `mafr` bounds
-    /// each frame.
+    /// each frame; `maf` (and `--max-animation-frames`) is how many frames are processed, from the
+    /// first, where `--max-frames` refuses a source that declares more.
     func sourceLimits(_ o: OutputOptions) -> Variant.SourceLimits {
         func pixels(_ megapixels: Double?) -> Int {
             megapixels.map { Int(min(Double(Int.max / 2), ($0 * 1_000_000).rounded())) } ?? .max
         }
         var limits = Variant.SourceLimits(
             pixels: min(configuration.maxSourcePixels, pixels(o.maxSrcResolution)),
-            frames: min(configuration.maxFrames, o.maxAnimationFrames ?? .max),
-            framePixels: configuration.maxFramePixels, quality: configuration.decodeQuality)
+            frames: configuration.maxFrames, framePixels: configuration.maxFramePixels,
+            quality: configuration.decodeQuality)
+        limits.animationFrames = min(configuration.maxAnimationFrames, o.maxAnimationFrames ?? .max)
+        limits.timeLimit = configuration.requestTimeout.map { .milliseconds(Int($0 * 1000)) }
         if o.maxAnimationFrameResolution == nil, o.maxSrcResolution != nil {
             limits.framePixels = min(limits.framePixels, pixels(o.maxSrcResolution))
         }
-        limits.animationFramePixels = pixels(o.maxAnimationFrameResolution)
+        limits.animationFramePixels = min(configuration.maxAnimationFramePixels, pixels(o.maxAnimationFrameResolution))
         limits.bytes = o.maxSrcFileSize ?? .max
         return limits
     }

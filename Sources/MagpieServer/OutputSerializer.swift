@@ -24,6 +24,8 @@ struct OutputSerializer: CacheSerializer, CustomStringConvertible {
     var description: String { "OutputSerializer(\(name))" }
 
     func data(for image: Image, original: [UInt8]?, isProcessed: Bool) throws -> [UInt8] {
+        // An animation processed frame by frame arrives encoded (its format chosen with this one).
+        if let animation = image.animation { return animation.data }
         let encoding = encoding(for: image, original: original)
         var out: [UInt8]
         switch encoding {

@@ -55,6 +55,11 @@ public struct ServiceConfiguration: Sendable {
     public var maxSourcePixels = 50_000_000
     /// Most frames a source may declare (a GIF's images, an APNG's frames). 1,000.
     public var maxFrames = 1000
+    /// Frames of an animation processed, from the first (imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES`);
+    /// 1 serves animations as their first frame. 1,000.
+    public var maxAnimationFrames = 1000
+    /// Width × height of an animation's frame (imgproxy's `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`).
+    public var maxAnimationFramePixels = Int.max
     /// Most frames × width × height a source may declare. 1 GP.
     public var maxFramePixels = 1_000_000_000
     /// `.standard` shrinks JPEG and WebP sources on load to at least twice the output, as

@@ -9,7 +9,7 @@ extension Variant {
     ///   enlarged, and the crop is W×H or the whole side where the source is shorter;
     /// - `fill-down`: as `fill`, but when the source is too small the crop keeps W:H's aspect;
     /// - `auto`: `fill` when the source and W×H are both landscape or both portrait, else `fit`.
-    struct Resize: ImageProcessor {
+    struct Resize: FrameDecodingProcessor {
         let type: ProcessingOptions.ResizingType
         let width: Int
         let height: Int
@@ -40,13 +40,23 @@ extension Variant {
         func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
             let (sw, sh): (Int, Int)
             switch input {
-            case .data(let data):
-                var probe = DecodingOptions(appliesOrientation: appliesOrientation)
-                probe.usesEmbeddedThumbnail = enforcesThumbnail
-                (sw, sh) = try Image.outputSize(of: data, options: probe)
+            case .data(let data): (sw, sh) = try sourceSize(of: data)
             case .image(let image): (sw, sh) = (image.width, image.height)
             }
             return try plan(sourceWidth: sw, sourceHeight: sh).process(input, firstFrameOnly: true)
+        }
+
+        /// An animation's frames: the plan for its size, made once.
+        func frameDecoding(of data: [UInt8]) throws -> (options: DecodingOptions, then: (any ImageProcessor)?) {
+            let (sw, sh) = try sourceSize(of: data)
+            return try plan(sourceWidth: sw, sourceHeight: sh).framePlan(for: data)
+        }
+
+        /// The sizes as `process` reads them from the header.
+        func sourceSize(of data: [UInt8]) throws -> (Int, Int) {
+            var probe = DecodingOptions(appliesOrientation: appliesOrientation)
+            probe.usesEmbeddedThumbnail = enforcesThumbnail
+            return try Image.outputSize(of: data, options: probe)
         }
 
         /// The library processors for a source of `sw`×`sh`, then the transform.

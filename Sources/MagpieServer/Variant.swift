@@ -19,9 +19,11 @@ struct Variant: Sendable {
         var avifSpeed = 8
     }
 
+    /// - Parameter animatedFormat: where `format` is `auto`, the format an animated source is
+    ///   written in when the client's `Accept` chose one ("webp"); nil: the source's own, else WebP.
     init(
         _ options: ProcessingOptions, format: String, limits: SourceLimits, watermark: OverlayProcessor? = nil,
-        keepsColorProfile: Bool = false, defaults: Defaults = Defaults()
+        keepsColorProfile: Bool = false, defaults: Defaults = Defaults(), animatedFormat: String? = nil
     ) {
         let autoRotate = options.output.autoRotate ?? defaults.autoRotate
         let thumbnail = options.output.enforceThumbnail ?? defaults.enforcesThumbnail
@@ -68,11 +70,38 @@ struct Variant: Sendable {
                 ? [:] : defaults.formatQuality.merging(options.output.formatQuality) { $1 },
             maxBytes: options.output.maxBytes, keepsCopyright: options.output.keepCopyright ?? defaults.keepsCopyright,
             avifSpeed: defaults.avifSpeed)
-        processor = Tagged(
-            inner: inner ?? DefaultImageProcessor(),
-            tag: "\(options.variantName)\(limits.quality == .fast ? "|fast" : "")\(keepsColorProfile ? "|kcp" : "")"
-                + (autoRotate ? "" : "|ar0") + (thumbnail ? "|eth" : "") + "|\(serializer.name)",
-            limits: limits)
+        let body: any ImageProcessor = inner ?? DefaultImageProcessor()
+        let animation = Self.animation(
+            body, format: format, animatedFormat: animatedFormat, trims: g.trim != nil, limits: limits,
+            serializer: serializer)
+        var tag = "\(options.variantName)\(limits.quality == .fast ? "|fast" : "")\(keepsColorProfile ? "|kcp" : "")"
+        tag += (autoRotate ? "" : "|ar0") + (thumbnail ? "|eth" : "") + "|\(serializer.name)"
+        if let animation {
+            let written = animation.format.map { $0.format.rawValue } ?? "own"
+            tag += "|anim(\(written),\(animation.maxFrames))"
+        }
+        processor = Tagged(inner: body, tag: tag, limits: limits, animation: animation)
+    }
+
+    /// How an animated source is processed: frame by frame into the format asked for where it
+    /// animates (WebP, GIF), for `auto` the one `Accept` chose, else the source's own (or WebP);
+    /// nil (the first frame, as a still) for a format without animations, a trim (imgproxy does not
+    /// trim animations either), or at most one frame.
+    static func animation(
+        _ chain: any ImageProcessor, format: String, animatedFormat: String?, trims: Bool, limits: SourceLimits,
+        serializer: OutputSerializer
+    ) -> AnimationProcessor? {
+        guard !trims, limits.animationFrames > 1 else { return nil }
+        let named = format == "auto" ? animatedFormat : format
+        var encoding: EncodingFormat?
+        if let named {
+            guard let f = ImageFormat(fileExtension: named),
+                let e = EncodingFormat.standard(f, quality: serializer.quality(for: f)), e.animates
+            else { return nil }
+            encoding = e
+        }
+        return AnimationProcessor(
+            chain, format: encoding, maxFrames: limits.animationFrames, timeLimit: limits.timeLimit)
     }
 
     static func anchor(_ gravity: ProcessingOptions.Gravity) -> CropAnchor {
@@ -103,6 +132,11 @@ struct Variant: Sendable {
         var bytes = Int.max
         /// Width × height of an animation's frame (`mafr`).
         var animationFramePixels = Int.max
+        /// Frames of an animation processed, from the first (`--max-animation-frames`, `maf`);
+        /// 1: an animation is its first frame.
+        var animationFrames = Int.max
+        /// How long an animation's frames may take (the request's timeout).
+        var timeLimit: Duration?
     }
 
     /// A processor under another identifier, that refuses a source over the limits from its
@@ -111,6 +145,8 @@ struct Variant: Sendable {
         let inner: any ImageProcessor
         let tag: String
         let limits: SourceLimits
+        /// An animated source's frames, one at a time, through `inner` into an animation.
+        var animation: AnimationProcessor?
         var identifier: String { "magpie.serve(\(tag))" }
         func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
             let (w, h, frames): (Int, Int, Int)
@@ -128,6 +164,7 @@ struct Variant: Sendable {
             else {
                 throw SourceTooLarge(width: w, height: h, frames: frames)
             }
+            if frames > 1, let animation { return try animation.process(input, firstFrameOnly: false) }
             return try inner.process(input, firstFrameOnly: true)
         }
     }

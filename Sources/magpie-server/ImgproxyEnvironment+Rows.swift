@@ -11,8 +11,11 @@ extension ImgproxyEnvironment {
             convert: megapixels("--max-src-pixels")),
         Row(variable: "IMGPROXY_MAX_SRC_FILE_SIZE", flags: ["--max-src-bytes"], convert: limit("--max-src-bytes")),
         Row(
-            variable: "IMGPROXY_MAX_ANIMATION_FRAMES", flags: ["--max-frames"],
-            convert: int("--max-frames", 1...1_000_000)),
+            variable: "IMGPROXY_MAX_ANIMATION_FRAMES", flags: ["--max-animation-frames"],
+            convert: int("--max-animation-frames", 1...1_000_000)),
+        Row(
+            variable: "IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION", flags: ["--max-animation-frame-pixels"],
+            convert: megapixels("--max-animation-frame-pixels")),
         Row(
             variable: "IMGPROXY_MAX_RESULT_DIMENSION", flags: ["--max-result-dimension"],
             convert: limit("--max-result-dimension")),

@@ -40,12 +40,16 @@ extension ServerCommand {
         configuration.maxResultDimension = maxResultDimension
         configuration.allowedSources = allowedSources
         configuration.nodeName = nodeName
-        guard maxInflight > 0, maxSrcPixels > 0, maxFrames > 0, maxFramePixels > 0, requestTimeout > 0 else {
+        guard maxInflight > 0, maxSrcPixels > 0, maxFrames > 0, maxFramePixels > 0, requestTimeout > 0,
+            maxAnimationFrames > 0, maxAnimationFramePixels >= 0
+        else {
             throw ValidationError("limits must be positive")
         }
         configuration.maxInFlight = maxInflight
         configuration.maxSourcePixels = maxSrcPixels
         configuration.maxFrames = maxFrames
+        configuration.maxAnimationFrames = maxAnimationFrames
+        configuration.maxAnimationFramePixels = maxAnimationFramePixels == 0 ? .max : maxAnimationFramePixels
         configuration.maxFramePixels = maxFramePixels
         configuration.requestTimeout = requestTimeout
         configuration.decodeQuality = fast ? .fast : .standard

@@ -98,8 +98,14 @@ struct ServerCommand: AsyncParsableCommand {
     var variantMemoryLimit = 16 << 20
     @Option(name: .long, help: "Largest source in pixels, from its header before decoding.")
     var maxSrcPixels = 50_000_000
-    @Option(name: .long, help: "Most frames a source may declare (only the first is decoded).")
+    @Option(name: .long, help: "Most frames a source may declare; more is 422.")
     var maxFrames = 1000
+    @Option(
+        name: .long,
+        help: "Frames of an animation processed, from the first (imgproxy's meaning; 1: animations become stills).")
+    var maxAnimationFrames = 1000
+    @Option(name: .long, help: "Largest frame of an animation in pixels (0: no limit besides --max-src-pixels).")
+    var maxAnimationFramePixels = 0
     @Option(name: .long, help: "Most frames × width × height a source may declare.")
     var maxFramePixels = 1_000_000_000
     @Flag(name: .long, help: "Shrink on load only to just past the output (as thumbor), not twice it (as imgproxy).")

@@ -8,7 +8,7 @@ enum CoreDecoder {
 
     /// Decodes through one decoder handle, so the header is parsed (and a file opened) once:
     /// still images straight into the array the image keeps (no copy), animations (GIF, WebP,
-    /// AVIF sequences) through the library's frame list. (An APNG decodes its default image alone.)
+    /// AVIF sequences) a frame at a time into theirs. (An APNG decodes its default image alone.)
     static func decode(_ request: CoreDecodeRequest, _ input: CoreInput) throws(ImageCodecError) -> CoreDecoded {
         var detail = [CChar](repeating: 0, count: 256)
         var o = request.cOptions
@@ -55,25 +55,34 @@ enum CoreDecoder {
                 profileOutcome: profileOutcome(flags),
                 profile: icc.map { [UInt8](UnsafeBufferPointer(start: $0, count: iccSize)) })
         }
-        var image: UnsafeMutablePointer<magpie_image>?
-        status = magpie_decoder_decode(handle, &image)
-        DecodeMemoryBudget.finished(status)
-        try CoreBridge.checkDecoding(status, detail: status == 0 ? nil : why())
-        guard let image else { throw .decodingFailed(CoreBridge.failure(Int32(MAGPIE_EINTERNAL.rawValue))) }
-        defer { magpie_image_free(image) }
-        let img = image.pointee
-        let frameBytes = Int(img.height) * Int(img.stride)
+        // Frames one at a time into the arrays the image keeps: no whole-animation buffer besides.
+        var (w, h, count): (UInt32, UInt32, UInt32) = (0, 0, 0)
+        var loop: Int32 = -1
+        _ = magpie_decoder_output_size(handle, &w, &h)
+        _ = magpie_decoder_frame_count(handle, &count, &loop)
+        let frameBytes = Int(w) * Int(h) * 4
         var frames: [(pixels: [UInt8], delayMilliseconds: Int)] = []
-        frames.reserveCapacity(Int(img.frame_count))
-        for i in 0..<Int(img.frame_count) {
-            let start = img.pixels + i * frameBytes
-            frames.append(([UInt8](UnsafeBufferPointer(start: start, count: frameBytes)), Int(img.delays_ms[i])))
+        frames.reserveCapacity(Int(count))
+        for _ in 0..<Int(count) {
+            var delay: UInt32 = 0
+            let pixels = [UInt8](unsafeUninitializedCapacity: frameBytes) { out, initialized in
+                status = magpie_decoder_next_frame(handle, out.baseAddress, Int(w) * 4, frameBytes, &delay)
+                initialized = status == 0 ? frameBytes : 0
+            }
+            DecodeMemoryBudget.finished(status)
+            try CoreBridge.checkDecoding(status, detail: status == 0 ? nil : why())
+            frames.append((pixels, Int(delay)))
         }
+        _ = magpie_decoder_frame_count(handle, &count, &loop)
+        var flags: UInt32 = 0
+        var icc: UnsafePointer<UInt8>?
+        var iccSize = 0
+        _ = magpie_decoder_color(handle, &flags, &icc, &iccSize)
         return CoreDecoded(
-            width: Int(img.width), height: Int(img.height), frames: frames,
-            loopCount: img.loop_count >= 0 ? Int(img.loop_count) : nil, formatName: CoreBridge.formatName(img.format),
-            orientation: Int(img.orientation), profileOutcome: profileOutcome(img.flags),
-            profile: img.icc_profile.map { [UInt8](UnsafeBufferPointer(start: $0, count: img.icc_profile_size)) })
+            width: Int(w), height: Int(h), frames: frames, loopCount: loop >= 0 ? Int(loop) : nil,
+            formatName: CoreBridge.formatName(info.format), orientation: Int(info.orientation),
+            profileOutcome: profileOutcome(flags),
+            profile: icc.map { [UInt8](UnsafeBufferPointer(start: $0, count: iccSize)) })
     }
 
     private static func profileOutcome(_ flags: UInt32) -> CoreProfileOutcome {

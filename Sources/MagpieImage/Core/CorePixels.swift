@@ -1,14 +1,11 @@
 internal import CMagpie
 
-/// Encoding, resampling and sniffing through the C core.
-enum CorePixels {
-    /// Encodes `pixels` (RGBA8, `width × height`).
-    static func encode(
-        _ pixels: [UInt8], width: Int, height: Int, as format: CoreEncoding, profile: [UInt8]? = nil
-    ) throws(ImageCodecError) -> [UInt8] {
+extension CoreEncoding {
+    /// The C encode options: the one mapping of an encoding.
+    var cOptions: magpie_encode_options {
         var o = magpie_encode_options()
         magpie_encode_options_init(&o)
-        switch format {
+        switch self {
         case .png(let level):
             o.format = MAGPIE_FORMAT_PNG
             o.compression_level = Int32(clamping: level)
@@ -29,7 +26,20 @@ enum CorePixels {
             o.format = MAGPIE_FORMAT_AVIF
             o.quality = Int32(clamping: quality)
             o.speed = Int32(clamping: speed)
+        case .gif:
+            o.format = MAGPIE_FORMAT_GIF
         }
+        return o
+    }
+}
+
+/// Encoding, resampling and sniffing through the C core.
+enum CorePixels {
+    /// Encodes `pixels` (RGBA8, `width × height`).
+    static func encode(
+        _ pixels: [UInt8], width: Int, height: Int, as format: CoreEncoding, profile: [UInt8]? = nil
+    ) throws(ImageCodecError) -> [UInt8] {
+        var o = format.cOptions
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
         let status = pixels.withUnsafeBufferPointer { p in

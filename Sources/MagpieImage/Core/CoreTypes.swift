@@ -76,4 +76,5 @@ enum CoreEncoding: Sendable {
     case webp(quality: Int, method: Int)
     case webpLossless(effort: Int, method: Int)
     case avif(quality: Int, speed: Int)
+    case gif(dithering: Int)
 }

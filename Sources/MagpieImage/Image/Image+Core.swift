@@ -45,6 +45,7 @@ extension EncodingFormat {
         case .webp(let quality, let method): return .webp(quality: quality, method: method)
         case .webpLossless(let effort, let method): return .webpLossless(effort: effort, method: method)
         case .avif(let quality, let speed): return .avif(quality: quality, speed: speed)
+        case .gif(let dithering): return .gif(dithering: dithering)
         }
     }
 }

@@ -15,6 +15,11 @@ public enum EncodingFormat: Sendable, Hashable {
     /// kept when a pixel is not opaque. Speed 8, the default: a 512-px thumbnail in about 80 ms on
     /// one core, 10% smaller than at 9 and four times faster than at 6.
     case avif(quality: Int = 60, speed: Int = 8)
+    /// GIF through giflib, palettes from libimagequant (loaded on first use; GPL-3.0, see the
+    /// README): the first frame's palette is the global one, a frame it shows badly gets its own;
+    /// alpha below 128 is transparent. `dithering` 0 (none, the default: smaller, and no shimmer
+    /// between frames) – 100.
+    case gif(dithering: Int = 0)
 
     /// The format written.
     public var format: ImageFormat {
@@ -23,6 +28,7 @@ public enum EncodingFormat: Sendable, Hashable {
         case .jpeg: return .jpeg
         case .webp, .webpLossless: return .webp
         case .avif: return .avif
+        case .gif: return .gif
         }
     }
 
@@ -30,13 +36,25 @@ public enum EncodingFormat: Sendable, Hashable {
         case yuv420
         case yuv444
     }
+
+    /// Whether this build writes animations in this encoding (WebP; GIF where libimagequant is).
+    public var animates: Bool { CoreAnimationEncoder.animates(core) }
 }
 
 extension Image {
-    /// Encodes the first frame. Output is deterministic: the same pixels give the same bytes.
+    /// Encodes the image: an animation (several frames) as an animation where the format has them
+    /// (``EncodingFormat/animates``: WebP, GIF), durations and loop count kept; otherwise the first
+    /// frame. An image carrying its encoded animation (``animation``) in this format is those bytes.
+    /// Output is deterministic: the same pixels give the same bytes.
     /// - Throws: ``ImageCodecError/encodingFailed(_:)`` (quality out of range, say; `unsupported` for
     ///   WebP in a build without libwebp, see ``ImageFormat/isEncodable``).
     public func encoded(as format: EncodingFormat) throws(ImageCodecError) -> [UInt8] {
-        try CorePixels.encode(pixels, width: width, height: height, as: format.core, profile: colorProfile)
+        if let animation, animation.format == format.format { return animation.data }
+        if frames.count > 1 && format.animates {
+            let encoder = try AnimationEncoder(width: width, height: height, format: format, loopCount: loopCount)
+            for frame in frames { try encoder.add(frame.pixels, delay: frame.delay) }
+            return try encoder.finish()
+        }
+        return try CorePixels.encode(pixels, width: width, height: height, as: format.core, profile: colorProfile)
     }
 }

@@ -31,12 +31,18 @@ public struct Image: Sendable, Hashable {
     public var colorProfile: [UInt8]? = nil
     /// What decoding did with the source's colour profile.
     public internal(set) var colorProfileHandling: ColorProfileHandling = .none
+    /// The whole animation, already encoded, when it was processed a frame at a time
+    /// (``AnimationProcessor``): `frames` then holds its first frame alone, and serializers and
+    /// ``encoded(as:)`` in its format write these bytes (Kingfisher's `animatedImageData`).
+    public var animation: EncodedAnimation? = nil
 
     /// The first frame's pixels.
     public var pixels: [UInt8] { frames[0].pixels }
     /// Bytes of pixel memory, and of a kept colour profile: what a memory cache charges for this
     /// image.
-    public var cost: Int { width * height * 4 * frames.count + (colorProfile?.count ?? 0) }
+    public var cost: Int {
+        width * height * 4 * frames.count + (colorProfile?.count ?? 0) + (animation?.data.count ?? 0)
+    }
     /// Whether any pixel is not fully opaque.
     public var hasAlpha: Bool {
         frames.contains { frame in stride(from: 3, to: frame.pixels.count, by: 4).contains { frame.pixels[$0] != 255 } }

@@ -35,6 +35,7 @@ extension EncodingFormat {
         .jpeg: { .jpeg(quality: $0) },
         .webp: { .webp(quality: $0) },
         .avif: { .avif(quality: $0) },
+        .gif: { _ in .gif() },
     ]
 
     /// The usual encoding of `format` at `quality` 1–100; nil when this build does not write it

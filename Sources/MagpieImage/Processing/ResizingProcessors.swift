@@ -58,30 +58,7 @@ public struct DownsamplingProcessor: ImageProcessor {
         let resized: Image
         switch input {
         case .data(let data):
-            // The box is of the image before the transform: turned with it when it swaps the axes.
-            let (bw, bh) = transform.swapsAxes ? (height, width) : (width, height)
-            let resize: DecodingOptions.Resize
-            switch mode {
-            case .fit: resize = .fit(width: bw, height: bh)
-            case .fill: resize = .fill(width: bw, height: bh)
-            case .exact: resize = .exact(width: bw, height: bh)
-            case .cover:
-                // The header gives the upright size; the covering size keeps its aspect ratio.
-                var probe = DecodingOptions.default
-                probe.transform = transform
-                probe.appliesOrientation = appliesOrientation
-                probe.usesEmbeddedThumbnail = usesEmbeddedThumbnail
-                let (w, h) = try Image.outputSize(of: data, options: probe)
-                let (sw, sh) = Geometry.scaled(w, h, to: bw, bh, mode: .cover, upscale: allowsUpscaling)
-                resize = .exact(width: sw, height: sh)
-            }
-            var options = DecodingOptions(
-                resize: resize, filter: filter, allowsUpscaling: allowsUpscaling, quality: quality)
-            options.transform = transform
-            options.keepsColorProfile = keepsColorProfile
-            options.appliesOrientation = appliesOrientation
-            options.usesEmbeddedThumbnail = usesEmbeddedThumbnail
-            resized = try decode(data, options, firstFrameOnly: firstFrameOnly)
+            resized = try decode(data, decodingOptions(for: data), firstFrameOnly: firstFrameOnly)
         case .image(let image):
             let source = firstFrameOnly ? image.firstFrame : image
             resized = try ResizingProcessor(
@@ -91,6 +68,34 @@ public struct DownsamplingProcessor: ImageProcessor {
         }
         guard let sharpening else { return resized }
         return try resized.sharpened(sharpening)
+    }
+
+    /// The decode this processor does of `data` (the resize, filter and transform in one).
+    func decodingOptions(for data: [UInt8]) throws -> DecodingOptions {
+        // The box is of the image before the transform: turned with it when it swaps the axes.
+        let (bw, bh) = transform.swapsAxes ? (height, width) : (width, height)
+        let resize: DecodingOptions.Resize
+        switch mode {
+        case .fit: resize = .fit(width: bw, height: bh)
+        case .fill: resize = .fill(width: bw, height: bh)
+        case .exact: resize = .exact(width: bw, height: bh)
+        case .cover:
+            // The header gives the upright size; the covering size keeps its aspect ratio.
+            var probe = DecodingOptions.default
+            probe.transform = transform
+            probe.appliesOrientation = appliesOrientation
+            probe.usesEmbeddedThumbnail = usesEmbeddedThumbnail
+            let (w, h) = try Image.outputSize(of: data, options: probe)
+            let (sw, sh) = Geometry.scaled(w, h, to: bw, bh, mode: .cover, upscale: allowsUpscaling)
+            resize = .exact(width: sw, height: sh)
+        }
+        var options = DecodingOptions(
+            resize: resize, filter: filter, allowsUpscaling: allowsUpscaling, quality: quality)
+        options.transform = transform
+        options.keepsColorProfile = keepsColorProfile
+        options.appliesOrientation = appliesOrientation
+        options.usesEmbeddedThumbnail = usesEmbeddedThumbnail
+        return options
     }
 
     /// This processor with `next` composed into its transform.

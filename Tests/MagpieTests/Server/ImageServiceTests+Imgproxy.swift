@@ -179,7 +179,7 @@ extension ImageServiceTests {
         #expect(await h.get(h.target("w:100/mrd:50", "/a.png")).status == 400)
         let fetched = h.origin.totalRequests
         for bad in [
-            "msr:0", "msr:-1", "msfs:0", "maf:x", "mrd:0", "fq:jpg", "fq:gif:50", "fq:jpg:101", "mb:-1", "skp:exe",
+            "msr:0", "msr:-1", "msfs:0", "maf:x", "mrd:0", "fq:jpg", "fq:bmp:50", "fq:jpg:101", "mb:-1", "skp:exe",
             "raw:2", "ar:x", "eth:2", "kcr:yes", "sm:2", "t:300", "t:10:zzzzzz", "pix:-1",
         ] {
             #expect(await h.get(h.target(bad, "/a.png")).status == 400, "\(bad)")
