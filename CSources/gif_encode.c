@@ -8,24 +8,7 @@
 
 #include <gif_lib.h>
 
-#include "codec.h"
-#include "quant.h"
-
-typedef struct {
-    GifFileType *gif;
-    uint8_t *buf;
-    size_t len, cap;
-    uint64_t max_bytes;
-    uint32_t w, h, frames;
-    int max_colors, speed, loop_count, header;
-    float dither;
-    uint8_t *work, *display, *idx; /* the frame with alpha 0/255; the canvas as shown; its indices */
-    magpie__palette global, local;
-    double base_mse; /* the first frame's error under its own palette */
-    /* the frame waiting for the next one */
-    int pending, pend_local, pend_alpha, prev_background;
-    uint32_t pend_delay;
-} magpie__gif_enc;
+#include "gif_encode.h"
 
 static int magpie__gif_write(GifFileType *gif, const GifByteType *data, int n) {
     magpie__gif_enc *st = gif->UserData;
@@ -51,8 +34,11 @@ static void magpie__gif_enc_close(void *state) {
     if (st->gif) EGifCloseFile(st->gif, &err);
     free(st->buf);
     free(st->work);
-    free(st->display);
+    free(st->pend);
+    free(st->prev);
     free(st->idx);
+    free(st->near_global);
+    free(st->near_local);
     free(st);
 }
 
@@ -72,9 +58,13 @@ static int magpie__gif_enc_open(uint32_t w, uint32_t h, const magpie_encode_opti
     size_t px = (size_t)w * h;
     int err = 0;
     st->work = malloc(px * 4);
-    st->display = calloc(px, 4);
+    st->pend = malloc(px * 4);
+    st->prev = calloc(px, 4);
     st->idx = malloc(px);
-    if (!st->work || !st->display || !st->idx || !(st->gif = EGifOpen(st, magpie__gif_write, &err))) {
+    st->near_global = calloc(MAGPIE__GIF_CELLS, 1);
+    st->near_local = calloc(MAGPIE__GIF_CELLS, 1);
+    if (!st->near_global || !st->near_local || !st->work || !st->pend || !st->prev || !st->idx ||
+        !(st->gif = EGifOpen(st, magpie__gif_write, &err))) {
         magpie__gif_enc_close(st);
         return MAGPIE_ENOMEM;
     }
@@ -99,48 +89,6 @@ static ColorMapObject *magpie__gif_map(const magpie__palette *p) {
     return GifMakeMapObject(size, colors);
 }
 
-/* Mean squared error per channel of the opaque pixels drawn with `idx` from `p`. */
-static double magpie__gif_mse(const magpie__gif_enc *st, const magpie__palette *p) {
-    double sum = 0;
-    size_t n = 0;
-    for (size_t i = 0; i < (size_t)st->w * st->h; i++) {
-        const uint8_t *s = st->work + i * 4;
-        if (!s[3]) continue;
-        const uint8_t *c = p->rgb[st->idx[i]];
-        for (int k = 0; k < 3; k++) sum += (double)(s[k] - c[k]) * (s[k] - c[k]);
-        n++;
-    }
-    return n ? sum / (3.0 * (double)n) : 0;
-}
-
-/* The work frame drawn with the global palette (the nearest entry per pixel); its error. */
-static double magpie__gif_map_global(magpie__gif_enc *st) {
-    const magpie__palette *p = &st->global;
-    uint32_t last = 0xFFFFFFFFu;
-    uint8_t last_i = 0;
-    for (size_t i = 0; i < (size_t)st->w * st->h; i++) {
-        const uint8_t *s = st->work + i * 4;
-        if (!s[3]) {
-            st->idx[i] = (uint8_t)p->transparent;
-            continue;
-        }
-        uint32_t key = (uint32_t)s[0] << 16 | (uint32_t)s[1] << 8 | s[2];
-        if (key != last) {
-            int best = 0, best_d = 1 << 30;
-            for (int c = 0; c < p->count; c++) {
-                if (c == p->transparent) continue;
-                int dr = s[0] - p->rgb[c][0], dg = s[1] - p->rgb[c][1], db = s[2] - p->rgb[c][2];
-                int d = dr * dr + dg * dg + db * db;
-                if (d < best_d) best_d = d, best = c;
-            }
-            last = key;
-            last_i = (uint8_t)best;
-        }
-        st->idx[i] = last_i;
-    }
-    return magpie__gif_mse(st, p);
-}
-
 static int magpie__gif_header(magpie__gif_enc *st) {
     ColorMapObject *map = magpie__gif_map(&st->global);
     if (!map) return MAGPIE_ENOMEM;
@@ -157,60 +105,77 @@ static int magpie__gif_header(magpie__gif_enc *st) {
 }
 
 /* Writes the waiting frame; `next_alpha`: the frame after it has transparent pixels, so this one
- * is cleared after it is shown (and, to clear all of it, covers the whole canvas). */
+ * is cleared after it is shown (and, to clear all of it, covers the whole canvas). Otherwise it is
+ * only the rectangle where it differs from the frame before, whose unchanged pixels in it are
+ * transparent (the canvas keeps them). */
 static int magpie__gif_flush(magpie__gif_enc *st, int next_alpha) {
-    const magpie__palette *p = st->pend_local ? &st->local : &st->global;
     const uint32_t W = st->w, H = st->h;
     int full = st->frames == 0 || st->pend_alpha || next_alpha || st->prev_background;
-    uint32_t x0 = 0, y0 = 0, x1 = W, y1 = H; /* the rectangle written */
+    magpie__gif_rect r = {0, 0, W, H};
     if (!full) {
-        x0 = W, y0 = H, x1 = 0, y1 = 0;
-        for (uint32_t y = 0; y < H; y++)
+        r = (magpie__gif_rect){W, H, 0, 0};
+        for (uint32_t y = 0; y < H; y++) {
+            const uint32_t *a = (const uint32_t *)(const void *)(st->pend + (size_t)y * W * 4);
+            const uint32_t *b = (const uint32_t *)(const void *)(st->prev + (size_t)y * W * 4);
             for (uint32_t x = 0; x < W; x++) {
-                size_t i = (size_t)y * W + x;
-                const uint8_t *d = st->display + i * 4, *c = p->rgb[st->idx[i]];
-                if (d[3] && d[0] == c[0] && d[1] == c[1] && d[2] == c[2]) continue;
-                if (x < x0) x0 = x;
-                if (x >= x1) x1 = x + 1;
-                if (y < y0) y0 = y;
-                if (y >= y1) y1 = y + 1;
+                if (a[x] == b[x]) continue;
+                if (x < r.x0) r.x0 = x;
+                if (x >= r.x1) r.x1 = x + 1;
+                if (y < r.y0) r.y0 = y;
+                if (y >= r.y1) r.y1 = y + 1;
             }
-        if (x1 == 0) x0 = y0 = 0, x1 = y1 = 1; /* nothing changed: one pixel, as GIF needs one */
-        if (p->transparent >= 0)
-            for (uint32_t y = y0; y < y1; y++)
-                for (uint32_t x = x0; x < x1; x++) {
-                    size_t i = (size_t)y * W + x;
-                    const uint8_t *d = st->display + i * 4, *c = p->rgb[st->idx[i]];
-                    if (d[3] && d[0] == c[0] && d[1] == c[1] && d[2] == c[2]) st->idx[i] = (uint8_t)p->transparent;
-                }
+        }
+        if (r.x1 == 0) r = (magpie__gif_rect){0, 0, 1, 1}; /* nothing changed: one pixel, as GIF needs one */
     }
-    int uses_transparent = p->transparent >= 0 && (!full || st->pend_alpha);
-    GraphicsControlBlock gcb = {next_alpha ? DISPOSE_BACKGROUND : DISPOSE_DO_NOT, false,
-                                (int)((st->pend_delay + 5) / 10 > 65535 ? 65535 : (st->pend_delay + 5) / 10),
+    /* The palette: the first frame's becomes the global one; later frames use it unless it shows
+     * them clearly worse than the first was shown, or they need a transparent entry it lacks. */
+    int rc, local = 0;
+    magpie__palette *p = &st->global;
+    int needs_clear = st->pend_alpha || !full;
+    double enough = st->base_mse + MAGPIE__GIF_WORSE;
+    if (!st->header) {
+        if ((rc = magpie__gif_quantize(st, r, &st->global, st->idx, W))) return rc;
+        magpie__gif_reserve(&st->global);
+        st->base_mse = magpie__gif_remap(st, &st->global, st->near_global, r);
+        if ((rc = magpie__gif_header(st))) return rc;
+    } else if ((needs_clear && st->global.transparent < 0) ||
+               magpie__gif_remap(st, &st->global, st->near_global, r) > enough) {
+        /* The last frame's own palette often fits the next (a pan, a scene): else a new one. */
+        local = 1;
+        p = &st->local;
+        if (!st->have_local || (needs_clear && st->local.transparent < 0) ||
+            magpie__gif_remap(st, &st->local, st->near_local, r) > enough) {
+            if ((rc = magpie__gif_quantize(st, r, &st->local, st->idx, W))) return rc;
+            magpie__gif_reserve(&st->local);
+            memset(st->near_local, 0, MAGPIE__GIF_CELLS);
+            st->have_local = 1;
+        }
+    }
+    if (!full && p->transparent >= 0)
+        for (uint32_t y = r.y0; y < r.y1; y++)
+            for (uint32_t x = r.x0; x < r.x1; x++) {
+                size_t i = (size_t)y * W + x;
+                if (((const uint32_t *)(const void *)st->pend)[i] == ((const uint32_t *)(const void *)st->prev)[i])
+                    st->idx[i] = (uint8_t)p->transparent;
+            }
+    int uses_transparent = p->transparent >= 0 && needs_clear;
+    int delay = (int)((st->pend_delay + 5) / 10 > 65535 ? 65535 : (st->pend_delay + 5) / 10);
+    GraphicsControlBlock gcb = {next_alpha ? DISPOSE_BACKGROUND : DISPOSE_DO_NOT, false, delay,
                                 uses_transparent ? p->transparent : NO_TRANSPARENT_COLOR};
     GifByteType ext[4];
     size_t n = EGifGCBToExtension(&gcb, ext);
-    ColorMapObject *map = st->pend_local ? magpie__gif_map(p) : NULL;
-    if (st->pend_local && !map) return MAGPIE_ENOMEM;
+    ColorMapObject *map = local ? magpie__gif_map(p) : NULL;
+    if (local && !map) return MAGPIE_ENOMEM;
     int ok = EGifPutExtension(st->gif, GRAPHICS_EXT_FUNC_CODE, (int)n, ext) != GIF_ERROR &&
-             EGifPutImageDesc(st->gif, (int)x0, (int)y0, (int)(x1 - x0), (int)(y1 - y0), false, map) != GIF_ERROR;
+             EGifPutImageDesc(st->gif, (int)r.x0, (int)r.y0, (int)(r.x1 - r.x0), (int)(r.y1 - r.y0), false, map) !=
+                 GIF_ERROR;
     GifFreeMapObject(map);
-    for (uint32_t y = y0; ok && y < y1; y++)
-        ok = EGifPutLine(st->gif, st->idx + (size_t)y * W + x0, (int)(x1 - x0)) != GIF_ERROR;
+    for (uint32_t y = r.y0; ok && y < r.y1; y++)
+        ok = EGifPutLine(st->gif, st->idx + (size_t)y * W + r.x0, (int)(r.x1 - r.x0)) != GIF_ERROR;
     if (!ok) return st->len >= st->max_bytes ? MAGPIE_ELIMIT_MEMORY : MAGPIE_EENCODE;
-    /* The canvas as a viewer shows it next. */
-    if (next_alpha) {
-        memset(st->display, 0, (size_t)W * H * 4);
-    } else {
-        for (uint32_t y = y0; y < y1; y++)
-            for (uint32_t x = x0; x < x1; x++) {
-                size_t i = (size_t)y * W + x;
-                if (uses_transparent && st->idx[i] == p->transparent) continue;
-                uint8_t *d = st->display + i * 4;
-                memcpy(d, p->rgb[st->idx[i]], 3);
-                d[3] = 255;
-            }
-    }
+    /* What the next frame is compared with: this one, or nothing once it is cleared. */
+    if (next_alpha) memset(st->prev, 0, (size_t)W * H * 4);
+    else memcpy(st->prev, st->pend, (size_t)W * H * 4);
     st->prev_background = next_alpha;
     st->frames++;
     st->pending = 0;
@@ -237,25 +202,9 @@ static int magpie__gif_enc_add(void *state, const uint8_t *px, size_t stride, ui
     }
     int rc;
     if (st->pending && (rc = magpie__gif_flush(st, alpha))) return rc;
-    if (!st->header) {
-        rc = magpie__quantize(st->work, W, H, (size_t)W * 4, st->max_colors, st->dither, st->speed, &st->global,
-                              st->idx);
-        if (rc) return rc;
-        st->base_mse = magpie__gif_mse(st, &st->global);
-        magpie__gif_reserve(&st->global);
-        if ((rc = magpie__gif_header(st))) return rc;
-        st->pend_local = 0;
-    } else {
-        /* The global palette unless it shows this frame clearly worse than the first. */
-        double mse = (alpha && st->global.transparent < 0) ? 1e30 : magpie__gif_map_global(st);
-        st->pend_local = mse > 2.0 * st->base_mse + 4.0;
-        if (st->pend_local) {
-            rc = magpie__quantize(st->work, W, H, (size_t)W * 4, st->max_colors, st->dither, st->speed, &st->local,
-                                  st->idx);
-            if (rc) return rc;
-            magpie__gif_reserve(&st->local);
-        }
-    }
+    uint8_t *t = st->pend;
+    st->pend = st->work;
+    st->work = t;
     st->pending = 1;
     st->pend_alpha = alpha;
     st->pend_delay = delay_ms;

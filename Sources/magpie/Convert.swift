@@ -4,16 +4,24 @@ import Magpie
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Decode at full size, upright, apply any effects, and encode to OUT's format (png, jpg, webp, ppm).")
+        abstract:
+            "Decode at full size, upright, apply any effects, and encode to OUT's format (png, jpg, webp, gif, avif, ppm).",
+        discussion: """
+            An animated IN stays animated where OUT's format has animations (webp, gif), a frame at a time; \
+            --first-frame or --frame N writes one frame.
+            """)
 
     @Argument(help: "Input image.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "Output file (.png, .jpg, .webp).")
+    @Option(name: .shortAndLong, help: "Output file (.png, .jpg, .webp, .gif, .avif).")
     var output: String
 
-    @Option(name: .long, help: "GIF frame to write, composited (0 = first).")
-    var frame = 0
+    @Option(name: .long, help: "One frame of an animation to write, composited (0 = first).")
+    var frame: Int?
+
+    @Flag(name: .long, help: "Only an animation's first frame, as a still.")
+    var firstFrame = false
 
     @Option(name: .long, help: "JPEG and WebP quality 1–100.")
     var quality = 85
@@ -27,7 +35,7 @@ struct Convert: ParsableCommand {
     var effects: EffectFlags
 
     func validate() throws {
-        guard frame >= 0 else { throw ValidationError("--frame must be 0 or more") }
+        guard (frame ?? 0) >= 0 else { throw ValidationError("--frame must be 0 or more") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100") }
     }
 
@@ -35,7 +43,17 @@ struct Convert: ParsableCommand {
         let chain = try effects.processors()
         do {
             if !output.lowercased().hasSuffix(".ppm") { _ = try CLI.encodingFormat(forPath: output, quality: quality) }
-            var options = DecodingOptions(frames: .single(frame))
+            if frame == nil, !firstFrame, let data = try CLI.animatedSource(input, output: output, quality: quality) {
+                // Every frame, upright and turned, then the effects, encoded as they come.
+                let turn: any ImageProcessor = TransformProcessor(effects.orientation)
+                let processor = chain.reduce(turn) { CompositeProcessor($0, $1) }
+                let encoding = try CLI.encodingFormat(forPath: output, quality: quality)
+                let image = try AnimationProcessor(processor, format: encoding).process(
+                    .data(data), firstFrameOnly: false)
+                try CLI.save(image, to: output, quality: quality)
+                return
+            }
+            var options = DecodingOptions(frames: .single(frame ?? 0))
             options.transform = effects.orientation
             options.keepsColorProfile = keepProfile
             let image = try Image(contentsOfFile: input, options: options)

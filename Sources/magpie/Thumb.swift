@@ -5,7 +5,11 @@ struct Thumb: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumb",
         abstract: "Make an upright thumbnail that fits SIZE×SIZE (or W×H), like vipsthumbnail -s.",
-        discussion: "The output format follows OUT's extension (png, jpg, webp). Default OUT: tn_<name>.jpg beside IN.")
+        discussion: """
+            The output format follows OUT's extension (png, jpg, webp, gif, avif). An animated IN (GIF, WebP, AVIF \
+            sequence) stays animated where OUT's format has animations (webp, gif), a frame at a time; \
+            --first-frame writes its first frame alone. Default OUT: tn_<name>.jpg beside IN.
+            """)
 
     @Argument(help: "Input image.")
     var input: String
@@ -13,8 +17,11 @@ struct Thumb: ParsableCommand {
     @Option(name: .shortAndLong, help: "Box to fit: SIZE or WxH.")
     var size: String
 
-    @Option(name: .shortAndLong, help: "Output file (.png, .jpg, .webp).")
+    @Option(name: .shortAndLong, help: "Output file (.png, .jpg, .webp, .gif, .avif).")
     var output: String?
+
+    @Flag(name: .long, help: "Only an animation's first frame, as a still.")
+    var firstFrame = false
 
     @Flag(name: .long, help: "Fill the box exactly, centre-cropping what overflows.")
     var fill = false
@@ -69,6 +76,10 @@ struct Thumb: ParsableCommand {
         let chain = try effects.processors()
         do {
             if !out.lowercased().hasSuffix(".ppm") { _ = try CLI.encodingFormat(forPath: out, quality: quality) }
+            if !firstFrame, let animated = try animation(w, h, to: out, effects: chain) {
+                try CLI.save(animated, to: out, quality: quality)
+                return
+            }
             var options = DecodingOptions(
                 resize: fill ? .fill(width: w, height: h) : .fit(width: w, height: h), frames: .single(0),
                 quality: fast ? .fast : .standard)
@@ -94,6 +105,21 @@ struct Thumb: ParsableCommand {
         } catch {
             throw CLI.fail(input, error)
         }
+    }
+
+    /// An animated input into an animated output, a frame at a time through the same resize and
+    /// effects (the smart crop's window found on each frame); nil where either is not animated.
+    func animation(_ w: Int, _ h: Int, to out: String, effects chain: [any ImageProcessor]) throws -> Image? {
+        guard let data = try CLI.animatedSource(input, output: out, quality: quality) else { return nil }
+        var resize = DownsamplingProcessor(
+            width: w, height: h, mode: smart ? .cover : fill ? .fill : .fit, quality: fast ? .fast : .standard,
+            transform: effects.orientation, keepsColorProfile: keepProfile)
+        if let sharpenResize { resize.sharpening = try EffectFlags.sharpening(sharpenResize) }
+        var steps: [any ImageProcessor] = [resize]
+        if smart { steps.append(CroppingProcessor(width: w, height: h, anchor: .smart)) }
+        let processor = (steps + chain).dropFirst().reduce(steps[0]) { CompositeProcessor($0, $1) }
+        let encoding = try CLI.encodingFormat(forPath: out, quality: quality)
+        return try AnimationProcessor(processor, format: encoding).process(.data(data), firstFrameOnly: false)
     }
 
     static func defaultOutput(for input: String) -> String {

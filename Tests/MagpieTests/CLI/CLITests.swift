@@ -143,7 +143,7 @@ import Testing
             let written = try FileManager.default.contentsOfDirectory(atPath: dir.path("webp"))
             #expect(written.count == 1 && written[0].hasSuffix(".webp"))
             #expect(try ImageInfo(contentsOfFile: dir.path("webp") + "/" + written[0]).format == .webp)
-            let badFormat = try await CLI.runAsync(["fetch", a, "--out-format", "gif"])
+            let badFormat = try await CLI.runAsync(["fetch", a, "--out-format", "bmp"])
             #expect(badFormat.status != 0 && badFormat.stderr.contains("--out-format"))
             // Failures are listed and set the exit status.
             let bad = try await CLI.runAsync(["fetch", server.baseURL + "/nothing", "--cache-dir", dir.path("cache")])

@@ -30,7 +30,8 @@ import Testing
         #expect(EncodingFormat.standard(.png, quality: 70) == .png())
         #expect(EncodingFormat.standard(.webp, quality: 70) == .webp(quality: 70))
         #expect(EncodingFormat.standard(.avif, quality: 70) == .avif(quality: 70))
-        for format in [ImageFormat.gif, .heic, .svg, .unknown] {
+        #expect(EncodingFormat.standard(.gif, quality: 70) == (ImageFormat.gif.isEncodable ? .gif() : nil))
+        for format in [ImageFormat.bmp, .heic, .svg, .unknown] {
             #expect(EncodingFormat.standard(format, quality: 70) == nil, "\(format)")
             #expect(!format.isEncodable)
         }

@@ -147,7 +147,7 @@ import Testing
             (h.target("w:9000", "/a.jpg"), 400),
             (h.target("w:5000/dpr:2", "/a.jpg"), 400),
             (h.target("exp:1999999999", "/a.jpg"), 403),
-            (h.target("w:10", "/a.jpg", ext: "gif"), 400),
+            (h.target("w:10", "/a.jpg", ext: "bmp"), 400),
             (
                 "/" + URLSignature.sign("/w:10/plain/ftp://127.0.0.2/a.jpg", with: Self.key)
                     + "/w:10/plain/ftp://127.0.0.2/a.jpg", 400
