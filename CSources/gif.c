@@ -16,7 +16,11 @@ typedef struct {
 static int magpie__gif_read(GifFileType *gif, GifByteType *buf, int len) {
     magpie__gif_src *s = gif->UserData;
     if (len <= 0) return 0;
-    size_t n = magpie__read(s->in, s->pos, buf, (size_t)len);
+    /* Through the input's window: giflib asks for a byte or a sub-block at a time. */
+    size_t n = 0;
+    const uint8_t *p = magpie__peek_upto(s->in, s->pos, (size_t)len, &n);
+    if (p) memcpy(buf, p, n);
+    else n = 0;
     if (n < (size_t)len) s->eof = 1;
     s->pos += n;
     return (int)n;
@@ -37,6 +41,7 @@ typedef struct {
     magpie__gif_src src;
     GifFileType *gif;
     uint8_t *canvas, *saved, *line;
+    magpie__gif_lzw *lzw; /* the frame's code stream, decoded here (gif_lzw.c) */
     size_t canvas_bytes, saved_stride; /* saved: the rectangle kept for DISPOSE_PREVIOUS */
     uint64_t charged;
     uint32_t frame; /* frames read so far */
@@ -52,6 +57,7 @@ static void magpie__gif_close(magpie__job *job, void *state) {
     free(st->canvas);
     free(st->saved);
     free(st->line);
+    free(st->lzw);
     magpie__uncharge(job, st->charged);
     free(st);
 }
@@ -70,7 +76,7 @@ static int magpie__gif_open(magpie__job *job, void **state) {
     }
     const uint32_t W = job->info.width, H = job->info.height;
     st->canvas_bytes = (size_t)W * H * 4; /* bounded by the pixel limit */
-    uint64_t need = 2 * (uint64_t)st->canvas_bytes + 65536;
+    uint64_t need = 2 * (uint64_t)st->canvas_bytes + 65536 + sizeof(magpie__gif_lzw);
     if ((rc = magpie__charge(job, need))) {
         magpie__gif_close(job, st);
         return rc;
@@ -78,7 +84,8 @@ static int magpie__gif_open(magpie__job *job, void **state) {
     st->charged = need;
     st->canvas = calloc(st->canvas_bytes ? st->canvas_bytes : 1, 1);
     st->line = malloc(65536);
-    if (!st->canvas || !st->line) {
+    st->lzw = malloc(sizeof *st->lzw);
+    if (!st->canvas || !st->line || !st->lzw) {
         magpie__gif_close(job, st);
         return MAGPIE_ENOMEM;
     }
@@ -138,8 +145,8 @@ static int magpie__gif_next(magpie__job *job, void *state, magpie__sink *sink, u
         magpie__detail(job, "frame %u has an empty or invalid size", st->frame);
         return MAGPIE_ECORRUPT;
     }
-    /* giflib decodes a damaged code stream into garbage without a word: check it first. */
-    if ((rc = magpie__gif_check_lzw(job, st->src.pos, st->frame, (uint64_t)d->Width * (uint64_t)d->Height)))
+    /* The code stream is decoded here (giflib would turn a damaged one into garbage silently). */
+    if ((rc = magpie__gif_lzw_begin(job, st->lzw, st->src.pos, st->frame, (uint64_t)d->Width * (uint64_t)d->Height)))
         return rc;
     /* Dispose of the previous frame: only its rectangle changes. */
     if (st->prev_disposal == DISPOSE_BACKGROUND) {
@@ -163,31 +170,43 @@ static int magpie__gif_next(magpie__job *job, void *state, magpie__sink *sink, u
         for (uint32_t y = 0; y < ch; y++)
             memcpy(st->saved + y * st->saved_stride, canvas + ((size_t)(cy + y) * W + cx) * 4, st->saved_stride);
     }
+    /* Each index's pixel as the canvas's bytes (0: the pixel is left as it is: the transparent
+     * index, or one past the palette). No palette at all: a grey ramp, as other decoders do. */
+    uint32_t rgba[256];
+    for (int i = 0; i < 256; i++) {
+        uint8_t px[4] = {(uint8_t)i, (uint8_t)i, (uint8_t)i, 255};
+        if (cmap) {
+            if (i >= cmap->ColorCount) {
+                rgba[i] = 0;
+                continue;
+            }
+            px[0] = cmap->Colors[i].Red, px[1] = cmap->Colors[i].Green, px[2] = cmap->Colors[i].Blue;
+        }
+        memcpy(&rgba[i], px, 4);
+    }
+    if (gcb.TransparentColor >= 0 && gcb.TransparentColor < 256) rgba[gcb.TransparentColor] = 0;
     /* Rows in file order; interlaced frames come in four passes. */
     static const uint32_t start[4] = {0, 4, 2, 1}, step[4] = {8, 8, 4, 2};
     uint32_t passes = d->Interlace ? 4 : 1;
     for (uint32_t p = 0; p < passes; p++) {
         for (uint32_t r = d->Interlace ? start[p] : 0; r < fh; r += d->Interlace ? step[p] : 1) {
-            if (DGifGetLine(gif, st->line, (int)fw) == GIF_ERROR) return magpie__gif_status(gif, &st->src, job);
+            if ((rc = magpie__gif_lzw_read(job, st->lzw, st->line, fw))) return rc;
             uint32_t y = fy + r;
             if (y >= H) continue;
-            uint8_t *dst = canvas + (size_t)y * W * 4;
-            for (uint32_t c = 0; c < fw && fx + c < W; c++) {
-                int idx = st->line[c];
-                if (idx == gcb.TransparentColor) continue;
-                uint8_t *o = dst + (size_t)(fx + c) * 4;
-                if (cmap && idx < cmap->ColorCount) {
-                    o[0] = cmap->Colors[idx].Red;
-                    o[1] = cmap->Colors[idx].Green;
-                    o[2] = cmap->Colors[idx].Blue;
-                    o[3] = 255;
-                } else if (!cmap) { /* no palette at all: grey ramp, as other decoders do */
-                    o[0] = o[1] = o[2] = (uint8_t)idx;
-                    o[3] = 255;
-                }
+            uint8_t *dst = canvas + ((size_t)y * W + fx) * 4;
+            uint32_t cols = fx >= W ? 0 : fx + fw <= W ? fw : W - fx;
+            for (uint32_t c = 0; c < cols; c++) {
+                uint32_t v = rgba[st->line[c]];
+                if (v) memcpy(dst + (size_t)c * 4, &v, 4);
             }
         }
     }
+    /* giflib steps over the data to the next record. */
+    int code_size;
+    GifByteType *block = NULL;
+    if (DGifGetCode(gif, &code_size, &block) == GIF_ERROR) return magpie__gif_status(gif, &st->src, job);
+    while (block)
+        if (DGifGetCodeNext(gif, &block) == GIF_ERROR) return magpie__gif_status(gif, &st->src, job);
     if (sink)
         for (uint32_t y = 0; y < H; y++) magpie__sink_push(sink, canvas + (size_t)y * W * 4);
     *delay_ms = (uint32_t)gcb.DelayTime * 10u;

@@ -60,9 +60,38 @@ MAGPIE_HIDDEN int magpie__finish_into(magpie__job *job, uint8_t *pixels, size_t 
 MAGPIE_HIDDEN int magpie__finish_image(magpie__job *jobp, magpie_image **out);
 MAGPIE_HIDDEN int magpie__open(magpie__in *in, const char *path, const magpie_decode_options *options);
 
-/* Checks the LZW code stream of frame `frame` whose first sub-block starts at `at` (the minimum
- * code size is the byte before): every code defined, `pixels` pixels before the stream ends
- * (gif_lzw.c). MAGPIE_OK, MAGPIE_ECORRUPT or MAGPIE_ETRUNCATED, with a detail. */
-MAGPIE_HIDDEN int magpie__gif_check_lzw(magpie__job *job, uint64_t at, uint32_t frame, uint64_t pixels);
+/* ---- a GIF frame's LZW stream (gif_lzw.c) ---- */
+typedef struct {
+    magpie__in *in;
+    uint64_t at;         /* file offset of span[0] */
+    const uint8_t *span; /* bytes read ahead (valid until the next peek, and only this reader peeks) */
+    size_t avail;        /* bytes left in span */
+    uint32_t left;       /* bytes left in the current sub-block */
+    int ended;           /* the sub-block terminator (or the end of the data) was reached */
+    int truncated;       /* the data ended inside the stream */
+    uint32_t bits;       /* bit buffer, LSB first */
+    uint32_t nbits;
+} magpie__lzw_reader;
+
+typedef struct {
+    magpie__lzw_reader r;
+    int16_t prefix[4096]; /* each code's string: the code before it (-1 for a single pixel) ... */
+    uint8_t suffix[4096]; /* ... and its last pixel */
+    uint16_t len[4096];   /* its length */
+    uint8_t stack[4097];  /* the current string, last pixel on top */
+    int sp, clear, next, prev, min;
+    uint32_t size, frame;
+    uint8_t first;        /* the first pixel of the previous string */
+    uint64_t done, pixels;
+} magpie__gif_lzw;
+
+/* Starts decoding frame `frame`, whose first sub-block starts at `at` (the minimum code size is the
+ * byte before) and which has `pixels` pixels. MAGPIE_ECORRUPT for a bad code size. */
+MAGPIE_HIDDEN int magpie__gif_lzw_begin(magpie__job *job, magpie__gif_lzw *z, uint64_t at, uint32_t frame,
+                                        uint64_t pixels);
+/* The next `n` indices into `out`: MAGPIE_OK, or MAGPIE_ECORRUPT (a code not defined) or
+ * MAGPIE_ETRUNCATED (the stream ends, or an end code comes, before the frame's pixels), with a
+ * detail. */
+MAGPIE_HIDDEN int magpie__gif_lzw_read(magpie__job *job, magpie__gif_lzw *z, uint8_t *out, uint32_t n);
 
 #endif

@@ -47,9 +47,11 @@ extension Variant {
         }
 
         /// An animation's frames: the plan for its size, made once.
-        func frameDecoding(of data: [UInt8]) throws -> (options: DecodingOptions, then: (any ImageProcessor)?) {
-            let (sw, sh) = try sourceSize(of: data)
-            return try plan(sourceWidth: sw, sourceHeight: sh).framePlan(for: data)
+        func frameDecoding(of source: EncodedSource) throws -> (options: DecodingOptions, then: (any ImageProcessor)?) {
+            var probe = DecodingOptions(appliesOrientation: appliesOrientation)
+            probe.usesEmbeddedThumbnail = enforcesThumbnail
+            let (sw, sh) = try source.outputSize(options: probe)
+            return try plan(sourceWidth: sw, sourceHeight: sh).framePlan(for: source)
         }
 
         /// The sizes as `process` reads them from the header.

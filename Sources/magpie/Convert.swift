@@ -43,15 +43,17 @@ struct Convert: ParsableCommand {
         let chain = try effects.processors()
         do {
             if !output.lowercased().hasSuffix(".ppm") { _ = try CLI.encodingFormat(forPath: output, quality: quality) }
-            if frame == nil, !firstFrame, let data = try CLI.animatedSource(input, output: output, quality: quality) {
+            if frame == nil, !firstFrame, try CLI.isAnimatedSource(input, output: output, quality: quality) {
                 // Every frame, upright and turned, then the effects, encoded as they come.
                 let turn: any ImageProcessor = TransformProcessor(effects.orientation)
                 let processor = chain.reduce(turn) { CompositeProcessor($0, $1) }
                 let encoding = try CLI.encodingFormat(forPath: output, quality: quality)
-                let image = try AnimationProcessor(processor, format: encoding).process(
-                    .data(data), firstFrameOnly: false)
-                try CLI.save(image, to: output, quality: quality)
-                return
+                if let image = try AnimationProcessor(processor, format: encoding).animation(
+                    of: .file(input), concurrently: true)
+                {
+                    try CLI.save(image, to: output, quality: quality)
+                    return
+                }
             }
             var options = DecodingOptions(frames: .single(frame ?? 0))
             options.transform = effects.orientation

@@ -64,14 +64,11 @@ enum CLI {
         }
     }
 
-    /// The bytes of `input` when it is an animation and `output`'s format writes animations; nil
-    /// otherwise (the still path then decodes the file through a window).
-    static func animatedSource(_ input: String, output: String, quality: Int) throws -> [UInt8]? {
-        guard !output.lowercased().hasSuffix(".ppm"), try encodingFormat(forPath: output, quality: quality).animates,
-            try ImageInfo(contentsOfFile: input).frameCount > 1
-        else { return nil }
-        guard let data = FileManager.default.contents(atPath: input) else { throw CLIError("cannot read the file") }
-        return [UInt8](data)
+    /// Whether `input` is an animation and `output`'s format writes animations.
+    static func isAnimatedSource(_ input: String, output: String, quality: Int) throws -> Bool {
+        guard !output.lowercased().hasSuffix(".ppm"), try encodingFormat(forPath: output, quality: quality).animates
+        else { return false }
+        return try ImageInfo(contentsOfFile: input).frameCount > 1
     }
 
     static func encodingFormat(forPath path: String, quality: Int) throws -> EncodingFormat {

@@ -110,7 +110,7 @@ struct Thumb: ParsableCommand {
     /// An animated input into an animated output, a frame at a time through the same resize and
     /// effects (the smart crop's window found on each frame); nil where either is not animated.
     func animation(_ w: Int, _ h: Int, to out: String, effects chain: [any ImageProcessor]) throws -> Image? {
-        guard let data = try CLI.animatedSource(input, output: out, quality: quality) else { return nil }
+        guard try CLI.isAnimatedSource(input, output: out, quality: quality) else { return nil }
         var resize = DownsamplingProcessor(
             width: w, height: h, mode: smart ? .cover : fill ? .fill : .fit, quality: fast ? .fast : .standard,
             transform: effects.orientation, keepsColorProfile: keepProfile)
@@ -119,7 +119,7 @@ struct Thumb: ParsableCommand {
         if smart { steps.append(CroppingProcessor(width: w, height: h, anchor: .smart)) }
         let processor = (steps + chain).dropFirst().reduce(steps[0]) { CompositeProcessor($0, $1) }
         let encoding = try CLI.encodingFormat(forPath: out, quality: quality)
-        return try AnimationProcessor(processor, format: encoding).process(.data(data), firstFrameOnly: false)
+        return try AnimationProcessor(processor, format: encoding).animation(of: .file(input), concurrently: true)
     }
 
     static func defaultOutput(for input: String) -> String {

@@ -51,10 +51,20 @@ extension Image {
         of bytes: [UInt8], options: DecodingOptions = .default, maxFrames: Int = .max,
         _ body: (Image, Duration) throws -> Void
     ) throws -> (given: Int, frameCount: Int, loopCount: Int?) {
+        try forEachFrame(of: .data(bytes), options: options, maxFrames: maxFrames, body)
+    }
+
+    /// As the bytes' one, from bytes or a file (read through a small window where the format
+    /// allows: GIF).
+    @discardableResult
+    public static func forEachFrame(
+        of source: EncodedSource, options: DecodingOptions = .default, maxFrames: Int = .max,
+        _ body: (Image, Duration) throws -> Void
+    ) throws -> (given: Int, frameCount: Int, loopCount: Int?) {
         var request = options.coreRequest
         request.frameIndex = nil
-        return try bytes.withUnsafeBytes { raw in
-            try CoreFrames.read(request, CoreInput(memory: raw)) { reader in
+        return try source.withInput { input in
+            try CoreFrames.read(request, input) { reader in
                 var given = 0
                 while given < maxFrames, let frame = try reader.next() {
                     let image = Image(
@@ -71,32 +81,35 @@ extension Image {
     }
 
     /// Decodes an animation a frame at a time, passes each frame through `process`, and encodes
-    /// the results as `format`: memory is the source's canvas, one output frame and the encoder's
-    /// state. Every processed frame must have the first's size. `checkpoint` runs before each frame
-    /// (a deadline or a cancellation throws there).
+    /// the results as `format`: memory is the source's canvas, one output frame (two more when
+    /// encoding `concurrently`, on a thread of its own) and the encoder's state. Every processed
+    /// frame must have the first's size. `checkpoint` runs before each frame (a deadline or a
+    /// cancellation throws there).
     /// - Returns: the first output frame, carrying the encoded animation (``animation``).
     public static func transcodingAnimation(
-        _ bytes: [UInt8], options: DecodingOptions = .default, maxFrames: Int = .max, as format: EncodingFormat,
-        checkpoint: () throws -> Void = {}, process: (Image) throws -> Image
+        _ source: EncodedSource, options: DecodingOptions = .default, maxFrames: Int = .max,
+        as format: EncodingFormat, concurrently: Bool = false, checkpoint: () throws -> Void = {},
+        process: (Image) throws -> Image
     ) throws -> Image {
-        var encoder: AnimationEncoder?
+        var sink: FrameSink?
         var first: Image?
-        let (given, count, _) = try forEachFrame(of: bytes, options: options, maxFrames: maxFrames) { frame, delay in
+        let (given, count, _) = try forEachFrame(of: source, options: options, maxFrames: maxFrames) { frame, delay in
             try checkpoint()
             let out = try process(frame)
-            if encoder == nil {
-                encoder = try AnimationEncoder(
+            if sink == nil {
+                let encoder = try AnimationEncoder(
                     width: out.width, height: out.height, format: format, loopCount: frame.loopCount)
+                sink = concurrently ? FrameSink.threaded(encoder) : FrameSink(encoder)
                 first = out.firstFrame
             }
-            try encoder?.add(out, delay: delay)
+            try sink?.add(out, delay: delay)
         }
-        guard let encoder, var poster = first else {
+        guard let sink, var poster = first else {
             throw ImageCodecError.decodingFailed(
                 CoreBridge.failure(CoreFailure.Code.corrupt.rawValue, detail: "no frames"))
         }
         poster.animation = EncodedAnimation(
-            format: format.format, data: try encoder.finish(), frameCount: given, framesDropped: count - given)
+            format: format.format, data: try sink.finish(), frameCount: given, framesDropped: count - given)
         return poster
     }
 }

@@ -7,21 +7,23 @@
 /// A processor whose decode of bytes can be done by someone else a frame at a time: the decode
 /// it does, and what it does to the decoded image after (nil: nothing).
 public protocol FrameDecodingProcessor: ImageProcessor {
-    func frameDecoding(of data: [UInt8]) throws -> (options: DecodingOptions, then: (any ImageProcessor)?)
+    func frameDecoding(of source: EncodedSource) throws -> (options: DecodingOptions, then: (any ImageProcessor)?)
 }
 
 extension ImageProcessor {
     /// How an animation's frames are decoded, then processed, for this processor: its own plan
     /// where it has one (shrink-on-load and the filter windows made once), else a full-size decode
     /// and the whole processor on each frame.
-    public func framePlan(for data: [UInt8]) throws -> (options: DecodingOptions, then: (any ImageProcessor)?) {
-        if let planned = self as? any FrameDecodingProcessor { return try planned.frameDecoding(of: data) }
+    public func framePlan(for source: EncodedSource) throws -> (options: DecodingOptions, then: (any ImageProcessor)?) {
+        if let planned = self as? any FrameDecodingProcessor { return try planned.frameDecoding(of: source) }
         return (.default, self)
     }
 }
 
 extension DefaultImageProcessor: FrameDecodingProcessor {
-    public func frameDecoding(of data: [UInt8]) throws -> (options: DecodingOptions, then: (any ImageProcessor)?) {
+    public func frameDecoding(of source: EncodedSource) throws -> (
+        options: DecodingOptions, then: (any ImageProcessor)?
+    ) {
         var options = DecodingOptions.default
         options.keepsColorProfile = keepsColorProfile
         return (options, nil)
@@ -29,20 +31,24 @@ extension DefaultImageProcessor: FrameDecodingProcessor {
 }
 
 extension DownsamplingProcessor: FrameDecodingProcessor {
-    public func frameDecoding(of data: [UInt8]) throws -> (options: DecodingOptions, then: (any ImageProcessor)?) {
+    public func frameDecoding(of source: EncodedSource) throws -> (
+        options: DecodingOptions, then: (any ImageProcessor)?
+    ) {
         let after = sharpening.map { SharpenProcessor($0) as any ImageProcessor }
-        return (try decodingOptions(for: data), after)
+        return (try decodingOptions(for: source), after)
     }
 }
 
 extension CompositeProcessor: FrameDecodingProcessor {
-    public func frameDecoding(of data: [UInt8]) throws -> (options: DecodingOptions, then: (any ImageProcessor)?) {
+    public func frameDecoding(of source: EncodedSource) throws -> (
+        options: DecodingOptions, then: (any ImageProcessor)?
+    ) {
         if let resize = first as? DownsamplingProcessor, resize.sharpening == nil,
             let turn = second as? TransformProcessor
         {
-            return try resize.transformed(by: turn.orientation).frameDecoding(of: data)
+            return try resize.transformed(by: turn.orientation).frameDecoding(of: source)
         }
-        let (options, then) = try first.framePlan(for: data)
+        let (options, then) = try first.framePlan(for: source)
         return (options, then.map { CompositeProcessor($0, second) } ?? second)
     }
 }
@@ -94,14 +100,25 @@ public struct AnimationProcessor: ImageProcessor {
     }
 
     public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
-        guard !firstFrameOnly, maxFrames > 1, case .data(let data) = input, let info = try? ImageInfo(probing: data),
-            info.frameCount > 1, let encoding = encoding(forSource: info.format)
-        else { return try processor.process(input, firstFrameOnly: firstFrameOnly) }
-        let (options, then) = try processor.framePlan(for: data)
+        guard !firstFrameOnly, case .data(let data) = input, let animated = try animation(of: .data(data)) else {
+            return try processor.process(input, firstFrameOnly: firstFrameOnly)
+        }
+        return animated
+    }
+
+    /// The animation made of `source`'s frames; nil when it is no animation (or one frame is all
+    /// that is kept, or no format here writes it).
+    /// - Parameter concurrently: encode on a thread of its own while the next frame is decoded
+    ///   (for a command-line tool; a server's requests already keep its cores busy).
+    public func animation(of source: EncodedSource, concurrently: Bool = false) throws -> Image? {
+        guard maxFrames > 1, let info = try? source.info(), info.frameCount > 1,
+            let encoding = encoding(forSource: info.format)
+        else { return nil }
+        let (options, then) = try processor.framePlan(for: source)
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
         var done = 0
         return try Image.transcodingAnimation(
-            data, options: options, maxFrames: maxFrames, as: encoding,
+            source, options: options, maxFrames: maxFrames, as: encoding, concurrently: concurrently,
             checkpoint: {
                 if let deadline, ContinuousClock.now >= deadline { throw AnimationTimeLimitExceeded(framesDone: done) }
                 done += 1

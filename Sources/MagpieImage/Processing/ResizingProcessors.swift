@@ -58,7 +58,7 @@ public struct DownsamplingProcessor: ImageProcessor {
         let resized: Image
         switch input {
         case .data(let data):
-            resized = try decode(data, decodingOptions(for: data), firstFrameOnly: firstFrameOnly)
+            resized = try decode(data, decodingOptions(for: .data(data)), firstFrameOnly: firstFrameOnly)
         case .image(let image):
             let source = firstFrameOnly ? image.firstFrame : image
             resized = try ResizingProcessor(
@@ -71,7 +71,7 @@ public struct DownsamplingProcessor: ImageProcessor {
     }
 
     /// The decode this processor does of `data` (the resize, filter and transform in one).
-    func decodingOptions(for data: [UInt8]) throws -> DecodingOptions {
+    func decodingOptions(for source: EncodedSource) throws -> DecodingOptions {
         // The box is of the image before the transform: turned with it when it swaps the axes.
         let (bw, bh) = transform.swapsAxes ? (height, width) : (width, height)
         let resize: DecodingOptions.Resize
@@ -85,7 +85,7 @@ public struct DownsamplingProcessor: ImageProcessor {
             probe.transform = transform
             probe.appliesOrientation = appliesOrientation
             probe.usesEmbeddedThumbnail = usesEmbeddedThumbnail
-            let (w, h) = try Image.outputSize(of: data, options: probe)
+            let (w, h) = try source.outputSize(options: probe)
             let (sw, sh) = Geometry.scaled(w, h, to: bw, bh, mode: .cover, upscale: allowsUpscaling)
             resize = .exact(width: sw, height: sh)
         }
