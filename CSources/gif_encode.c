@@ -136,7 +136,7 @@ static int magpie__gif_flush(magpie__gif_enc *st, int next_alpha) {
     if (!st->header) {
         if ((rc = magpie__gif_quantize(st, r, &st->global, st->idx, W))) return rc;
         magpie__gif_reserve(&st->global);
-        st->base_mse = magpie__gif_remap(st, &st->global, st->near_global, r);
+        st->base_mse = magpie__gif_error(st, &st->global, r);
         if ((rc = magpie__gif_header(st))) return rc;
     } else if ((needs_clear && st->global.transparent < 0) ||
                magpie__gif_remap(st, &st->global, st->near_global, r) > enough) {
@@ -172,6 +172,10 @@ static int magpie__gif_flush(magpie__gif_enc *st, int next_alpha) {
     GifFreeMapObject(map);
     for (uint32_t y = r.y0; ok && y < r.y1; y++)
         ok = EGifPutLine(st->gif, st->idx + (size_t)y * W + r.x0, (int)(r.x1 - r.x0)) != GIF_ERROR;
+    /* giflib 5.2 keeps its copy of a local map until the next image that has one, and forgets it
+     * (unfreed) at one that has none: freed here, once the image is written. */
+    GifFreeMapObject(st->gif->Image.ColorMap);
+    st->gif->Image.ColorMap = NULL;
     if (!ok) return st->len >= st->max_bytes ? MAGPIE_ELIMIT_MEMORY : MAGPIE_EENCODE;
     /* What the next frame is compared with: this one, or nothing once it is cleared. */
     if (next_alpha) memset(st->prev, 0, (size_t)W * H * 4);

@@ -43,6 +43,9 @@ typedef struct {
  * canvas's width); the mean squared error per channel of its opaque pixels. */
 MAGPIE_HIDDEN double magpie__gif_remap(magpie__gif_enc *st, const magpie__palette *p, uint8_t *near,
                                        magpie__gif_rect r);
+/* The mean squared error per channel of the pending frame's opaque pixels in `r` as `idx` draws
+ * them with `p`. */
+MAGPIE_HIDDEN double magpie__gif_error(const magpie__gif_enc *st, const magpie__palette *p, magpie__gif_rect r);
 /* The pending frame's pixels in `r` quantised into a palette of their own, `p`, and `idx`. */
 MAGPIE_HIDDEN int magpie__gif_quantize(magpie__gif_enc *st, magpie__gif_rect r, magpie__palette *p, uint8_t *idx,
                                        size_t idx_stride);

@@ -10,6 +10,9 @@
 double magpie__gif_remap(magpie__gif_enc *st, const magpie__palette *p, uint8_t *near, magpie__gif_rect r) {
     double sum = 0;
     size_t n = 0;
+    /* A palette of nothing but the transparent entry (a first frame with no pixel shown) draws
+     * nothing: as bad as can be, so the frame gets its own. */
+    if (p->count - (p->transparent >= 0) <= 0) return 1e30;
     for (uint32_t y = r.y0; y < r.y1; y++)
         for (uint32_t x = r.x0; x < r.x1; x++) {
             size_t i = (size_t)y * st->w + x;
@@ -51,3 +54,17 @@ int magpie__gif_quantize(magpie__gif_enc *st, magpie__gif_rect r, magpie__palett
     return MAGPIE_OK;
 }
 
+
+double magpie__gif_error(const magpie__gif_enc *st, const magpie__palette *p, magpie__gif_rect r) {
+    double sum = 0;
+    size_t n = 0;
+    for (uint32_t y = r.y0; y < r.y1; y++)
+        for (uint32_t x = r.x0; x < r.x1; x++) {
+            size_t i = (size_t)y * st->w + x;
+            const uint8_t *s = st->pend + i * 4, *c = p->rgb[st->idx[i]];
+            if (!s[3]) continue;
+            for (int k = 0; k < 3; k++) sum += (double)(s[k] - c[k]) * (s[k] - c[k]);
+            n++;
+        }
+    return n ? sum / (3.0 * (double)n) : 0;
+}

@@ -11,7 +11,9 @@
 # pixel processor over small images made from the input; it needs no seeds.
 # The icc target builds colour-profile transforms from the input (raw, or written over real
 # profiles lcms2 makes) and decodes a JPEG that carries it.
-# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|bmp|ico|tiff|heic|jxl|svg|process|icc|url|path ...]
+# The animation target reads any image a frame at a time and encodes the frames as an animated WebP
+# and GIF, then decodes both and checks the frame count and size (the round trip).
+# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|bmp|ico|tiff|heic|jxl|svg|process|icc|animation|url|path ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
@@ -19,10 +21,11 @@ out=build-fuzz
 mkdir -p "$out"
 cc=${CC_FUZZ:-clang}
 flags=(-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -D_DEFAULT_SOURCE
-  -DMAGPIE_HAVE_WEBP=1 -DMAGPIE_HAVE_AVIF=1 -DMAGPIE_HAVE_TIFF=1 -DMAGPIE_HAVE_HEIF=1 -DMAGPIE_HAVE_JXL=1)
+  -DMAGPIE_HAVE_WEBP=1 -DMAGPIE_HAVE_AVIF=1 -DMAGPIE_HAVE_TIFF=1 -DMAGPIE_HAVE_HEIF=1 -DMAGPIE_HAVE_JXL=1
+  -DMAGPIE_HAVE_IMAGEQUANT=1)
 libs=(-lturbojpeg -ljpeg -lpng16 -lgif -lwebpdemux -lwebpmux -lwebp -lavif -llcms2 -lz -lm -ldl -lpthread)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif bmp ico tiff heic jxl svg process icc url path)
+[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif bmp ico tiff heic jxl svg process icc animation url path)
 corpus=../shared/corpus
 # The C core is compiled once for every C harness (they differ only in their own file), two files
 # at a time.
@@ -52,6 +55,7 @@ for t in "${targets[@]}"; do
     svg) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_SVG); seeds=(other "$fixtures"); runs=10000 ;;
     ico) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_ICO); seeds=(other bad/other "$fixtures"); runs=20000 ;;
     process) src=Tests/fuzz/fuzz_process.c; def=(); seeds=(); runs=100000 ;;
+    animation) src=Tests/fuzz/fuzz_animation.c; def=(); seeds=(gif "$more/webp" "$more/avif"); runs=5000 ;;
     icc) src=Tests/fuzz/fuzz_icc.c; def=(-ICSources); seeds=(); runs=8000 ;;
     url | path) ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;

@@ -43,6 +43,19 @@ class ImageStruct(ctypes.Structure):
         ("pixels", ctypes.POINTER(ctypes.c_uint8)), ("delays_ms", ctypes.POINTER(ctypes.c_uint32))]
 
 
+class EncodeOptions(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("format", ctypes.c_int), ("quality", ctypes.c_int),
+                ("subsampling", ctypes.c_int), ("compression_level", ctypes.c_int), ("background", ctypes.c_uint32),
+                ("lossless", ctypes.c_int), ("method", ctypes.c_int), ("icc_profile", ctypes.c_void_p),
+                ("icc_profile_size", ctypes.c_size_t), ("speed", ctypes.c_int)]
+
+
+class AnimationOptions(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("loop_count", ctypes.c_int32), ("kmin", ctypes.c_int),
+                ("kmax", ctypes.c_int), ("dither", ctypes.c_int), ("max_colors", ctypes.c_int),
+                ("max_bytes", ctypes.c_uint64)]
+
+
 class Pixels(ctypes.Structure):
     _fields_ = [("pixels", ctypes.POINTER(ctypes.c_uint8)), ("width", ctypes.c_uint32), ("height", ctypes.c_uint32),
                 ("stride", ctypes.c_size_t)]
@@ -189,6 +202,57 @@ class CTypesTest(unittest.TestCase):
         self.lib.magpie_read_rights.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p]
         self.assertEqual(self.lib.magpie_read_rights(written, len(written), back), 0)
         self.assertEqual((back.raw[:6], back.raw[256:262]), (b"(c) Py", b"Artist"))
+
+    def test_animation_round_trip(self):
+        """Four frames into an animated WebP (lossless) and back a frame at a time, with delays and loops."""
+        lib = self.lib
+        lib.magpie_encode_options_init.argtypes = [ctypes.POINTER(EncodeOptions)]
+        lib.magpie_animation_options_init.argtypes = [ctypes.POINTER(AnimationOptions)]
+        lib.magpie_animation_encoder_new.argtypes = [ctypes.c_uint32, ctypes.c_uint32, ctypes.POINTER(EncodeOptions),
+                                                     ctypes.POINTER(AnimationOptions), ctypes.POINTER(ctypes.c_void_p)]
+        lib.magpie_animation_encoder_add.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t,
+                                                     ctypes.c_uint32]
+        lib.magpie_animation_encoder_finish.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.POINTER(ctypes.c_uint8)),
+                                                        ctypes.POINTER(ctypes.c_size_t)]
+        lib.magpie_animation_encoder_free.argtypes = [ctypes.c_void_p]
+        lib.magpie_decoder_open.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p,
+                                            ctypes.POINTER(ctypes.c_void_p)]
+        lib.magpie_decoder_frame_count.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32),
+                                                   ctypes.POINTER(ctypes.c_int32)]
+        lib.magpie_decoder_next_frame.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t,
+                                                  ctypes.POINTER(ctypes.c_uint32)]
+        lib.magpie_decoder_free.argtypes = [ctypes.c_void_p]
+        lib.magpie_free.argtypes = [ctypes.c_void_p]
+        if not lib.magpie_format_decodable(FORMATS.index("webp")):
+            self.skipTest("SKIPPED: this build of the library has no WebP")
+        w, h = 16, 8
+        frames = [bytes([(x * 16 + k * 50) % 256, 40 * k, 200, 255] [c] for y in range(h) for x in range(w)
+                        for c in range(4)) for k in range(4)]
+        eo, ao = EncodeOptions(), AnimationOptions()
+        lib.magpie_encode_options_init(ctypes.byref(eo))
+        lib.magpie_animation_options_init(ctypes.byref(ao))
+        eo.format, eo.lossless, ao.loop_count = FORMATS.index("webp"), 1, 2
+        enc = ctypes.c_void_p()
+        self.assertEqual(lib.magpie_animation_encoder_new(w, h, ctypes.byref(eo), ctypes.byref(ao), ctypes.byref(enc)),
+                         0)
+        for k, frame in enumerate(frames):
+            self.assertEqual(lib.magpie_animation_encoder_add(enc, frame, w * 4, 30 + 10 * k), 0)
+        out, n = ctypes.POINTER(ctypes.c_uint8)(), ctypes.c_size_t()
+        self.assertEqual(lib.magpie_animation_encoder_finish(enc, ctypes.byref(out), ctypes.byref(n)), 0)
+        lib.magpie_animation_encoder_free(enc)
+        data = ctypes.string_at(out, n.value)
+        lib.magpie_free(out)
+        dec = ctypes.c_void_p()
+        self.assertEqual(lib.magpie_decoder_open(data, len(data), None, ctypes.byref(dec)), 0)
+        count, loop = ctypes.c_uint32(), ctypes.c_int32()
+        lib.magpie_decoder_frame_count(dec, ctypes.byref(count), ctypes.byref(loop))
+        self.assertEqual((count.value, loop.value), (4, 2))
+        buf, delay = (ctypes.c_uint8 * (w * h * 4))(), ctypes.c_uint32()
+        for k, frame in enumerate(frames):
+            self.assertEqual(lib.magpie_decoder_next_frame(dec, buf, w * 4, len(buf), ctypes.byref(delay)), 0)
+            self.assertEqual((bytes(buf), delay.value), (frame, 30 + 10 * k))
+        self.assertEqual(lib.magpie_decoder_next_frame(dec, buf, w * 4, len(buf), None), 12)  # past the end
+        lib.magpie_decoder_free(dec)
 
     def test_hmac_sha256_matches_python(self):
         import hashlib

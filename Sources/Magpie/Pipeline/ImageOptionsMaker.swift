@@ -76,6 +76,12 @@ public final class ImageOptionsMaker {
     private var explicitProcessor: (any ImageProcessor)?
     /// The effects, in the order written (``effects``).
     var recordedEffects: [any ImageProcessor] = []
+    /// What ``animation`` asked for.
+    struct Animation {
+        var maxFrames: Int?
+        var encoding: EncodingFormat?
+    }
+    var recordedAnimation = Animation()
 
     /// A maker whose unset options come from `base`.
     public init(base: ImageOptions = ImageOptions()) {
@@ -126,6 +132,8 @@ public final class ImageOptionsMaker {
     /// Blur, sharpen, rotate, flip, round corners, colour, padding, background and overlays,
     /// applied after the size in the order written.
     public var effects: EffectsMaker { EffectsMaker(maker: self) }
+    /// Animations: how many frames, the first alone, or encoded a frame at a time.
+    public var animation: AnimationMaker { AnimationMaker(maker: self) }
 
     /// Skip the caches and download.
     public func forceRefresh(fileID: String = #fileID, line: Int = #line) {
@@ -165,7 +173,7 @@ public final class ImageOptionsMaker {
     public func build() throws(ImageOptionsError) -> ImageOptions {
         try OptionsCompiler.compile(
             base: base, settings: settings, sizes: sizes, effects: recordedEffects, processor: explicitProcessor,
-            recordingErrors: errors)
+            animation: recordedAnimation, recordingErrors: errors)
     }
 }
 

@@ -14,6 +14,7 @@ enum OptionSlot: Hashable, Sendable, CustomStringConvertible {
     case keyIgnoringQuery, keyEqualTo
     case timeout, header(String), modifier, redirects, priority, downloader, ignoringFailedURLMemory
     case retryTimes, retryBackoff, retryJitter
+    case animationMaxFrames, animationEncoding
 
     var description: String {
         switch self {
@@ -45,6 +46,8 @@ enum OptionSlot: Hashable, Sendable, CustomStringConvertible {
         case .retryTimes: return "retry.times"
         case .retryBackoff: return "retry.backoff"
         case .retryJitter: return "retry.jitter"
+        case .animationMaxFrames: return "animation.maxFrames"
+        case .animationEncoding: return "animation.encoded"
         }
     }
 
@@ -53,6 +56,8 @@ enum OptionSlot: Hashable, Sendable, CustomStringConvertible {
         (.memoryOnly, .expires(.disk), "a memory-only cache with a disk expiry"),
         (.memoryOnly, .original, "a memory-only cache that keeps originals on disk"),
         (.memoryOnly, .revalidatingAlways, "a memory-only cache that revalidates disk entries"),
+        (.onlyLoadFirstFrame, .animationEncoding, "the first frame alone, and the animation encoded"),
+        (.onlyLoadFirstFrame, .animationMaxFrames, "the first frame alone, and a number of frames"),
     ]
 }
 
@@ -72,6 +77,7 @@ enum OptionsCompiler {
     static func compile(
         base: ImageOptions, settings: [RecordedSetting], sizes: [ImageOptionsMaker.SizeConstraint],
         effects: [any ImageProcessor] = [], processor: (any ImageProcessor)?,
+        animation: ImageOptionsMaker.Animation = .init(),
         recordingErrors: [(order: Int, error: ImageOptionsError)]
     ) throws(ImageOptionsError) -> ImageOptions {
         var options = base
@@ -97,6 +103,15 @@ enum OptionsCompiler {
             [try ImageOptionsMaker.sizeProcessor(sizes)].compactMap { $0 } + effects + [processor].compactMap { $0 }
         if let first = chain.first {
             options.processor = chain.dropFirst().reduce(first) { CompositeProcessor($0, $1) }
+        }
+        // Animations last: the whole chain runs on each frame, decoded one at a time.
+        if animation.encoding != nil || animation.maxFrames != nil {
+            let inner = options.processor
+            if let encoding = animation.encoding {
+                options.processor = AnimationProcessor(inner, format: encoding, maxFrames: animation.maxFrames ?? .max)
+            } else if let maxFrames = animation.maxFrames {
+                options.processor = FrameLimitProcessor(inner, maxFrames: maxFrames)
+            }
         }
         if let first = errors.min(by: { $0.order < $1.order }) { throw first.error }
         return options

@@ -57,9 +57,12 @@ import Testing
         let back = try Image(decoding: gif)
         #expect(ImageFormat(sniffing: gif) == .gif && back.frames.count == 6 && back.loopCount == 0)
         #expect(back.frames.map(\.delay) == Array(repeating: .milliseconds(50), count: 6))
-        // Few colours: the palette holds them (libimagequant moves a level by at most one).
-        for (a, b) in zip(back.frames, source.frames) {
-            #expect(zip(a.pixels, b.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+        // Few colours: the palette holds them (libimagequant moves a level by at most one); later
+        // frames drawn with the first's palette take the entry nearest their colour's 6-bit cell
+        // (blues one level apart share a cell here): within 3 levels.
+        for (k, (a, b)) in zip(back.frames, source.frames).enumerated() {
+            let worst = zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(worst <= (k == 0 ? 1 : 3), "frame \(k): \(worst)")
         }
         // A still GIF, and the first frame of an animation as JPEG.
         let still = try Image(width: 4, height: 4, rgba: [UInt8](repeating: 200, count: 64)).encoded(as: .gif())
