@@ -8,6 +8,9 @@ extension ServiceError {
         switch error {
         case .loadingFailed(let download): self = ServiceError(download)
         case .allSourcesFailed(let all): self = all.last.map { ServiceError($0.error) } ?? .badGateway
+        // An animation stopped at the request's timeout is the timeout, for every request sharing it.
+        case .processingFailed(_, let underlying) where underlying is AnimationTimeLimitExceeded:
+            self = .requestTimeout
         case .decodingFailed, .processingFailed: self = .notAnImage
         case .cancelled: self = .unavailable
         case .notCached, .providerFailed: self = .internalError

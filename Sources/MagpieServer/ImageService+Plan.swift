@@ -87,11 +87,12 @@ extension ImageService {
             format = named.fileExtension
         }
         var varies = false
-        var animatedFormat: String?
+        // An animation's format: the one named, else what Accept takes for animations, else
+        // (nil) the source's own rule.
+        var animatedFormat: String? = format == "auto" ? nil : format
         if format == "auto" && (configuration.autoWebP || configuration.autoAVIF) {
             varies = true
-            // An animation is WebP where the client takes it (AVIF here has no animations).
-            if request.header("Accept")?.lowercased().contains("image/webp") == true { animatedFormat = "webp" }
+            animatedFormat = negotiatedAnimation(request)
             format = negotiatedFormat(request) ?? format
         }
         let limits = sourceLimits(options.output)
@@ -126,6 +127,14 @@ extension ImageService {
         if configuration.autoAVIF && accept.contains("image/avif") && ImageFormat.avif.isEncodable { return "avif" }
         if configuration.autoWebP && accept.contains("image/webp") { return "webp" }
         return nil
+    }
+
+    /// The format `Accept` chooses for an animated source where the request names none: WebP when
+    /// the client takes it and the server negotiates (AVIF here has no animations); `nil`: the
+    /// source's own rule.
+    func negotiatedAnimation(_ request: ServiceRequest) -> String? {
+        guard configuration.autoAVIF || configuration.autoWebP else { return nil }
+        return request.header("Accept")?.lowercased().contains("image/webp") == true ? "webp" : nil
     }
 
     /// The server's limits on a source, tightened (never loosened) by `msr`, `msfs`, `maf` and

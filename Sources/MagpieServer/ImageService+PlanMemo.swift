@@ -5,7 +5,8 @@ extension ImageService {
     /// where that matters) skips parsing, the signature check and building the processor. Only
     /// the time-dependent part, `exp`, is checked again. Refused requests are not remembered.
     func memoizedPlan(_ request: ServiceRequest) throws(ServiceError) -> Plan {
-        let key = PlanMemo.Key(target: request.target, negotiated: negotiatedFormat(request))
+        let key = PlanMemo.Key(
+            target: request.target, negotiated: negotiatedFormat(request), animated: negotiatedAnimation(request))
         if var plan = plans.plan(for: key) {
             if let expires = plan.expires {
                 let left = Double(expires) - now()
@@ -31,6 +32,8 @@ final class PlanMemo: Sendable {
         var target: String
         /// What `Accept` chose for a request that names no format (``ImageService/negotiatedFormat(_:)``).
         var negotiated: String?
+        /// What `Accept` chose for an animated source (``ImageService/negotiatedAnimation(_:)``).
+        var animated: String?
     }
 
     static let longestTarget = 1024

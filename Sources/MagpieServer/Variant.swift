@@ -19,8 +19,9 @@ struct Variant: Sendable {
         var avifSpeed = 8
     }
 
-    /// - Parameter animatedFormat: where `format` is `auto`, the format an animated source is
-    ///   written in when the client's `Accept` chose one ("webp"); nil: the source's own, else WebP.
+    /// - Parameter animatedFormat: the format an animated source is written in: the one the request
+    ///   named, or the one the client's `Accept` chose for animations ("webp"); nil: the source's
+    ///   own, else WebP.
     init(
         _ options: ProcessingOptions, format: String, limits: SourceLimits, watermark: OverlayProcessor? = nil,
         keepsColorProfile: Bool = false, defaults: Defaults = Defaults(), animatedFormat: String? = nil
@@ -72,7 +73,7 @@ struct Variant: Sendable {
             avifSpeed: defaults.avifSpeed)
         let body: any ImageProcessor = inner ?? DefaultImageProcessor()
         let animation = Self.animation(
-            body, format: format, animatedFormat: animatedFormat, trims: g.trim != nil, limits: limits,
+            body, animatedFormat: animatedFormat, trims: g.trim != nil, limits: limits,
             serializer: serializer)
         var tag = "\(options.variantName)\(limits.quality == .fast ? "|fast" : "")\(keepsColorProfile ? "|kcp" : "")"
         tag += (autoRotate ? "" : "|ar0") + (thumbnail ? "|eth" : "") + "|\(serializer.name)"
@@ -88,11 +89,11 @@ struct Variant: Sendable {
     /// nil (the first frame, as a still) for a format without animations, a trim (imgproxy does not
     /// trim animations either), or at most one frame.
     static func animation(
-        _ chain: any ImageProcessor, format: String, animatedFormat: String?, trims: Bool, limits: SourceLimits,
+        _ chain: any ImageProcessor, animatedFormat: String?, trims: Bool, limits: SourceLimits,
         serializer: OutputSerializer
     ) -> AnimationProcessor? {
         guard !trims, limits.animationFrames > 1 else { return nil }
-        let named = format == "auto" ? animatedFormat : format
+        let named = animatedFormat
         var encoding: EncodingFormat?
         if let named {
             guard let f = ImageFormat(fileExtension: named),

@@ -60,4 +60,22 @@ extension ImageServiceTests {
         }
         try await h.finish()
     }
+
+    @Test func acceptChoosesAnAnimationsFormatApartFromAStills() async throws {
+        guard EncodingFormat.gif().animates, ImageFormat.avif.isEncodable else {
+            print("SKIPPED: no GIF or AVIF output here")
+            return
+        }
+        let h = try await Self.harness(try Self.animations()) { $0.autoAVIF = true }
+        let target = h.target("rs:fit:30:30", "/a.gif")
+        // Both ask for AVIF for stills; one takes WebP too. Asked twice each (the plan memo).
+        for _ in 0..<2 {
+            let both = await h.get(target, headers: [("Accept", "image/avif,image/webp")])
+            #expect(both.header("Content-Type") == "image/webp" && both.header("Vary") == "Accept")
+            let avifOnly = await h.get(target, headers: [("Accept", "image/avif")])
+            #expect(avifOnly.header("Content-Type") == "image/gif", "AVIF has no animations here: its own format")
+            #expect(try Image(decoding: avifOnly.body).frames.count == 6)
+        }
+        try await h.finish()
+    }
 }
