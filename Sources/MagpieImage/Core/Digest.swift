@@ -43,6 +43,15 @@ package enum Digest {
     /// CRC-32C of `bytes`.
     package static func crc32c(_ bytes: [UInt8]) -> UInt32 { bytes.withUnsafeBytes { crc32c($0) } }
 
+    /// SHA-256 (FIPS 180-4) of `bytes`.
+    package static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        bytes.withUnsafeBufferPointer { b in
+            digest.withUnsafeMutableBufferPointer { magpie_sha256(b.baseAddress, b.count, $0.baseAddress) }
+        }
+        return digest
+    }
+
     /// HMAC-SHA-256 (RFC 2104) of `message` under `key`.
     package static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
         var mac = [UInt8](repeating: 0, count: 32)
