@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The `local://` transport (imgproxy's `IMGPROXY_LOCAL_FILESYSTEM_ROOT`): `local:///a/b.jpg` is the
+/// file `a/b.jpg` beneath `root`, and nothing outside it. The path is walked a component at a time
+/// from the root's descriptor with `openat` and `O_NOFOLLOW`, so no symbolic link is followed at all
+/// (stricter than `openat2`'s `RESOLVE_BENEATH`, which follows links that stay beneath: a link is
+/// a 404 here), and `..`, `.`, empty components, and a `/` or NUL that percent-encoding hides are
+/// refused before anything is opened. What is found must be a regular file (FIFOs, devices and
+/// folders are refused without blocking) within the request's byte limit. Its `ETag` and
+/// `Last-Modified` come from its size and modification time, so a changed file is a new source; a
+/// conditional request whose `If-None-Match` matches is a 304. Refusals answer 404, as a missing
+/// file does, with no bytes.
+public struct LocalRootLoader: DataLoading {
+    public let root: String
+
+    public init(root: String) { self.root = root }
+
+    public func load(_ request: DataRequest, progress: @escaping @Sendable (Int, Int?) -> Void) async throws
+        -> DataResponse
+    {
+        guard let components = Self.components(request.url) else {
+            return DataResponse(url: request.url, statusCode: 404)
+        }
+        let (root, limit) = (self.root, request.maxBodySize)
+        let result = try await BlockingExecutor.io.run { Self.read(components, beneath: root, limit: limit) }
+        switch result {
+        case .success(let (body, size, modified)):
+            let etag = "\"\(String(size, radix: 16))-\(String(modified, radix: 16))\""
+            var headers = [HTTPHeaderField("ETag", etag)]
+            headers.append(HTTPHeaderField("Last-Modified", Self.httpDate(seconds: modified / 1_000_000_000)))
+            if request.headers.value(for: "If-None-Match") == etag {
+                return DataResponse(url: request.url, statusCode: 304, headers: headers)
+            }
+            progress(body.count, body.count)
+            return DataResponse(url: request.url, statusCode: 200, headers: headers, body: body)
+        case .failure(.bodyTooLarge(let limit, let declared)):
+            throw ImageDownloadError.bodyTooLarge(limit: limit, declared: declared)
+        case .failure(.fileUnreadable(_, let e)) where e == EIO:
+            throw ImageDownloadError.fileUnreadable(path: request.url.path(percentEncoded: false), errno: e)
+        case .failure:
+            return DataResponse(url: request.url, statusCode: 404)
+        }
+    }
+
+    /// The path's components, each percent-decoded; nil for one that is empty, `.` or `..`, or that
+    /// holds a `/` or NUL once decoded, and for a URL with a host (`local://host/…`).
+    static func components(_ url: URL) -> [String]? {
+        guard url.host(percentEncoded: true)?.isEmpty ?? true else { return nil }
+        let path = url.path(percentEncoded: true)
+        guard path.hasPrefix("/") else { return nil }
+        var out: [String] = []
+        for raw in path.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            let bytes = AWSSignatureV4.decoded(raw)
+            guard !bytes.isEmpty, !bytes.contains(0), !bytes.contains(0x2F), bytes != [0x2E], bytes != [0x2E, 0x2E]
+            else { return nil }
+            guard let name = String(validating: bytes, as: UTF8.self) else { return nil }
+            out.append(name)
+        }
+        return out.isEmpty ? nil : out
+    }
+
+    /// The file's bytes, size and modification time (nanoseconds), reached without following links.
+    static func read(_ components: [String], beneath root: String, limit: Int)
+        -> Result<([UInt8], Int, Int), ImageDownloadError>
+    {
+        var dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dir >= 0 else { return .failure(.fileUnreadable(path: root, errno: errno)) }
+        defer { close(dir) }
+        for name in components.dropLast() {
+            let next = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard next >= 0 else { return .failure(.fileUnreadable(path: name, errno: errno)) }
+            close(dir)
+            dir = next
+        }
+        // O_NONBLOCK: a FIFO without a writer must not hang the open; only a regular file is read.
+        let fd = openat(dir, components.last!, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(.fileUnreadable(path: components.last!, errno: errno)) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return .failure(.fileUnreadable(path: root, errno: errno)) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(.fileUnreadable(path: root, errno: EISDIR)) }
+        let size = Int(st.st_size)
+        if size > limit { return .failure(.bodyTooLarge(limit: limit, declared: size)) }
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            (count, failure) = FileIO.read(fd, into: UnsafeMutableRawBufferPointer(buffer), at: 0)
+        }
+        if failure != 0 { return .failure(.fileUnreadable(path: root, errno: EIO)) }
+        let modified = Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)
+        return .success((bytes, size, modified))
+    }
+
+    /// An IMF-fixdate (RFC 9110 §5.6.7): `Sun, 06 Nov 1994 08:49:37 GMT`.
+    static func httpDate(seconds: Int) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = seconds - days * 86_400
+        let (_, stamp) = AWSSignatureV4.timestamps(Date(timeIntervalSince1970: Double(days * 86_400)))
+        let b = Array(stamp.utf8)
+        func number(_ r: Range<Int>) -> Int { Int(String(decoding: b[r], as: UTF8.self)) ?? 0 }
+        let (y, m, d) = (number(0..<4), number(4..<6), number(6..<8))
+        let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let weekday = weekdays[((days % 7) + 7) % 7]
+        return
+            "\(weekday), \(two(d)) \(months[m - 1]) \(y) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
+    }
+}
