@@ -46,6 +46,9 @@ public struct ServiceConfiguration: Sendable {
     public var avifSpeed = 8
     /// When not empty, a source URL must start with one of these (exact prefix match).
     public var allowedSources: [String] = []
+    /// `local:///path` sources are files beneath this folder (the manager's downloader needs the
+    /// `local` transport, ``LocalRootLoader``); nil: they are refused (403).
+    public var localRoot: String?
     /// Sent as `X-Magpie-Node` (which node of a fleet answered).
     public var nodeName: String?
     /// Image requests answered at once at most; past it a request is 429 with `Retry-After: 1`

@@ -35,6 +35,8 @@ extension ImgproxyEnvironment {
         Row(variable: "IMGPROXY_WORKERS", flags: ["--workers"], convert: int("--workers", 1...4096)),
         Row(variable: "IMGPROXY_WATERMARK_PATH", flags: ["--watermark-path"], convert: string("--watermark-path")),
         Row(variable: "IMGPROXY_SECRET", flags: ["--secret"], convert: string("--secret")),
+        Row(
+            variable: "IMGPROXY_LOCAL_FILESYSTEM_ROOT", flags: ["--local-root"], convert: string("--local-root")),
         Row(variable: "IMGPROXY_PROMETHEUS_BIND", flags: ["--metrics-bind"], convert: bind("--metrics-bind")),
         Row(
             variable: "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES", flags: ["--allow-loopback-sources"],

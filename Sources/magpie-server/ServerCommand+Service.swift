@@ -4,6 +4,10 @@ import Magpie
 import MagpieServer
 import Metrics
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -83,7 +87,17 @@ extension ServerCommand {
         let cache = try ImageCache(
             memory: .init(totalCostLimit: memoryLimit),
             disk: DiskCache.Config(directory: cacheDir, sizeLimit: diskLimit))
-        let manager = ImageManager(cache: cache, downloader: ImageDownloader(config: download)) {
+        var transports: [String: any DataLoading] = [:]
+        if let localRoot {
+            var st = stat()
+            guard stat(localRoot, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+                throw ValidationError("--local-root must be a folder")
+            }
+            transports["local"] = LocalRootLoader(root: localRoot)
+            configuration.localRoot = localRoot
+        }
+        let manager = ImageManager(cache: cache, downloader: ImageDownloader(config: download, transports: transports))
+        {
             $0.processingConcurrency = workers
         }
         return ImageService(

@@ -21,7 +21,12 @@ import Testing
 
         /// A signed request target for `options` and the source at `path`.
         func target(_ options: String, _ path: String, ext: String? = nil) -> String {
-            let signed = "/\(options.isEmpty ? "" : options + "/")plain/\(url(path))" + (ext.map { "@\($0)" } ?? "")
+            target(options, source: url(path), ext: ext)
+        }
+
+        /// A signed target for any source URL (`local:///a.png`).
+        func target(_ options: String, source: String, ext: String? = nil) -> String {
+            let signed = "/\(options.isEmpty ? "" : options + "/")plain/\(source)" + (ext.map { "@\($0)" } ?? "")
             return "/" + URLSignature.sign(signed, with: ImageServiceTests.key) + signed
         }
 
@@ -42,6 +47,7 @@ import Testing
         _ handler: @escaping LoopbackServer.Handler, downloadTimeout: Duration = .seconds(10),
         _ configure: (inout ServiceConfiguration) -> Void = { _ in },
         download configureDownload: (inout ImageDownloader.Config) -> Void = { _ in },
+        transports: [String: any DataLoading] = [:],
         now: @escaping @Sendable () -> Double = { 2_000_000_000 }
     ) async throws -> Harness {
         let dir = try TemporaryDirectory()
@@ -51,7 +57,7 @@ import Testing
         configureDownload(&download)
         let cache = try ImageCache(
             memory: .init(cleanInterval: nil), disk: .init(directory: dir.path("cache"), sweepInterval: nil))
-        let manager = ImageManager(cache: cache, downloader: ImageDownloader(config: download))
+        let manager = ImageManager(cache: cache, downloader: ImageDownloader(config: download, transports: transports))
         var configuration = ServiceConfiguration()
         configuration.keys = [key]
         configure(&configuration)
