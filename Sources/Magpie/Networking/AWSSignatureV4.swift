@@ -108,22 +108,7 @@ public struct AWSSignatureV4: Sendable {
 
     /// `20150830` and `20150830T123600Z`, in UTC.
     static func timestamps(_ date: Date) -> (String, String) {
-        var seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let time = seconds % 86_400
-        seconds /= 86_400
-        // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-        let z = seconds + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let day = "\(y)\(two(m))\(two(d))"
-        return (day, "\(day)T\(two(time / 3600))\(two(time / 60 % 60))\(two(time % 60))Z")
+        HTTPDate.awsStamps(seconds: Int(date.timeIntervalSince1970.rounded(.down)))
     }
 
     /// Every byte but RFC 3986's unreserved ones percent-encoded (upper-case hex); `/` kept when

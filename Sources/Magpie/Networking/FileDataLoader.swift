@@ -40,6 +40,14 @@ public struct FileDataLoader: DataLoading {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { return .failure(.fileUnreadable(path: path, errno: errno)) }
         defer { close(fd) }
+        return readOpened(fd, path: path, limit: limit).map(\.bytes)
+    }
+
+    /// An opened file's bytes when it is a regular file within `limit`, with its modification
+    /// time in nanoseconds (the `local://` transport's validators).
+    static func readOpened(_ fd: Int32, path: String, limit: Int)
+        -> Result<(bytes: [UInt8], modified: Int), ImageDownloadError>
+    {
         var st = stat()
         guard fstat(fd, &st) == 0 else { return .failure(.fileUnreadable(path: path, errno: errno)) }
         guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(.fileUnreadable(path: path, errno: EISDIR)) }
@@ -50,6 +58,6 @@ public struct FileDataLoader: DataLoading {
             (count, failure) = FileIO.read(fd, into: UnsafeMutableRawBufferPointer(buffer), at: 0)
         }
         if failure != 0 { return .failure(.fileUnreadable(path: path, errno: failure)) }
-        return .success(bytes)
+        return .success((bytes, Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)))
     }
 }

@@ -37,7 +37,7 @@ public struct LocalRootLoader: DataLoading {
         case .success(let (body, size, modified)):
             let etag = "\"\(String(size, radix: 16))-\(String(modified, radix: 16))\""
             var headers = [HTTPHeaderField("ETag", etag)]
-            headers.append(HTTPHeaderField("Last-Modified", Self.httpDate(seconds: modified / 1_000_000_000)))
+            headers.append(HTTPHeaderField("Last-Modified", HTTPDate.format(seconds: modified / 1_000_000_000)))
             if request.headers.value(for: "If-None-Match") == etag {
                 return DataResponse(url: request.url, statusCode: 304, headers: headers)
             }
@@ -86,33 +86,15 @@ public struct LocalRootLoader: DataLoading {
         let fd = openat(dir, components.last!, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(.fileUnreadable(path: components.last!, errno: errno)) }
         defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return .failure(.fileUnreadable(path: root, errno: errno)) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(.fileUnreadable(path: root, errno: EISDIR)) }
-        let size = Int(st.st_size)
-        if size > limit { return .failure(.bodyTooLarge(limit: limit, declared: size)) }
-        var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            (count, failure) = FileIO.read(fd, into: UnsafeMutableRawBufferPointer(buffer), at: 0)
+        // A read error is EIO (a dying disk: thrown); anything else about the file is a 404.
+        return FileDataLoader.readOpened(fd, path: components.last!, limit: limit).map {
+            ($0.bytes, $0.bytes.count, $0.modified)
         }
-        if failure != 0 { return .failure(.fileUnreadable(path: root, errno: EIO)) }
-        let modified = Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)
-        return .success((bytes, size, modified))
-    }
-
-    /// An IMF-fixdate (RFC 9110 §5.6.7): `Sun, 06 Nov 1994 08:49:37 GMT`.
-    static func httpDate(seconds: Int) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let time = seconds - days * 86_400
-        let (_, stamp) = AWSSignatureV4.timestamps(Date(timeIntervalSince1970: Double(days * 86_400)))
-        let b = Array(stamp.utf8)
-        func number(_ r: Range<Int>) -> Int { Int(String(decoding: b[r], as: UTF8.self)) ?? 0 }
-        let (y, m, d) = (number(0..<4), number(4..<6), number(6..<8))
-        let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let weekday = weekdays[((days % 7) + 7) % 7]
-        return
-            "\(weekday), \(two(d)) \(months[m - 1]) \(y) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
+        .mapError { error in
+            if case .fileUnreadable(let path, let e) = error, e != EISDIR {
+                return .fileUnreadable(path: path, errno: EIO)
+            }
+            return error
+        }
     }
 }

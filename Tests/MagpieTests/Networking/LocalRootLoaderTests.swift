@@ -53,10 +53,10 @@ import Testing
     }
 
     @Test func httpDatesAreIMFFixdates() {
-        #expect(LocalRootLoader.httpDate(seconds: 784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
-        #expect(LocalRootLoader.httpDate(seconds: 0) == "Thu, 01 Jan 1970 00:00:00 GMT")
+        #expect(HTTPDate.format(seconds: 784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.format(seconds: 0) == "Thu, 01 Jan 1970 00:00:00 GMT")
         #expect(
-            HTTPDate.parse(LocalRootLoader.httpDate(seconds: 1_700_000_000))
+            HTTPDate.parse(HTTPDate.format(seconds: 1_700_000_000))
                 == Date(timeIntervalSince1970: 1_700_000_000))
     }
 }
