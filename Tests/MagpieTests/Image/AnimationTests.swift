@@ -89,4 +89,28 @@ import Testing
         let late = AnimationProcessor(thumb, timeLimit: .zero)
         #expect(throws: AnimationTimeLimitExceeded.self) { try late.process(.data(bytes), firstFrameOnly: false) }
     }
+
+    /// Encoding on a queue of its own: frames of a changed size fail there and the failure comes
+    /// back; a decode that stops early ends the queue (neither hangs).
+    @Test func theEncodingQueueReportsFailuresAndStops() throws {
+        let bytes = try Self.animation(.webpLossless(), count: 6)
+        var k = 0
+        #expect(throws: ImageCodecError.self) {
+            _ = try Image.transcodingAnimation(.data(bytes), as: .webp(), concurrently: true) { frame in
+                k += 1
+                return k == 2 ? try frame.cropped(to: PixelRect(x: 0, y: 0, width: 10, height: 10)) : frame
+            }
+        }
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            var n = 0
+            _ = try Image.transcodingAnimation(.data(bytes), as: .webp(), concurrently: true) { frame in
+                n += 1
+                if n == 4 { throw Stop() }
+                return frame
+            }
+        }
+        let whole = try Image.transcodingAnimation(.data(bytes), as: .webp(), concurrently: true) { $0 }
+        #expect(try Image(decoding: try #require(whole.animation).data).frames.count == 6)
+    }
 }
