@@ -54,6 +54,9 @@ public final class ImageDownloader: Sendable {
         /// How long a host stays on the address it resolved to before it is resolved and judged
         /// again. 60 s.
         public var pinLifetime: Duration = .seconds(60)
+        /// Where `s3://bucket/key` URLs are read from (``S3DataLoader`` over the HTTP transport,
+        /// so the address policy judges the endpoint); nil: no `s3` transport unless given.
+        public var s3: S3Configuration? = nil
 
         public init(
             timeout: Duration = .seconds(15), connectTimeout: Duration = .seconds(10),
@@ -124,7 +127,7 @@ public final class ImageDownloader: Sendable {
     /// A downloader with its own HTTP client (AsyncHTTPClient) and the `file://` transport.
     /// - Parameters:
     ///   - transports: loaders by URL scheme, replacing or adding to the defaults (`http`,
-    ///     `https`, `file`).
+    ///     `https`, `file`, and `s3` when the config has ``Config/s3``).
     ///   - clock: time for the failed-URL memory.
     ///   - sleep: waits between retries (tests pass one that records the delays).
     public init(
@@ -146,6 +149,9 @@ public final class ImageDownloader: Sendable {
             if all["https"] == nil { all["https"] = http }
         }
         if all["file"] == nil { all["file"] = FileDataLoader() }
+        if let s3 = config.s3, all["s3"] == nil, let http = all[s3.endpoint?.scheme?.lowercased() ?? "https"] {
+            all["s3"] = S3DataLoader(configuration: s3, http: http)
+        }
         self.transports = all
         self.ownedTransports = owned
         self.hosts = AsyncLimiter(limit: config.maxConcurrentDownloadsPerHost)
