@@ -158,22 +158,4 @@ extension ImageService {
         limits.bytes = o.maxSrcFileSize ?? .max
         return limits
     }
-
-    /// The source URL if it may be fetched: http(s), a host, no credentials, and a prefix of the
-    /// allowed ones when any are set; or `local:///path` when a local root is configured. The address it leads to is the downloader's policy's to judge.
-    fileprivate func checkedSource(_ text: String) throws(ServiceError) -> URL {
-        if let url = URL(string: text), url.scheme?.lowercased() == "local" {
-            // A file beneath --local-root (the loader refuses every way out of it with a 404).
-            guard configuration.localRoot != nil else { throw .sourceDenied }
-            guard url.host(percentEncoded: true)?.isEmpty ?? true, url.path.count > 1 else { throw .malformedPath }
-            return url
-        }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
-        else { throw .malformedPath }
-        guard url.user == nil, url.password == nil else { throw .sourceDenied }
-        let allowed = configuration.allowedSources
-        guard allowed.isEmpty || allowed.contains(where: { text.hasPrefix($0) }) else { throw .sourceDenied }
-        return url
-    }
 }

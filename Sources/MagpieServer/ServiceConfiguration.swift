@@ -49,6 +49,9 @@ public struct ServiceConfiguration: Sendable {
     /// `local:///path` sources are files beneath this folder (the manager's downloader needs the
     /// `local` transport, ``LocalRootLoader``); nil: they are refused (403).
     public var localRoot: String?
+    /// Serve `s3://bucket/key` sources (imgproxy's `IMGPROXY_USE_S3`; the manager's downloader
+    /// needs ``ImageDownloader/Config/s3``); off: they are refused (403).
+    public var s3Sources = false
     /// Sent as `X-Magpie-Node` (which node of a fleet answered).
     public var nodeName: String?
     /// Image requests answered at once at most; past it a request is 429 with `Retry-After: 1`

@@ -37,6 +37,12 @@ extension ImgproxyEnvironment {
         Row(variable: "IMGPROXY_SECRET", flags: ["--secret"], convert: string("--secret")),
         Row(
             variable: "IMGPROXY_LOCAL_FILESYSTEM_ROOT", flags: ["--local-root"], convert: string("--local-root")),
+        Row(variable: "IMGPROXY_USE_S3", flags: ["--s3"], convert: flag("--s3")),
+        Row(variable: "IMGPROXY_S3_ENDPOINT", flags: ["--s3-endpoint"], convert: string("--s3-endpoint")),
+        Row(variable: "IMGPROXY_S3_REGION", flags: ["--s3-region"], convert: string("--s3-region")),
+        Row(
+            variable: "IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE", flags: ["--s3-virtual-hosted"],
+            convert: { v throws(Failure) in try bool(v) ? [] : ["--s3-virtual-hosted"] }),
         Row(variable: "IMGPROXY_PROMETHEUS_BIND", flags: ["--metrics-bind"], convert: bind("--metrics-bind")),
         Row(
             variable: "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES", flags: ["--allow-loopback-sources"],
@@ -72,8 +78,6 @@ extension ImgproxyEnvironment {
 
     /// Variables people set that this server does not take, with why.
     static let unsupported: [String: String] = [
-        "IMGPROXY_USE_S3": "S3 sources are not built yet (issue 39)",
-        "IMGPROXY_LOCAL_FILESYSTEM_ROOT": "local sources are not built yet (issue 39)",
         "IMGPROXY_STRIP_METADATA": "results never carry metadata here but what --keep-copyright keeps",
         "IMGPROXY_USE_ETAG": "ETags are always sent and checked",
         "IMGPROXY_USE_LAST_MODIFIED": "Last-Modified is always passed on",

@@ -87,15 +87,7 @@ extension ServerCommand {
         let cache = try ImageCache(
             memory: .init(totalCostLimit: memoryLimit),
             disk: DiskCache.Config(directory: cacheDir, sizeLimit: diskLimit))
-        var transports: [String: any DataLoading] = [:]
-        if let localRoot {
-            var st = stat()
-            guard stat(localRoot, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
-                throw ValidationError("--local-root must be a folder")
-            }
-            transports["local"] = LocalRootLoader(root: localRoot)
-            configuration.localRoot = localRoot
-        }
+        let transports = try sources.apply(to: &configuration, download: &download)
         let manager = ImageManager(cache: cache, downloader: ImageDownloader(config: download, transports: transports))
         {
             $0.processingConcurrency = workers

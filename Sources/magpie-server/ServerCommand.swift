@@ -48,10 +48,7 @@ struct ServerCommand: AsyncParsableCommand {
     var allowedNetworks: [String] = []
     @Option(name: .customLong("allowed-source"), help: "A prefix every source URL must start with (repeatable).")
     var allowedSources: [String] = []
-    @Option(
-        name: .long, help: "Serve local:///path sources from beneath this folder (no links followed; off unless given)."
-    )
-    var localRoot: String?
+    @OptionGroup(title: "Sources beyond http(s)") var sources: SourceOptions
     @Option(name: .long, help: "Cache-Control max-age of results, in seconds.")
     var ttl = 31_536_000
     @Flag(name: .long, help: "Serve WebP to clients that accept it when the URL names no format.")

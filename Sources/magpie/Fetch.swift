@@ -21,7 +21,7 @@ struct Fetch: AsyncParsableCommand {
             A summary follows: downloads, coalesced requests, memory and disk hits, failures, bytes, time.
             """)
 
-    @Argument(help: "http(s) or file URLs, or local paths.") var urls: [String]
+    @Argument(help: "http(s), file, s3 or local URLs, or paths of files.") var urls: [String]
     @OptionGroup var flags: PipelineFlags
     @Option(name: .long, help: "Write each image to DIR (PNG when it has alpha, else JPEG; see --out-format).")
     var out: String?

@@ -11,12 +11,12 @@ import Magpie
 #endif
 
 enum Net {
-    /// Parses command-line URLs: absolute http, https or file URLs, or paths of local files.
+    /// Parses command-line URLs: absolute http, https, file, s3 or local URLs, or paths of local files.
     static func parse(_ text: String) throws -> URL {
         if text.hasPrefix("/") { return URL(fileURLWithPath: text) }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-            ["http", "https", "file"].contains(scheme)
-        else { throw CLIError("not an http, https or file URL: \(text)") }
+            ["http", "https", "file", "s3", "local"].contains(scheme)
+        else { throw CLIError("not an http, https, file, s3 or local URL: \(text)") }
         return url
     }
 

@@ -14,6 +14,7 @@ import Magpie
 struct PipelineFlags: ParsableArguments {
     @OptionGroup var directory: CacheDirectoryOption
     @OptionGroup var addresses: AddressFlags
+    @OptionGroup(title: "Sources beyond http(s) and files") var sources: SourceFlags
 
     @Option(name: .long, help: "Disk cache size limit in bytes (0 = none).")
     var diskLimit: Int = DiskCache.Config().sizeLimit
@@ -114,7 +115,8 @@ struct PipelineFlags: ParsableArguments {
             let cache = try ImageCache(memory: .init(totalCostLimit: memoryLimit, cleanInterval: nil), disk: disk)
             var config = ImageDownloader.Config(retryStrategy: retryStrategy)
             config.addressPolicy = try addresses.policy()
-            return ImageManager(cache: cache, downloader: ImageDownloader(config: config))
+            let transports = sources.apply(to: &config)
+            return ImageManager(cache: cache, downloader: ImageDownloader(config: config, transports: transports))
         } catch {
             throw directory.failure(error)
         }

@@ -40,7 +40,7 @@ extension ServerProcessTests {
             environment: [
                 "IMGPROXY_KEY": "6b3379", "IMGPROXY_SALT": "73346c74", "IMGPROXY_SECRET": "t0ken",
                 "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES": "true", "IMGPROXY_PRESETS": "small=rs:fit:16:16/q:50",
-                "IMGPROXY_TTL": "60", "IMGPROXY_MAX_SRC_RESOLUTION": "0.001", "IMGPROXY_USE_S3": "true",
+                "IMGPROXY_TTL": "60", "IMGPROXY_MAX_SRC_RESOLUTION": "0.001", "IMGPROXY_JPEG_PROGRESSIVE": "true",
                 "IMGPROXY_BIND": ":1",
             ])
         let line = try #require(child.readLine())
@@ -74,7 +74,7 @@ extension ServerProcessTests {
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(text.contains("IMGPROXY_MAX_SRC_RESOLUTION is set but --max-src-pixels is given"), "\(text)")
         #expect(text.contains("IMGPROXY_BIND is set but --bind is given"))
-        #expect(text.contains("IMGPROXY_USE_S3: S3 sources are not built yet"))
+        #expect(text.contains("IMGPROXY_JPEG_PROGRESSIVE: JPEGs are baseline"))
         try await origin.shutdown()
     }
 }
