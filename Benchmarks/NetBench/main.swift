@@ -7,6 +7,7 @@
 //   magpie-net-bench policy LIST WORKDIR [-j N]    warm downloads by name, address policy off and on
 //   magpie-net-bench fetch|loader|download|prefetch LIST WORKDIR [-j N]
 //                                                  one side alone, 5 rounds (for profiling)
+//   magpie-net-bench s3 ENDPOINT NGINX_BASE [-j N] [-n N]   S3 signing and cold rates (S3.swift)
 // LIST is a file of URLs, one per line.
 import AsyncHTTPClient
 import Foundation
@@ -205,6 +206,9 @@ case "compare":
     print(
         "CPU seconds of this process (medians, nginx not included): "
             + sides.map { "\($0) " + String(format: "%.3f", median(cpu[$0]!)) }.joined(separator: ", "))
+
+case "s3":
+    try await measureS3(endpoint: URL(string: args[2])!, nginx: args[3])
 
 case "policy":
     try await measurePolicy(try readList(args[2]))

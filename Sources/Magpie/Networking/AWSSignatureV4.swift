@@ -31,9 +31,13 @@ public struct AWSCredentials: Sendable, Hashable {
 /// HMAC-SHA-256 are the C core's (tested against FIPS 180-4 and RFC 4231), not swift-crypto's:
 /// one more copy of BoringSSL would add minutes to every clean build for two functions.
 public struct AWSSignatureV4: Sendable {
-    public var credentials: AWSCredentials
-    public var region: String
-    public var service: String
+    public let credentials: AWSCredentials
+    public let region: String
+    public let service: String
+
+    /// The last day's signing key: it changes once a day, and deriving it is four HMACs, most of
+    /// what signing costs. Shared by copies of this signer.
+    private let lastKey = Locked<(day: String, key: [UInt8])?>(nil)
 
     public init(credentials: AWSCredentials, region: String, service: String = "s3") {
         (self.credentials, self.region, self.service) = (credentials, region, service)
@@ -93,7 +97,14 @@ public struct AWSSignatureV4: Sendable {
 
     /// kSigning = HMAC(HMAC(HMAC(HMAC("AWS4" + secret, day), region), service), "aws4_request").
     func signingKey(day: String) -> [UInt8] {
-        var key = Digest.hmacSHA256(key: Array("AWS4\(credentials.secretAccessKey)".utf8), message: Array(day.utf8))
+        if let last = lastKey.withLock({ $0 }), last.day == day { return last.key }
+        let key = Self.derivedKey(secret: credentials.secretAccessKey, day: day, region: region, service: service)
+        lastKey.withLock { $0 = (day, key) }
+        return key
+    }
+
+    static func derivedKey(secret: String, day: String, region: String, service: String) -> [UInt8] {
+        var key = Digest.hmacSHA256(key: Array("AWS4\(secret)".utf8), message: Array(day.utf8))
         for part in [region, service, "aws4_request"] { key = Digest.hmacSHA256(key: key, message: Array(part.utf8)) }
         return key
     }

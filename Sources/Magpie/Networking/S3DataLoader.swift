@@ -16,6 +16,8 @@ public struct S3DataLoader: DataLoading {
     public let configuration: S3Configuration
     let http: any DataLoading
     let now: @Sendable () -> Date
+    /// One signer for the loader's life, so its day's signing key is derived once a day.
+    let signer: AWSSignatureV4?
 
     /// - Parameters:
     ///   - http: what sends the request (the downloader's HTTP transport, with its address policy).
@@ -26,6 +28,7 @@ public struct S3DataLoader: DataLoading {
         self.configuration = configuration
         self.http = http
         self.now = now
+        self.signer = configuration.credentials.map { AWSSignatureV4(credentials: $0, region: configuration.region) }
     }
 
     /// A bucket, a key and a version, as an `s3://` URL names them.
@@ -47,8 +50,7 @@ public struct S3DataLoader: DataLoading {
         inner.headers.removeAll {
             HTTPHeaderField.namesMatch($0.name, "Authorization") || $0.name.lowercased().hasPrefix("x-amz-")
         }
-        if let credentials = configuration.credentials {
-            let signer = AWSSignatureV4(credentials: credentials, region: configuration.region)
+        if let signer {
             for field in signer.signedHeaders(method: "GET", url: target, date: now()) {
                 inner.headers.append(HTTPHeaderField(field.name, field.value))
             }

@@ -112,6 +112,22 @@ import Testing
         }
     }
 
+    @Test func aSignerKeepsItsDaysKeyAndDerivesTheNextDays() {
+        // The derived key is kept for its day: a signer used across midnight signs as new ones do.
+        let url = URL(string: "http://127.0.0.1:9000/photos/a.jpg")!
+        let reused = AWSSignatureV4(credentials: Self.key, region: "us-east-1")
+        for date in [Self.fixed, Self.fixed.addingTimeInterval(60), Self.fixed.addingTimeInterval(86_400), Self.fixed] {
+            let fresh = AWSSignatureV4(credentials: Self.key, region: "us-east-1")
+            let a = reused.signedHeaders(method: "GET", url: url, date: date).map { "\($0.name)=\($0.value)" }
+            let b = fresh.signedHeaders(method: "GET", url: url, date: date).map { "\($0.name)=\($0.value)" }
+            #expect(a == b)
+        }
+        #expect(
+            reused.signingKey(day: "20150831")
+                == AWSSignatureV4.derivedKey(
+                    secret: Self.key.secretAccessKey, day: "20150831", region: "us-east-1", service: "s3"))
+    }
+
     @Test func aRedirectIsNotFollowedAnywhere() async throws {
         // S3 answers 301 for a bucket in another region: the downloader must not take a signed
         // request (or any request) to the Location it names.
