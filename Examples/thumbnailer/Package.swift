@@ -8,6 +8,8 @@ let package = Package(
     dependencies: [
         .package(name: "Magpie", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(name: "MagpieVapor", path: "../../Integrations/MagpieVapor"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.0"),
     ],
     targets: [
         .executableTarget(
@@ -45,6 +47,14 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/galleryTests"),
+        // The same service mounted in a Vapor application (MagpieVapor, a package of its own).
+        .executableTarget(
+            name: "vapor-gallery",
+            dependencies: [
+                .product(name: "Magpie", package: "Magpie"), .product(name: "MagpieServer", package: "Magpie"),
+                .product(name: "MagpieVapor", package: "MagpieVapor"), .product(name: "Vapor", package: "vapor"),
+            ],
+            path: "Sources/vapor-gallery"),
     ],
     swiftLanguageModes: [.v6]
 )
