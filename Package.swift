@@ -31,6 +31,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        // Spans for cache reads, downloads, decodes, processing, encodes and service requests: a
+        // no-op until the application bootstraps a tracer.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
     ],
     targets: [
         // The C core: CSources/ with its public header in include/. System libraries from Debian's
@@ -71,6 +74,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Sources/Magpie"),
         // A loopback HTTP server with scripted answers: `magpie demo` serves from it, the tests
@@ -102,6 +106,7 @@ let package = Package(
             dependencies: [
                 "Magpie", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Sources/MagpieServer"),
         .target(
@@ -153,6 +158,7 @@ let package = Package(
                 "Magpie", "MagpieLoopback", "magpie", "magpie-cache-writer", "MagpieTestSupport", "MagpieServer",
                 "magpie-server", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             path: "Tests/MagpieTests"),
         // Concurrency stress tests, apart so CI runs exactly these under ThreadSanitizer.

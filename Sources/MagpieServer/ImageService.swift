@@ -60,7 +60,7 @@ public final class ImageService: Sendable {
     public func respond(to request: ServiceRequest) async -> ServiceResponse {
         let started = ContinuousClock.now
         let id = Self.requestID(request.header("X-Request-ID"))
-        let response = await respond(request, id: id)
+        let response = await traced(request) { await respond(request, id: id) }
         metrics.record(
             route: request.path == "/health" ? "health" : "image", response: response,
             duration: ContinuousClock.now - started)

@@ -23,32 +23,36 @@ extension ImageCache {
         forKey key: String, processorIdentifier: String?, options: DecodingOptions = .default, policy: CachePolicy,
         allowingStale: Bool = false
     ) async throws -> DiskHit? {
-        let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
-        let serializer = policy.serializer ?? self.serializer
-        let diskExtending = policy.diskExtending
-        let found = try await runOnIO { [diskStorage] in
-            try diskStorage.entry(forKey: cacheKey, extendingExpiration: diskExtending, allowingStale: allowingStale)
+        try await tracedRead { () async throws -> DiskHit? in
+            let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
+            let serializer = policy.serializer ?? self.serializer
+            let diskExtending = policy.diskExtending
+            let found = try await runOnIO { [diskStorage] in
+                try diskStorage.entry(
+                    forKey: cacheKey, extendingExpiration: diskExtending, allowingStale: allowingStale)
+            }
+            guard let found else {
+                counters.withLock { $0.diskMisses += 1 }
+                return nil
+            }
+            // Decoded under the same limit as the pipeline's decodes, waiting as they do for the budget.
+            let payload = found.payload
+            let read = try await DecodeMemoryBudget.retrying {
+                try await decoder.run { try self.decode(payload, cacheKey, serializer, options) }
+            }
+            guard case .image(let image, let data) = read else {
+                counters.withLock { $0.diskMisses += 1 }
+                return nil
+            }
+            counters.withLock { $0.diskHits += 1 }
+            if !found.isStale && found.variant == nil {
+                // The memory copy never outlives the disk entry it came from, nor its freshness.
+                promote(
+                    image, forKey: cacheKey, until: min(found.expiresAt, found.freshness.freshUntil), policy: policy)
+            }
+            return DiskHit(
+                image: image, data: data, freshness: found.freshness, isStale: found.isStale, metadata: found.metadata)
         }
-        guard let found else {
-            counters.withLock { $0.diskMisses += 1 }
-            return nil
-        }
-        // Decoded under the same limit as the pipeline's decodes, waiting as they do for the budget.
-        let payload = found.payload
-        let read = try await DecodeMemoryBudget.retrying {
-            try await decoder.run { try self.decode(payload, cacheKey, serializer, options) }
-        }
-        guard case .image(let image, let data) = read else {
-            counters.withLock { $0.diskMisses += 1 }
-            return nil
-        }
-        counters.withLock { $0.diskHits += 1 }
-        if !found.isStale && found.variant == nil {
-            // The memory copy never outlives the disk entry it came from, nor its freshness.
-            promote(image, forKey: cacheKey, until: min(found.expiresAt, found.freshness.freshUntil), policy: policy)
-        }
-        return DiskHit(
-            image: image, data: data, freshness: found.freshness, isStale: found.isStale, metadata: found.metadata)
     }
 
     /// Stores a disk hit in memory for no longer than `until` (seconds since the reference date).
@@ -66,8 +70,10 @@ extension ImageCache {
     ) async throws -> DiskCache.Hit? {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
         let extending = policy.diskExtending
-        return try await runOnIO { [diskStorage] in
-            try diskStorage.entry(forKey: cacheKey, extendingExpiration: extending, allowingStale: allowingStale)
+        return try await tracedRead {
+            try await runOnIO { [diskStorage] in
+                try diskStorage.entry(forKey: cacheKey, extendingExpiration: extending, allowingStale: allowingStale)
+            }
         }
     }
 

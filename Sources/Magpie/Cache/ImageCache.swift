@@ -1,5 +1,6 @@
 import Dispatch
 import Logging
+import Tracing
 
 /// Where a cached image came from.
 public enum CacheType: Sendable, Hashable {
@@ -145,9 +146,15 @@ public final class ImageCache: Sendable {
         _ cacheKey: String, waits: Bool, encode: (@Sendable () throws -> [UInt8])?,
         _ write: @escaping @Sendable ([UInt8]) throws -> Int
     ) async throws {
+        // A write in the background runs in a task of its own: its encode's span joins the store's trace.
+        let context = ServiceContext.current ?? .topLevel
         let work: @Sendable () async throws -> Void = { [counters, decoder, io] in
             let data: [UInt8]
-            if let encode { data = try await decoder.run(encode) } else { data = [] }
+            if let encode {
+                data = try await withSpan("magpie.encode", context: context) { _ in try await decoder.run(encode) }
+            } else {
+                data = []
+            }
             let bytes = try await io.run { try write(data) }
             counters.withLock { $0.bytesStoredToDisk += bytes }
         }
@@ -180,8 +187,9 @@ public final class ImageCache: Sendable {
     {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
         let extending = policy.diskExtending
-        return try await runOnIO { [diskStorage] in
-            try diskStorage.value(forKey: cacheKey, extendingExpiration: extending)
+        return try await tracedRead {
+            try await runOnIO { [diskStorage] in try diskStorage.value(forKey: cacheKey, extendingExpiration: extending)
+            }
         }
     }
 

@@ -210,14 +210,10 @@ public final class ImageDownloader: Sendable {
 
     // MARK: - downloading
 
-    /// Downloads `url`, sharing the request with concurrent callers asking for the same resource.
-    /// - Parameter progress: Body bytes received and expected, reported to every caller as they
-    ///   arrive, on the thread that read them (for HTTP, the client's event loop): keep it short,
-    ///   and yield into an `AsyncStream` for anything slower.
-    /// - Throws: ``ImageDownloadError``, or `CancellationError` when the calling task is cancelled.
-    public func download(
-        _ url: URL, options: DownloadOptions = DownloadOptions(),
-        progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)? = nil
+    /// ``download(_:options:progress:)`` within its span; the trace context, when a tracer is
+    /// bootstrapped, goes out as `traceparent` (W3C), which coalescing ignores.
+    func downloadInSpan(
+        _ url: URL, options: DownloadOptions, progress: (@Sendable (Int, Int?) -> Void)?
     ) async throws -> ImageDownloadResult {
         if isShutDown.withLock({ $0 }) { throw ImageDownloadError.shutDown }
         var request: DataRequest
@@ -235,6 +231,7 @@ public final class ImageDownloader: Sendable {
         } else {
             request = try baseRequest(url, options)
         }
+        Self.injectTraceContext(into: &request.headers)
         let key = coalescingKey(request)
         if !options.ignoresFailedURLMemory {
             let now = clock.now().timeIntervalSinceReferenceDate

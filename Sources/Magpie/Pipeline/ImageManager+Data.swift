@@ -1,3 +1,5 @@
+import Tracing
+
 /// Retrieving encoded bytes (Nuke's data tasks): the original's, or a processed variant's as the
 /// cache keeps it, served from disk without a decode when they are there and fresh (or renewed by
 /// a `304`). The disk-only prefetcher and an image service use it.
@@ -99,7 +101,9 @@ extension ImageManager {
                 data: entry.payload, cacheType: .none, revalidated: false, lastModified: entry.metadata.lastModified)
         }
         let serializer = options.cache.serializer ?? target.serializer
-        let encoded = try await processing.run { try serializer.data(for: image, original: nil, isProcessed: true) }
+        let encoded = try await withSpan("magpie.encode") { _ in
+            try await processing.run { try serializer.data(for: image, original: nil, isProcessed: true) }
+        }
         return FetchedData(data: encoded, cacheType: .none, revalidated: false)
     }
 

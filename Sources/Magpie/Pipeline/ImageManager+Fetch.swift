@@ -136,7 +136,11 @@ extension ImageManager {
         let firstFrame = options.onlyLoadFirstFrame
         return try await DecodeMemoryBudget.retrying(waiting: { stats.withLock { $0.budgetWaits += 1 } }) {
             try Task.checkCancellation()
-            let image = try await processing.run { try processor.process(.data(data), firstFrameOnly: firstFrame) }
+            let image = try await tracedProcessing(processor: options.processorIdentifier) {
+                try await processing.run {
+                    try DecodeTiming.measuring { try processor.process(.data(data), firstFrameOnly: firstFrame) }
+                }
+            }
             stats.withLock { $0.processed += 1 }
             return image
         }

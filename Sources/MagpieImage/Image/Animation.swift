@@ -66,7 +66,7 @@ extension Image {
         return try source.withInput { input in
             try CoreFrames.read(request, input) { reader in
                 var given = 0
-                while given < maxFrames, let frame = try reader.next() {
+                while given < maxFrames, let frame = try DecodeTiming.record({ try reader.next() }) {
                     let image = Image(
                         width: reader.width, height: reader.height,
                         frames: [ImageFrame(pixels: frame.pixels, delay: .milliseconds(frame.delayMilliseconds))],

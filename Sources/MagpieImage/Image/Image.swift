@@ -73,7 +73,9 @@ public struct Image: Sendable, Hashable {
     {
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(ImageCodecError) -> Image in
-                Image(try CoreDecoder.decode(options.coreRequest, CoreInput(memory: raw)))
+                try DecodeTiming.record { () throws(ImageCodecError) in
+                    Image(try CoreDecoder.decode(options.coreRequest, CoreInput(memory: raw)))
+                }
             }
         }
         self = try result.get()
@@ -84,7 +86,9 @@ public struct Image: Sendable, Hashable {
     /// - Throws: ``ImageCodecError/decodingFailed(_:)``; a missing or unreadable file has the code
     ///   ``CoreFailure/Code/fileUnreadable`` with the system's reason as detail.
     public init(contentsOfFile path: String, options: DecodingOptions = .default) throws(ImageCodecError) {
-        self = Image(try CoreDecoder.decode(options.coreRequest, CoreInput(path: path)))
+        self = try DecodeTiming.record { () throws(ImageCodecError) in
+            Image(try CoreDecoder.decode(options.coreRequest, CoreInput(path: path)))
+        }
     }
 
     init(

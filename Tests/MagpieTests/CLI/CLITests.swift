@@ -149,7 +149,7 @@ import Testing
             let bad = try await CLI.runAsync(["fetch", server.baseURL + "/nothing", "--cache-dir", dir.path("cache")])
             #expect(bad.status == 1 && bad.stderr.contains("HTTP status 404"))
             let usage = try await CLI.runAsync(["fetch", "ftp://example.com/x.png"])
-            #expect(usage.status != 0 && usage.stderr.contains("not an http, https or file URL"))
+            #expect(usage.status != 0 && usage.stderr.contains("not an http, https, file, s3 or local URL"))
         }
     }
 
