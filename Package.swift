@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -20,6 +20,10 @@ let package = Package(
         // bodies, resets and raw bytes per request, with request counts.
         .library(name: "MagpieLoopback", targets: ["MagpieLoopback"]),
     ],
+    // `swift build --traits OTLP` gives magpie-server an OTLP trace exporter (swift-otel, HTTP and
+    // protobuf): `--otel-endpoint URL`. Off by default: swift-otel and swift-protobuf take minutes
+    // to compile, and the libraries never need them.
+    traits: [.trait(name: "OTLP", description: "magpie-server exports traces over OTLP with swift-otel")],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -34,6 +38,7 @@ let package = Package(
         // Spans for cache reads, downloads, decodes, processing, encodes and service requests: a
         // no-op until the application bootstraps a tracer.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // The C core: CSources/ with its public header in include/. System libraries from Debian's
@@ -130,6 +135,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTLP"])),
             ],
             path: "Sources/magpie-server"),
         .executableTarget(name: "magpie-cache-bench", dependencies: ["Magpie"], path: "Benchmarks/CacheBench"),

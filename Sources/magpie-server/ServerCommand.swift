@@ -49,6 +49,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("allowed-source"), help: "A prefix every source URL must start with (repeatable).")
     var allowedSources: [String] = []
     @OptionGroup(title: "Sources beyond http(s)") var sources: SourceOptions
+    @OptionGroup(title: "Traces") var tracing: TracingOptions
     @Option(name: .long, help: "Cache-Control max-age of results, in seconds.")
     var ttl = 31_536_000
     @Flag(name: .long, help: "Serve WebP to clients that accept it when the URL names no format.")
@@ -214,6 +215,10 @@ struct ServerCommand: AsyncParsableCommand {
         // The drain service is listed last, so a graceful shutdown reaches it first (in reverse
         // order): /health turns 503, then the server stops accepting and finishes in-flight work.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app)]
+        // First, so it stops last and sends the spans of the requests finished before it.
+        if let exporter = try tracing.bootstrap(environment: ProcessInfo.processInfo.environment) {
+            services.insert(.init(service: exporter), at: 0)
+        }
         if let (metricsHost, metricsPort) = metricsAddress, let endpoint {
             let metricsApp = Application(
                 responder: CallbackResponder { (request: Request, _: BasicRequestContext) in
