@@ -3,7 +3,10 @@
 # over and over with wrk (THREADS 2 × CONNS 16, DURATION 10 s), tracing off (no --otel-endpoint:
 # the no-op tracer) against tracing on with swift-otel's tracer recording every span and no
 # exporter (--otel-endpoint with OTEL_TRACES_EXPORTER=none), and the default build (no trait) as
-# a third side; ROUNDS (3) interleaved rounds, medians. nginx (sendfile, no access log) is the origin.
+# a third side; and two more with the tracer sampling: 1% of new traces
+# (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ARG 0.01, a common production setting) and none
+# (always_off: the instrumentation runs, nothing is recorded). ROUNDS (3) interleaved rounds,
+# medians. nginx (sendfile, no access log) is the origin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=lib/netbench.sh
@@ -28,13 +31,17 @@ trap servebench_cleanup EXIT
 bin=.build-bench-otlp/release
 servebench_magpie offport off
 OTEL_TRACES_EXPORTER=none servebench_magpie onport on --otel-endpoint http://127.0.0.1:9
+OTEL_TRACES_EXPORTER=none OTEL_TRACES_SAMPLER=parentbased_traceidratio OTEL_TRACES_SAMPLER_ARG=0.01 \
+    servebench_magpie ratioport ratio --otel-endpoint http://127.0.0.1:9
+OTEL_TRACES_EXPORTER=none OTEL_TRACES_SAMPLER=always_off servebench_magpie offsampledport offsampled \
+    --otel-endpoint http://127.0.0.1:9
 bin=.build-bench/release
 servebench_magpie plainport plain
 servebench_wait
 
 mpath="/unsafe/rs:fit:%d:%d/plain/http://$origin/%s"
 servebench_lua_a warm "$mpath" magpie-warm
-for port in $offport $onport $plainport; do  # cached, then kept in memory from the second request
+for port in $offport $onport $ratioport $offsampledport $plainport; do  # cached, then kept in memory from the second request
     for pass in 1 2 3; do
         for n in $(seq 0 99); do
             ext=jpg; [ $((n % 10)) -eq 9 ] && ext=png; w=$((64 + n * 67 % 448))
@@ -47,10 +54,13 @@ echo "== warm: 100 variants, cached ($rounds rounds of ${duration} s, $threads �
 for _ in $(seq "$rounds"); do
     run "tracing off" "http://127.0.0.1:$offport" "$work/magpie-warm.lua"
     run "tracing on, no exporter" "http://127.0.0.1:$onport" "$work/magpie-warm.lua"
+    run "sampling 1%" "http://127.0.0.1:$ratioport" "$work/magpie-warm.lua"
+    run "sampling none" "http://127.0.0.1:$offsampledport" "$work/magpie-warm.lua"
     run "default build" "http://127.0.0.1:$plainport" "$work/magpie-warm.lua"
 done
 median() { sort -n "$work/rps-$1" | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
-off=$(median "tracing off"); on=$(median "tracing on, no exporter"); plain=$(median "default build")
-awk -v off="$off" -v on="$on" -v plain="$plain" 'BEGIN {
-    printf "medians: tracing off %.0f, on %.0f (%.3f× off, %+.1f%%), default build %.0f (%.3f× off)\n",
-        off, on, on / off, 100 * (on - off) / off, plain, plain / off }'
+off=$(median "tracing off")
+for side in "tracing on, no exporter" "sampling 1%" "sampling none" "default build"; do
+    awk -v off="$off" -v x="$(median "$side")" -v side="$side" \
+        'BEGIN { printf "median %s: %.0f requests/s, %.3f× tracing off (%.0f), %+.1f%%\n", side, x, x / off, off, 100 * (x - off) / off }'
+done
