@@ -63,19 +63,11 @@ struct SourceOptions: ParsableArguments {
             }
             return nil
         }
-        var endpoint: URL?
-        if let s3Endpoint {
-            guard let url = URL(string: s3Endpoint), S3Configuration.isValidEndpoint(url) else {
-                throw ValidationError("--s3-endpoint must be http(s)://host[:port][/path]")
-            }
-            endpoint = url
+        do {
+            return try S3Configuration.fromSettings(
+                environment: environment, endpoint: s3Endpoint, region: s3Region, virtualHosted: s3VirtualHosted)
+        } catch {
+            throw ValidationError(error.description)
         }
-        if let s3Region, s3Region.isEmpty || !s3Region.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x2F }) {
-            throw ValidationError("--s3-region must be a region name (us-east-1)")
-        }
-        var config = S3Configuration.fromEnvironment(
-            environment, endpoint: endpoint, addressing: s3VirtualHosted ? .virtualHosted : nil)
-        if let s3Region { config.region = s3Region }
-        return config
     }
 }

@@ -36,21 +36,22 @@ struct SourceFlags: ParsableArguments {
                 throw ValidationError("--local-root must be a folder")
             }
         }
-        if let s3Endpoint, URL(string: s3Endpoint).map(S3Configuration.isValidEndpoint) != true {
-            throw ValidationError("--s3-endpoint must be http(s)://host[:port][/path]")
-        }
-        if let s3Region, s3Region.isEmpty || !s3Region.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x2F }) {
-            throw ValidationError("--s3-region must be a region name (us-east-1)")
+        _ = try s3Configuration()
+    }
+
+    func s3Configuration() throws -> S3Configuration {
+        do {
+            return try S3Configuration.fromSettings(
+                environment: ProcessInfo.processInfo.environment, endpoint: s3Endpoint, region: s3Region,
+                virtualHosted: s3VirtualHosted)
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 
     /// Sets the downloader's S3 source; the transports it needs beyond its own.
     func apply(to config: inout ImageDownloader.Config) -> [String: any DataLoading] {
-        var s3 = S3Configuration.fromEnvironment(
-            ProcessInfo.processInfo.environment, endpoint: s3Endpoint.flatMap { URL(string: $0) },
-            addressing: s3VirtualHosted ? .virtualHosted : nil)
-        if let s3Region { s3.region = s3Region }
-        config.s3 = s3
+        config.s3 = try? s3Configuration()  // validate() has checked it
         return localRoot.map { ["local": LocalRootLoader(root: $0)] } ?? [:]
     }
 }

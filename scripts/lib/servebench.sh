@@ -58,7 +58,8 @@ servebench_magpie() {
     shift 2
     port=$(free_port)
     rm -rf "$work/serve-cache-$name"
-    "$bin/magpie-server" --bind "127.0.0.1:$port" --allow-unsigned --cache-dir "$work/serve-cache-$name" \
+    # MAGPIE_SERVER_ENV (say "MALLOC_TRIM_THRESHOLD_=131072"): variables for magpie-server alone.
+    env ${MAGPIE_SERVER_ENV:-} "$bin/magpie-server" --bind "127.0.0.1:$port" --allow-unsigned --cache-dir "$work/serve-cache-$name" \
         --allow-network 127.0.0.1/32 --max-inflight 4096 "$@" > "$work/magpie-server-$name.log" 2>&1 &
     servebench_pids+=("$!")
     printf -v "$var" '%s' "$port"

@@ -96,3 +96,32 @@ public struct S3Configuration: Sendable, Hashable {
         return parts.url
     }
 }
+
+extension S3Configuration {
+    /// A setting given as text (a flag, a variable) that cannot stand.
+    public struct SettingError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The configuration command-line settings describe: the key and region from the environment
+    /// (``fromEnvironment(_:endpoint:addressing:fallbackRegion:)``), `region` over them, `endpoint`
+    /// checked (``isValidEndpoint(_:)``), virtual-hosted addressing when asked.
+    public static func fromSettings(
+        environment: [String: String], endpoint: String?, region: String?, virtualHosted: Bool
+    ) throws(SettingError) -> S3Configuration {
+        var url: URL?
+        if let endpoint {
+            guard let parsed = URL(string: endpoint), isValidEndpoint(parsed) else {
+                throw SettingError(description: "--s3-endpoint must be http(s)://host[:port][/path]")
+            }
+            url = parsed
+        }
+        if let region, region.isEmpty || !region.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x2F }) {
+            throw SettingError(description: "--s3-region must be a region name (us-east-1)")
+        }
+        var configuration = fromEnvironment(
+            environment, endpoint: url, addressing: virtualHosted ? .virtualHosted : nil)
+        if let region { configuration.region = region }
+        return configuration
+    }
+}
