@@ -152,6 +152,7 @@ struct ServerCommand: AsyncParsableCommand {
 
     /// Parses the arguments given and those imgproxy's variables stand for (``ImgproxyEnvironment``).
     static func main() async {
+        MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
         let given = Array(CommandLine.arguments.dropFirst())
         let extra: (arguments: [String], notes: [String])
         do {
