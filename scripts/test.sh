@@ -10,8 +10,8 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 source scripts/lib/swiftbuild.sh
 step() { printf '\n== %s (at %s)\n' "$*" "$(elapsed "$SECONDS")"; }
-printf 'magpie tests: a first run builds everything in debug mode and runs the fuzzers: about 12 to 20\n'
-printf 'minutes on 2 cores (MAGPIE_TSAN=1: 6 to 12 more); later runs build only what changed\n'
+printf 'magpie tests: a first run builds everything in debug mode and runs the fuzzers: about 15 to 25\n'
+printf 'minutes on 2 cores (MAGPIE_TSAN=1: 6 to 12 more, MAGPIE_OTLP=1: about 6); later runs build only what changed\n'
 
 step "system packages"
 scripts/bootstrap.sh
