@@ -188,7 +188,8 @@ public final class ImageCache: Sendable {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
         let extending = policy.diskExtending
         return try await tracedRead {
-            try await runOnIO { [diskStorage] in try diskStorage.value(forKey: cacheKey, extendingExpiration: extending)
+            try await runOnIO { [diskStorage] in
+                try diskStorage.value(forKey: cacheKey, extendingExpiration: extending)
             }
         }
     }
