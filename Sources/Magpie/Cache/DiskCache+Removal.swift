@@ -19,18 +19,16 @@ extension DiskCache {
         let id = try checkedID(key)
         let unhashedKey = config.usesHashedFileName ? nil : key
         let failure = fileLock(id).withLock { _ -> Int32 in
-            // The shared count goes down before the file does (see removeFiles).
             let size = state.withLock { $0.index[id]?.size ?? 0 }
-            if size > 0 { _ = shared?.add(-size) }
-            var gone = false
-            let failure = withPath(id, key: unhashedKey) { path -> Int32 in
-                if unlink(path) == 0 {
-                    gone = true
-                    return 0
+            var failure: Int32 = 0
+            counted {
+                failure = withPath(id, key: unhashedKey) { path -> Int32 in
+                    if unlink(path) == 0 { return 0 }
+                    return errno != ENOENT ? errno : ENOENT
                 }
-                return errno != ENOENT ? errno : 0
+                return failure == 0 ? -size : 0
             }
-            if size > 0 && !gone { _ = shared?.add(size) }
+            if failure == ENOENT { failure = 0 }
             if failure == 0 { forget(id) }
             return failure
         }
@@ -50,7 +48,8 @@ extension DiskCache {
             s.keys.removeAll()
             s.totalSize = 0
         }
-        shared?.update { $0 = 0 }
+        // Other processes may have written meanwhile: the folder's own total, not zero.
+        shared?.update { $0 = Self.scan(directory, config: config, maxEntrySize: config.entryCap).0.totalSize }
     }
 
     /// Removes entries expired at `referenceDate`; returns their file names.
@@ -121,11 +120,14 @@ extension DiskCache {
                 let known = state.withLock { $0.index[id] }
                 guard let size = known?.size, known?.generation == generation else { return }
                 let name = fileName(id, key: key)
-                // Counted out before the file goes (given back if it does not): a cross-process
-                // rescan racing with this removal then overcounts, never undercounts.
-                if countingShared { _ = shared?.add(-size) }
-                let gone = (dirfd >= 0 ? unlinkat(dirfd, name, 0) : unlink(directory + "/" + name)) == 0
-                if countingShared && !gone { _ = shared?.add(size) }
+                func unlinkFile() -> Bool {
+                    (dirfd >= 0 ? unlinkat(dirfd, name, 0) : unlink(directory + "/" + name)) == 0
+                }
+                if countingShared {
+                    counted { unlinkFile() ? -size : 0 }
+                } else {
+                    _ = unlinkFile()
+                }
                 forget(id)
                 names.append(name)
             }
@@ -137,13 +139,10 @@ extension DiskCache {
     /// index, if the index still holds the generation `seen` (`nil`: none); returns whether it did.
     @discardableResult
     func discard(_ id: EntryID, key: String?, seen: UInt64?, unlinking: Bool = true) -> Bool {
-        // The shared count goes down before the file does (see removeFiles).
         fileLock(id).withLock { _ -> Bool in
             guard state.withLock({ $0.index[id]?.generation }) == seen else { return false }
             let size = state.withLock { $0.index[id]?.size ?? 0 }
-            if unlinking && size > 0 { _ = shared?.add(-size) }
-            let gone = unlinking && withPath(id, key: key) { unlink($0) == 0 }
-            if unlinking && size > 0 && !gone { _ = shared?.add(size) }
+            if unlinking { counted { withPath(id, key: key) { unlink($0) == 0 } ? -size : 0 } }
             forget(id)
             return true
         }

@@ -8,11 +8,13 @@ import Synchronization
 
 /// The folder's size as all the processes writing to it count it: eight bytes in
 /// `.magpie-size`, mapped shared into every process that writes, so a write adds its file and a
-/// removal subtracts it with one atomic operation on the mapped word (no system call). A
-/// cross-process trim takes an exclusive `flock` on the file (and this process's lock, since
-/// `flock` does not order the threads of one process), rescans the folder and corrects the total
-/// by the difference it found, which also repairs any drift (a crash between a rename and its
-/// count, files deleted by hand).
+/// removal subtracts it with one atomic operation on the mapped word. Each rename or unlink and
+/// its count happen together under a shared `flock` on the file (``changing(_:)``); a
+/// cross-process trim takes it exclusive (with this process's lock too, since `flock` does not
+/// order the threads of one process), rescans the folder and corrects the total by the
+/// difference it found, which also repairs any drift (a crash between a rename and its count,
+/// files deleted by hand). No file can change between the total the rescan starts from and the
+/// listing it makes, so a change is never counted twice, or lost.
 final class SharedSizeRecord: Sendable {
     static let name = ".magpie-size"
     private let path: String
@@ -81,10 +83,19 @@ final class SharedSizeRecord: Sendable {
         }
     }
 
-    /// Adds `delta` (negative for removals); returns the new total.
-    func add(_ delta: Int) -> Int {
+    /// Runs `change` (a rename or an unlink of an entry file), then adds the difference in bytes
+    /// it returns (negative for removals, 0 when it failed), both under the shared `flock` and
+    /// this process's lock, so a rescan in any process sees the file and its count together.
+    /// Returns the new total.
+    func changing(_ change: () -> Int) -> Int {
         local.withLock { m in
-            guard let counter = m.counter else { return 0 }
+            guard let counter = m.counter else {
+                _ = change()
+                return 0
+            }
+            while flock(m.fd, LOCK_SH) != 0 && errno == EINTR {}
+            defer { flock(m.fd, LOCK_UN) }
+            let delta = change()
             return max(0, counter.pointee.add(delta, ordering: .acquiringAndReleasing).newValue)
         }
     }
@@ -119,7 +130,10 @@ extension DiskCache {
             let indexed: Int = state.withLock { $0.totalSize }
             let alone = indexed == total
             var scanned = State()
-            if !alone { scanned = Self.scan(directory, config: config, maxEntrySize: config.entryCap).0 }
+            if !alone {
+                rescanHook.withLock { $0 }?()
+                scanned = Self.scan(directory, config: config, maxEntrySize: config.entryCap).0
+            }
             if !alone {
                 state.withLock { s in
                     for (id, found) in scanned.index {
@@ -161,5 +175,17 @@ extension DiskCache {
             }
         }
         return removeFiles(victims)
+    }
+
+    /// Runs `change` (a rename or an unlink; it returns the difference in bytes it made) so that
+    /// its count in the shared total goes with it (see ``SharedSizeRecord/changing(_:)``);
+    /// returns the new shared total, `nil` when the folder keeps none.
+    @discardableResult
+    func counted(_ change: () -> Int) -> Int? {
+        guard let shared else {
+            _ = change()
+            return nil
+        }
+        return shared.changing(change)
     }
 }

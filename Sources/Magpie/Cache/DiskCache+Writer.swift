@@ -62,6 +62,7 @@ extension DiskCache {
         var stamp: FileStamp?
         var over = false
         var replacedDelta = 0
+        var sharedTotal: Int?
         func writeOnce() -> Int32 {
             withTemporaryPath(counter) { temporary in
                 // 0600: entries may hold images fetched with credentials.
@@ -75,28 +76,37 @@ extension DiskCache {
                 if close(fd) != 0 && failure == 0 { failure = errno }
                 if failure == 0 {
                     failure = fileLock(id).withLock { _ -> Int32 in
-                        if withPath(id, key: unhashedKey, { rename(temporary, $0) }) != 0 { return errno }
-                        over = state.withLock { s -> Bool in
-                            let entry = Entry(
-                                size: fileSize, expiresAt: expires, lastAccess: now.timeIntervalSinceReferenceDate,
-                                freshUntil: freshness.freshUntil, headerSize: header.count, verified: stamp,
-                                generation: s.nextGeneration())
-                            let delta = fileSize - (s.index.updateValue(entry, forKey: id)?.size ?? 0)
-                            s.totalSize += delta
-                            replacedDelta = delta
-                            if let unhashedKey { s.keys[id] = unhashedKey }
-                            guard config.sizeLimit > 0, s.totalSize > config.sizeLimit, !s.trimScheduled else {
-                                return false
-                            }
-                            s.trimScheduled = true
-                            return true
+                        var renamed: Int32 = 0
+                        // The rename and its count in the folder's shared total go together.
+                        sharedTotal = counted {
+                            renamed = withPath(id, key: unhashedKey) { rename(temporary, $0) } == 0 ? 0 : errno
+                            return renamed == 0 ? land() : 0
                         }
-                        return 0
+                        return renamed
                     }
                 }
                 if failure != 0 { unlink(temporary) }
                 return failure
             }
+        }
+        /// Indexes the renamed file; returns the difference it made to the folder's size.
+        func land() -> Int {
+            over = state.withLock { s -> Bool in
+                let entry = Entry(
+                    size: fileSize, expiresAt: expires, lastAccess: now.timeIntervalSinceReferenceDate,
+                    freshUntil: freshness.freshUntil, headerSize: header.count, verified: stamp,
+                    generation: s.nextGeneration())
+                let delta = fileSize - (s.index.updateValue(entry, forKey: id)?.size ?? 0)
+                s.totalSize += delta
+                replacedDelta = delta
+                if let unhashedKey { s.keys[id] = unhashedKey }
+                guard config.sizeLimit > 0, s.totalSize > config.sizeLimit, !s.trimScheduled else {
+                    return false
+                }
+                s.trimScheduled = true
+                return true
+            }
+            return replacedDelta
         }
         var failure = writeOnce()
         // The folder vanished under us (a temp cleaner, `rm -rf`, a volume reset): make it again
@@ -106,7 +116,7 @@ extension DiskCache {
         // Other processes' writes count too: when the folder's shared total is over the limit,
         // rescan it and trim to half across processes now, so at rest the folder holds at most
         // the limit plus the entry each writing process had in flight.
-        if let shared, shared.add(replacedDelta) > config.sizeLimit {
+        if let sharedTotal, sharedTotal > config.sizeLimit {
             trimAcrossProcesses(downTo: config.sizeLimit / 2, over: config.sizeLimit, sparing: id)
         }
         if over {

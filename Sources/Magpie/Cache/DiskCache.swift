@@ -66,6 +66,9 @@ public final class DiskCache: Sendable {
     /// Runs once in each removal of several entries, after they are chosen and before their files
     /// go (tests use it to write in that window).
     let removalHook = Locked<(@Sendable () -> Void)?>(nil)
+    /// Runs in a cross-process trim after it read the shared total and before it lists the
+    /// folder (tests use it to remove or write in that window).
+    let rescanHook = Locked<(@Sendable () -> Void)?>(nil)
 
     /// Opens (creating if needed, mode 0700, with its marker file) the cache directory and
     /// indexes its entries.

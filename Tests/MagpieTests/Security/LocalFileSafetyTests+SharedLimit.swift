@@ -76,19 +76,9 @@ extension LocalFileSafetyTests {
             // Each write checks the shared total before it lands: the 16 writes that can be in
             // flight at once (4 processes, -j 4) may each land after another's check (about
             // 4.7 MB here, against the 8 MB left when each process counted only its own).
-            // A known bug, intermittent (2 runs in 5 on 2026-11-27), likely this: a cross-process
-            // trim removes its victims after releasing the record's lock, each counted out before its unlink;
-            // another process's rescan that read the shared total before such a removal and
-            // listed the folder after it applies its correction as a difference, so the removal
-            // is subtracted twice and the shared total falls below the folder (seen: 0.39 MB
-            // counted for 2.94 MB on disk), and later writes do not trim. Recorded as a known
-            // issue until the trim's accounting is fixed; the rest of the test must pass.
-            withKnownIssue(
-                "shared total undercounts when a trim's removals race another process's rescan",
-                isIntermittent: true
-            ) {
-                #expect(bytes <= limit + 16 * (largest + 4096), "\(bytes) bytes in \(entries) entries")
-            }
+            // (The shared total once undercounted when a trim's removals raced another
+            // process's rescan; see DiskCacheTests+SharedTotal.)
+            #expect(bytes <= limit + 16 * (largest + 4096), "\(bytes) bytes in \(entries) entries")
             #expect(entries > 0)
             // The next process sees the same total.
             let reopened = try DiskCache(config: .init(directory: folder, sizeLimit: limit, sweepInterval: nil))
