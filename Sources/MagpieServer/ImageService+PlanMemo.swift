@@ -24,6 +24,10 @@ extension ImageService {
 /// Plans of targets asked lately: two generations of at most `capacity` entries each; a hit in
 /// the older one moves to the newer, and when the newer fills, the older is dropped. A target
 /// over 1 KiB is not remembered, so the memo holds a few MiB at most whatever clients send.
+/// A plan is remembered the second time its target is parsed (a ``Doorkeeper`` of 32 KiB says
+/// which were seen): a plan takes about 2 KB, and in cold traffic, where nearly every target is
+/// new, remembering each filled both generations with plans never asked again (8.7 MB of a
+/// 19 MB heap peak in the outside benchmark's cold workload, measured with heaptrack).
 /// Nothing in a plan depends on anything but the target, the configuration and (with
 /// `--auto-webp` or `--auto-avif`) the format `Accept` chooses, so a remembered plan is the one
 /// parsing would give.
@@ -43,6 +47,7 @@ final class PlanMemo: Sendable {
         var older: [Key: ImageService.Plan] = [:]
     }
     private let state = Mutex(State())
+    private let seen = Doorkeeper(bits: 1 << 18)
 
     init(capacity: Int = 2048) { self.capacity = max(1, capacity) }
 
@@ -56,8 +61,9 @@ final class PlanMemo: Sendable {
         }
     }
 
+    /// Remembers `plan` if its target was parsed before (see above).
     func remember(_ plan: ImageService.Plan, for key: Key) {
-        guard key.target.utf8.count <= Self.longestTarget else { return }
+        guard key.target.utf8.count <= Self.longestTarget, seen.admits(key.target) else { return }
         state.withLock { Self.insert(plan, key, &$0, capacity) }
     }
 

@@ -44,12 +44,19 @@ extension ImageServiceTests {
         let plan = ImageService.Plan(
             source: URL(string: "http://a/b")!, options: ImageOptions(), maxAge: 1, variesOnAccept: false,
             expires: nil, key: "k")
-        for i in 0..<20 { memo.remember(plan, for: .init(target: "/\(i)", negotiated: nil)) }
+        // A target parsed once is not remembered: cold traffic leaves the memo empty.
+        for i in 0..<20 { memo.remember(plan, for: .init(target: "/once-\(i)", negotiated: nil)) }
+        #expect(memo.count == 0)
+        #expect(memo.plan(for: .init(target: "/once-19", negotiated: nil)) == nil)
+        // Parsed twice, it is; and the memo stays within two generations.
+        for i in 0..<20 {
+            for _ in 0..<2 { memo.remember(plan, for: .init(target: "/\(i)", negotiated: nil)) }
+        }
         #expect(memo.count <= 8)
         #expect(memo.plan(for: .init(target: "/19", negotiated: nil)) != nil)
         #expect(memo.plan(for: .init(target: "/0", negotiated: nil)) == nil)
         let long = "/" + String(repeating: "a", count: PlanMemo.longestTarget)
-        memo.remember(plan, for: .init(target: long, negotiated: nil))
+        for _ in 0..<2 { memo.remember(plan, for: .init(target: long, negotiated: nil)) }
         #expect(memo.plan(for: .init(target: long, negotiated: nil)) == nil)
     }
 }
