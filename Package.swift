@@ -112,6 +112,9 @@ let package = Package(
                 "Magpie", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                // The OTLP exporter's POSTs (Magpie already builds both).
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Sources/MagpieServer"),
         .target(

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Tracing's cost on warm hits: magpie-server built with the OTLP trait, 100 cached variants asked
-# over and over with wrk (THREADS 2 × CONNS 16, DURATION 10 s), tracing off (no --otel-endpoint:
-# the no-op tracer) against tracing on with swift-otel's tracer recording every span and no
-# exporter (--otel-endpoint with OTEL_TRACES_EXPORTER=none), and the default build (no trait) as
-# a third side; and two more with the tracer sampling: 1% of new traces
-# (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ARG 0.01, a common production setting) and none
-# (always_off: the instrumentation runs, nothing is recorded). ROUNDS (3) interleaved rounds,
-# medians. nginx (sendfile, no access log) is the origin.
+# Tracing's cost on warm hits: magpie-server, 100 cached variants asked over and over with wrk
+# (THREADS 2 × CONNS 16, DURATION 10 s). The baseline is tracing off (no --otel-endpoint: the no-op
+# tracer). Against it, Magpie's tracer (the default) recording every span with no exporter
+# (OTEL_TRACES_EXPORTER=none: spans are recorded and let go as they end), the same exporting
+# every span over OTLP to a collector (nginx answering POST /v1/traces with 200, so the collector
+# costs next to nothing), and the same sampling 1% of new traces (parentbased_traceidratio, a
+# common production setting); and, in a build with the OTLP trait, swift-otel's tracer recording
+# every span with no exporter (--otel-sdk swift-otel). ROUNDS (5) interleaved rounds, each in the
+# order opposite to the one before, medians.
+# nginx (sendfile, no access log) is the origin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=lib/netbench.sh
@@ -17,7 +19,7 @@ netbench_prepare
 duration=${DURATION:-10}
 conns=${CONNS:-16}
 threads=${THREADS:-2}
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-5}
 mkdir -p "$work"
 rm -f .build-bench/*/release/description.json .build-bench-otlp/*/release/description.json
 swift build -c release --static-swift-stdlib --product magpie-server --scratch-path .build-bench 2>&1 | tail -1
@@ -25,23 +27,22 @@ swift build -c release --static-swift-stdlib --product magpie-server --traits OT
     2>&1 | tail -1
 
 netbench_images "$work/www"
-netbench_nginx "$work" "access_log off;"
+netbench_nginx "$work" "access_log off; location = /v1/traces { return 200; }"
 origin=${base#http://}
 trap servebench_cleanup EXIT
-bin=.build-bench-otlp/release
-servebench_magpie offport off
-OTEL_TRACES_EXPORTER=none servebench_magpie onport on --otel-endpoint http://127.0.0.1:9
-OTEL_TRACES_EXPORTER=none OTEL_TRACES_SAMPLER=parentbased_traceidratio OTEL_TRACES_SAMPLER_ARG=0.01 \
-    servebench_magpie ratioport ratio --otel-endpoint http://127.0.0.1:9
-OTEL_TRACES_EXPORTER=none OTEL_TRACES_SAMPLER=always_off servebench_magpie offsampledport offsampled \
-    --otel-endpoint http://127.0.0.1:9
 bin=.build-bench/release
-servebench_magpie plainport plain
+servebench_magpie offport off
+OTEL_TRACES_EXPORTER=none servebench_magpie onport on --otel-endpoint "$base"
+servebench_magpie exportport export --otel-endpoint "$base"
+OTEL_TRACES_SAMPLER=parentbased_traceidratio OTEL_TRACES_SAMPLER_ARG=0.01 \
+    servebench_magpie ratioport ratio --otel-endpoint "$base"
+bin=.build-bench-otlp/release
+OTEL_TRACES_EXPORTER=none servebench_magpie otelport otel --otel-endpoint "$base" --otel-sdk swift-otel
 servebench_wait
 
 mpath="/unsafe/rs:fit:%d:%d/plain/http://$origin/%s"
 servebench_lua_a warm "$mpath" magpie-warm
-for port in $offport $onport $ratioport $offsampledport $plainport; do  # cached, then kept in memory from the second request
+for port in $offport $onport $exportport $ratioport $otelport; do  # cached, then kept in memory from the second request
     for pass in 1 2 3; do
         for n in $(seq 0 99); do
             ext=jpg; [ $((n % 10)) -eq 9 ] && ext=png; w=$((64 + n * 67 % 448))
@@ -51,16 +52,43 @@ for port in $offport $onport $ratioport $offsampledport $plainport; do  # cached
 done
 rm -f "$work"/rps-*
 echo "== warm: 100 variants, cached ($rounds rounds of ${duration} s, $threads × $conns connections)"
-for _ in $(seq "$rounds"); do
-    run "tracing off" "http://127.0.0.1:$offport" "$work/magpie-warm.lua"
-    run "tracing on, no exporter" "http://127.0.0.1:$onport" "$work/magpie-warm.lua"
-    run "sampling 1%" "http://127.0.0.1:$ratioport" "$work/magpie-warm.lua"
-    run "sampling none" "http://127.0.0.1:$offsampledport" "$work/magpie-warm.lua"
-    run "default build" "http://127.0.0.1:$plainport" "$work/magpie-warm.lua"
+# Each round runs the sides in the order opposite to the round before: the machine's speed drifts
+# within a round (by up to 5% here), and a fixed order would charge the drift to the later sides.
+sides=(off on export ratio otel)
+# Before each run, every server idle: swift-otel's tracer queues span events without bound and
+# works through them for seconds after a run, which took up to 19% from the side run next.
+quiesce() {
+    local before after waited=0
+    cpu() {
+        local p s=0
+        for p in "${servebench_pids[@]}"; do s=$((s + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done
+        echo "$s"
+    }
+    while [ "$waited" -lt 120 ]; do
+        before=$(cpu); sleep 0.5; after=$(cpu)
+        [ $((after - before)) -le 2 ] && return 0
+        waited=$((waited + 1))
+    done
+    echo "  (the servers did not go idle within 60 s)"
+}
+for r in $(seq "$rounds"); do
+    order=("${sides[@]}")
+    [ $((r % 2)) -eq 0 ] && order=(otel ratio export on off)
+    for side in "${order[@]}"; do
+        quiesce
+        case $side in
+        off) run "tracing off" "http://127.0.0.1:$offport" "$work/magpie-warm.lua" ;;
+        on) run "Magpie's tracer, every span, no exporter" "http://127.0.0.1:$onport" "$work/magpie-warm.lua" ;;
+        export) run "Magpie's tracer, every span exported" "http://127.0.0.1:$exportport" "$work/magpie-warm.lua" ;;
+        ratio) run "Magpie's tracer, 1% exported" "http://127.0.0.1:$ratioport" "$work/magpie-warm.lua" ;;
+        otel) run "swift-otel, every span, no exporter" "http://127.0.0.1:$otelport" "$work/magpie-warm.lua" ;;
+        esac
+    done
 done
 median() { sort -n "$work/rps-$1" | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 off=$(median "tracing off")
-for side in "tracing on, no exporter" "sampling 1%" "sampling none" "default build"; do
+for side in "Magpie's tracer, every span, no exporter" "Magpie's tracer, every span exported" \
+    "Magpie's tracer, 1% exported" "swift-otel, every span, no exporter"; do
     awk -v off="$off" -v x="$(median "$side")" -v side="$side" \
         'BEGIN { printf "median %s: %.0f requests/s, %.3f× tracing off (%.0f), %+.1f%%\n", side, x, x / off, off, 100 * (x - off) / off }'
 done

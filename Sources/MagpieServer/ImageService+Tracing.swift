@@ -8,12 +8,17 @@ extension ImageService {
         var context = ServiceContext.current ?? .topLevel
         InstrumentationSystem.instrument.extract(request.headers, into: &context, using: HeaderExtractor())
         return await withSpan("magpie.request", context: context, ofKind: .server) { span in
-            // OpenTelemetry's name for a method it does not know; nothing a client sends is echoed.
-            span.attributes["http.request.method"] =
-                request.method == "GET" || request.method == "HEAD" ? request.method : "_OTHER"
             let response = await answer()
-            span.attributes["http.response.status_code"] = response.status
-            if let cache = response.header("X-Magpie-Cache") { span.attributes["magpie.cache"] = cache }
+            guard span.isRecording else { return response }
+            // Set once: each change of a span's attributes copies them.
+            var attributes = SpanAttributes()
+            // OpenTelemetry's name for a method it does not know; nothing a client sends is echoed.
+            attributes.set(
+                "http.request.method",
+                value: .string(request.method == "GET" || request.method == "HEAD" ? request.method : "_OTHER"))
+            attributes.set("http.response.status_code", value: .int64(Int64(response.status)))
+            if let cache = response.header("X-Magpie-Cache") { attributes.set("magpie.cache", value: .string(cache)) }
+            span.attributes = attributes
             if response.status >= 500 { span.setStatus(SpanStatus(code: .error)) }
             return response
         }

@@ -1,9 +1,10 @@
 import ArgumentParser
+import MagpieServer
 import ServiceLifecycle
+import Tracing
 
 #if OTLP
     import OTel
-    import Tracing
 #endif
 
 #if canImport(FoundationEssentials)
@@ -13,19 +14,30 @@ import ServiceLifecycle
 #endif
 
 /// Where traces go: nowhere unless `--otel-endpoint` (or `OTEL_EXPORTER_OTLP_ENDPOINT`) names an
-/// OTLP collector, in a magpie-server built with the `OTLP` trait (`swift build --traits OTLP`).
+/// OTLP collector. Magpie's own tracer and exporter (``MagpieTracer``, ``OTLPTraceExporter``) by
+/// default; swift-otel's with `--otel-sdk swift-otel` in a build with the `OTLP` trait
+/// (`swift build --traits OTLP`).
 struct TracingOptions: ParsableArguments {
     @Option(
         name: .long,
         help: """
             Export traces over OTLP (HTTP, protobuf) to the collector at this base URL, \
             http(s)://host:port (spans go to /v1/traces; OTEL_EXPORTER_OTLP_ENDPOINT when not given). \
-            An incoming W3C traceparent is continued. Needs a build with --traits OTLP.
+            An incoming W3C traceparent is continued. OTEL_TRACES_SAMPLER, OTEL_TRACES_EXPORTER, \
+            OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_HEADERS and OTEL_BSP_* apply.
             """)
     var otelEndpoint: String?
 
-    /// Whether this build has the exporter.
-    static var exporterBuilt: Bool {
+    @Option(
+        name: .long,
+        help: """
+            Which tracer records and exports: magpie (its own, a few hundred nanoseconds a span) or \
+            swift-otel (needs a build with --traits OTLP).
+            """)
+    var otelSdk: String = "magpie"
+
+    /// Whether this build has swift-otel.
+    static var swiftOTelBuilt: Bool {
         #if OTLP
             return true
         #else
@@ -34,22 +46,23 @@ struct TracingOptions: ParsableArguments {
     }
 
     func validate() throws {
-        guard let otelEndpoint else { return }
-        _ = try Self.tracesURL(otelEndpoint)
-        if !Self.exporterBuilt { throw Self.notBuilt }
+        guard ["magpie", "swift-otel"].contains(otelSdk) else {
+            throw ValidationError("--otel-sdk: magpie or swift-otel")
+        }
+        if otelSdk == "swift-otel" && !Self.swiftOTelBuilt { throw Self.notBuilt }
+        if let otelEndpoint { _ = try Self.tracesURL(otelEndpoint) }
     }
 
     static let notBuilt = ValidationError(
-        "--otel-endpoint (or OTEL_EXPORTER_OTLP_ENDPOINT): this magpie-server was built without the OTLP "
-            + "exporter; build it with swift build --traits OTLP")
+        "--otel-sdk swift-otel: this magpie-server was built without swift-otel; build it with swift build --traits OTLP"
+    )
 
-    /// The traces URL for a collector's base URL, as the OpenTelemetry specification builds it
-    /// from `OTEL_EXPORTER_OTLP_ENDPOINT`.
     static func tracesURL(_ base: String) throws -> String {
-        guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            !(url.host(percentEncoded: true) ?? "").isEmpty, url.query == nil, url.user == nil
-        else { throw ValidationError("--otel-endpoint must be http(s)://host[:port][/path]") }
-        return base + (base.hasSuffix("/") ? "" : "/") + "v1/traces"
+        do {
+            return try TracingEnvironment.tracesURL(base)
+        } catch {
+            throw ValidationError("--otel-endpoint: \(error)")
+        }
     }
 
     /// Bootstraps the tracer when an endpoint is given, and returns the exporter's service, which
@@ -57,7 +70,22 @@ struct TracingOptions: ParsableArguments {
     func bootstrap(environment: [String: String]) throws -> (any Service)? {
         let base = otelEndpoint ?? environment["OTEL_EXPORTER_OTLP_ENDPOINT"].flatMap { $0.isEmpty ? nil : $0 }
         guard let base else { return nil }
-        let traces = try Self.tracesURL(base)
+        if otelSdk == "swift-otel" { return try Self.bootstrapSwiftOTel(traces: Self.tracesURL(base)) }
+        let settings: TracingEnvironment
+        do {
+            settings = try TracingEnvironment(base: base, environment: environment)
+        } catch {
+            throw ValidationError("traces: \(error)")
+        }
+        let tracer = MagpieTracer(
+            sampler: settings.sampler, queueCapacity: settings.queueCapacity, batchSize: settings.batchSize,
+            exporting: settings.exporter.endpoint != nil)
+        InstrumentationSystem.bootstrap(tracer)
+        guard tracer.exporting else { return nil }
+        return TraceExportService(exporter: OTLPTraceExporter(tracer: tracer, configuration: settings.exporter))
+    }
+
+    static func bootstrapSwiftOTel(traces: String) throws -> any Service {
         #if OTLP
             var configuration = OTel.Configuration.default
             configuration.serviceName = "magpie-server"
@@ -69,8 +97,20 @@ struct TracingOptions: ParsableArguments {
             InstrumentationSystem.bootstrap(backend.factory)
             return backend.service
         #else
-            _ = traces
-            throw Self.notBuilt
+            throw notBuilt
         #endif
+    }
+}
+
+/// The exporter beside the server: on a graceful shutdown it sends what is left and ends.
+struct TraceExportService: Service {
+    let exporter: OTLPTraceExporter
+
+    func run() async throws {
+        await withGracefulShutdownHandler {
+            await exporter.run()
+        } onGracefulShutdown: {
+            exporter.shutdown()
+        }
     }
 }

@@ -2,16 +2,23 @@ import Foundation
 import MagpieTestSupport
 import Testing
 
-/// `--otel-endpoint` in a magpie-server built without the OTLP trait (the tests' build): refused at
-/// start with a message naming the trait, as the variable is; a URL that is not http(s) is refused
-/// first. (`Tests/otlp/test_otlp.py` runs a build with the trait.)
+/// Tracing settings that cannot be used stop magpie-server at start, with a message naming them:
+/// swift-otel asked of a build without the OTLP trait (the tests' build), a collector URL that
+/// is not http(s), an OpenTelemetry variable with a value it does not define.
+/// (`Tests/otlp/test_otlp.py` runs the exporter against a collector.)
 extension ServerProcessTests {
-    @Test func anOTLPEndpointWithoutTheExporterStopsTheStart() throws {
+    @Test func unusableTracingSettingsStopTheStart() throws {
         let dir = try TemporaryDirectory()
         for (arguments, environment, expected) in [
-            (["--otel-endpoint", "http://127.0.0.1:4318"], [:], "built without the OTLP exporter"),
-            ([], ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318"], "built without the OTLP exporter"),
-            (["--otel-endpoint", "ftp://127.0.0.1"], [:], "--otel-endpoint must be http(s)"),
+            (
+                ["--otel-endpoint", "http://127.0.0.1:4318", "--otel-sdk", "swift-otel"], [:],
+                "built without swift-otel"
+            ),
+            (
+                [], ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_TRACES_SAMPLER": "sometimes"],
+                "OTEL_TRACES_SAMPLER: sometimes"
+            ),
+            (["--otel-endpoint", "ftp://127.0.0.1"], [:], "must be http(s)"),
         ] as [([String], [String: String], String)] {
             let errors = Pipe()
             let child = try ChildProcess(
