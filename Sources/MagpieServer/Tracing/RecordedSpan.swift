@@ -71,15 +71,16 @@ public final class RecordedSpan: Span, SpanIdentityCarrier {
         state.withLock { if !$0.ended && $0.events.count < 128 { $0.events.append(event) } }
     }
 
-    /// An `exception` event, as OpenTelemetry's semantic conventions name it; the error's type
-    /// and description, nothing more.
+    /// An `exception` event, as OpenTelemetry's semantic conventions name it, with the error's
+    /// type only: a description may hold a source URL or a path (`invalid URL: …`, a redirect's
+    /// `Location`), and a URL may carry a signature or a token. What went wrong is in the span's
+    /// own attributes (the origin's status, say).
     public func recordError(
         _ error: any Error, attributes: SpanAttributes, at instant: @autoclosure () -> some TracerInstant
     ) {
         guard recording else { return }
         var attributes = attributes
         attributes["exception.type"] = String(reflecting: type(of: error))
-        attributes["exception.message"] = String(describing: error)
         addEvent(SpanEvent(name: "exception", at: instant(), attributes: attributes))
     }
 

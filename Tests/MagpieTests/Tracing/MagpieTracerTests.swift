@@ -107,6 +107,23 @@ struct MagpieTracerTests {
         #expect(span.context.spanIdentity == span.identity)
     }
 
+    /// An error's description may hold a URL with a token: only its type goes into the trace.
+    @Test func anErrorIsRecordedByItsTypeAlone() throws {
+        struct Leaky: Error, CustomStringConvertible {
+            var description: String { "invalid URL: https://a.example/x.jpg?token=secret" }
+        }
+        let tracer = MagpieTracer()
+        let span = tracer.startSpan("s", context: .topLevel, ofKind: .client)
+        span.recordError(Leaky())
+        span.end()
+        let event = try #require(tracer.queue.drain().spans.first?.events.first)
+        #expect(event.name == "exception")
+        #expect(event.attributes["exception.type"]?.toSpanAttribute() == .string(String(reflecting: Leaky.self)))
+        var everything = ""
+        event.attributes.forEach { key, value in everything += "\(key)=\(value) " }
+        #expect(!everything.contains("secret") && !everything.contains("a.example"), "\(everything)")
+    }
+
     @Test func theQueueIsBoundedAndWakesOncePerBatch() {
         let tracer = MagpieTracer(queueCapacity: 8, batchSize: 4)
         let wakes = Mutex(0)
