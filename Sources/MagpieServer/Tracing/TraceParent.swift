@@ -30,14 +30,13 @@ public struct SpanIdentity: Sendable, Hashable {
     /// lowercase, neither ID all zeros; a later version is read by its first four fields, as the
     /// specification asks. Anything else is `nil` (the request then starts a new trace).
     public init?(traceParent value: String, traceState: String? = nil) {
-        var bytes = Array(value.utf8.prefix(256))
+        let bytes = Array(value.utf8.prefix(256))
         guard bytes.count >= 55, bytes[2] == UInt8(ascii: "-"), bytes[35] == UInt8(ascii: "-"),
             bytes[52] == UInt8(ascii: "-"), let version = Self.number(bytes[0..<2]), version != 0xff,
             version != 0 ? (bytes.count == 55 || bytes[55] == UInt8(ascii: "-")) : bytes.count == 55,
             let high = Self.number(bytes[3..<19]), let low = Self.number(bytes[19..<35]), high | low != 0,
             let span = Self.number(bytes[36..<52]), span != 0, let flags = Self.number(bytes[53..<55])
         else { return nil }
-        bytes.removeAll()
         self.init(
             traceHigh: high, traceLow: low, spanID: span, parentSpanID: 0, sampled: flags & 1 == 1,
             traceState: traceState.flatMap { $0.isEmpty || $0.utf8.count > 512 ? nil : $0 }, isRemote: true)

@@ -62,6 +62,26 @@ extension MagpieTracerTests {
         #expect(exporter.dropped == 1)
     }
 
+    /// A collector that takes the request and never answers: the batch is dropped at the
+    /// exporter's timeout, and the export returns.
+    @Test func aStallingCollectorCostsItsBatchAtTheTimeout() async throws {
+        let gate = Gate()
+        try await withServer({ _ in
+            await gate.wait()
+            return .respond(status: 200)
+        }) { server in
+            let tracer = MagpieTracer()
+            var configuration = OTLPTraceExporter.Configuration(endpoint: server.baseURL + "/v1/traces")
+            configuration.timeout = .milliseconds(300)
+            let exporter = OTLPTraceExporter(tracer: tracer, configuration: configuration)
+            for _ in 0..<3 { tracer.startSpan("s", context: .topLevel, ofKind: .internal).end() }
+            await exporter.exportWaiting()
+            #expect(exporter.dropped == 3 && exporter.exported == 0)
+            #expect(server.requestCount("/v1/traces") == 1)
+            gate.open()
+        }
+    }
+
     @Test func theOpenTelemetryVariablesConfigureTheExporterOrStopTheStart() throws {
         let settings = try TracingEnvironment(
             base: "http://127.0.0.1:4318/",
