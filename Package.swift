@@ -153,6 +153,10 @@ let package = Package(
             ],
             path: "Benchmarks/HummingbirdFloor"),
         .executableTarget(
+            name: "magpie-trace-bench",
+            dependencies: ["Magpie", "MagpieServer", .product(name: "Tracing", package: "swift-distributed-tracing")],
+            path: "Benchmarks/TraceBench"),
+        .executableTarget(
             name: "magpie-net-bench",
             dependencies: ["Magpie", .product(name: "AsyncHTTPClient", package: "async-http-client")],
             path: "Benchmarks/NetBench"),

@@ -9,6 +9,11 @@
 # every span with no exporter (--otel-sdk swift-otel). ROUNDS (5) interleaved rounds, each in the
 # order opposite to the one before, medians.
 # nginx (sendfile, no access log) is the origin.
+# SIDES (default "off on export ratio otel") picks the sides. Each is also given as the median of
+# its runs against the tracing-off run of the same round, which cancels the machine's drift.
+# First, the same without HTTP: magpie-trace-bench answers a warm hit in process, tracing off and
+# on in turn (ROUNDS processes each, before any server runs), and gives what a span costs a
+# request in nanoseconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=lib/netbench.sh
@@ -23,10 +28,23 @@ rounds=${ROUNDS:-5}
 mkdir -p "$work"
 rm -f .build-bench/*/release/description.json .build-bench-otlp/*/release/description.json
 swift build -c release --static-swift-stdlib --product magpie-server --scratch-path .build-bench 2>&1 | tail -1
+rm -f .build-bench/*/release/description.json  # (SwiftPM refuses a second product otherwise)
+swift build -c release --static-swift-stdlib --product magpie-trace-bench --scratch-path .build-bench 2>&1 | tail -1
 swift build -c release --static-swift-stdlib --product magpie-server --traits OTLP --scratch-path .build-bench-otlp \
     2>&1 | tail -1
 
 netbench_images "$work/www"
+rm -f "$work"/ns-*
+echo "== in process: a warm hit answered by ImageService, no HTTP ($rounds rounds)"
+for r in $(seq "$rounds"); do
+    for side in off on; do
+        .build-bench/release/magpie-trace-bench "$side" "$work/www/0000.jpg" 140000 | awk '{print $2}' >> "$work/ns-$side"
+    done
+done
+awk -v off="$(sort -n "$work/ns-off" | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}')" \
+    -v on="$(sort -n "$work/ns-on" | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}')" \
+    'BEGIN { printf "median per request: tracing off %d ns, every span recorded %d ns: a span costs %+d ns (%+.1f%%)\n", off, on, on - off, 100 * (on - off) / off }'
+
 netbench_nginx "$work" "access_log off; location = /v1/traces { return 200; }"
 origin=${base#http://}
 trap servebench_cleanup EXIT
@@ -54,7 +72,9 @@ rm -f "$work"/rps-*
 echo "== warm: 100 variants, cached ($rounds rounds of ${duration} s, $threads × $conns connections)"
 # Each round runs the sides in the order opposite to the round before: the machine's speed drifts
 # within a round (by up to 5% here), and a fixed order would charge the drift to the later sides.
-sides=(off on export ratio otel)
+read -ra sides <<< "${SIDES:-off on export ratio otel}"
+reversed=()
+for side in "${sides[@]}"; do reversed=("$side" "${reversed[@]}"); done
 # Before each run, every server idle: swift-otel's tracer queues span events without bound and
 # works through them for seconds after a run, which took up to 19% from the side run next.
 quiesce() {
@@ -73,7 +93,7 @@ quiesce() {
 }
 for r in $(seq "$rounds"); do
     order=("${sides[@]}")
-    [ $((r % 2)) -eq 0 ] && order=(otel ratio export on off)
+    [ $((r % 2)) -eq 0 ] && order=("${reversed[@]}")
     for side in "${order[@]}"; do
         quiesce
         case $side in
@@ -85,10 +105,16 @@ for r in $(seq "$rounds"); do
         esac
     done
 done
-median() { sort -n "$work/rps-$1" | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
-off=$(median "tracing off")
+median() { sort -n "$1" | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+off=$(median "$work/rps-tracing off")
 for side in "Magpie's tracer, every span, no exporter" "Magpie's tracer, every span exported" \
     "Magpie's tracer, 1% exported" "swift-otel, every span, no exporter"; do
-    awk -v off="$off" -v x="$(median "$side")" -v side="$side" \
-        'BEGIN { printf "median %s: %.0f requests/s, %.3f× tracing off (%.0f), %+.1f%%\n", side, x, x / off, off, 100 * (x - off) / off }'
+    [ -f "$work/rps-$side" ] || continue
+    # Also each run against the tracing-off run of its own round (the two a few seconds apart):
+    # the machine's speed swings by ±10% from minute to minute, and the pairs cancel most of it.
+    paste "$work/rps-$side" "$work/rps-tracing off" | awk '{print $1 / $2}' > "$work/pairs"
+    awk -v off="$off" -v x="$(median "$work/rps-$side")" -v side="$side" -v pair="$(median "$work/pairs")" \
+        -v all="$(awk '{printf "%s%.3f", (NR > 1 ? ", " : ""), $1}' "$work/pairs")" \
+        'BEGIN { printf "median %s: %.0f requests/s, %.3f× tracing off (%.0f); per round %s: median %.3f×\n", side, x, x / off, off, all, pair }'
 done
+

@@ -189,7 +189,9 @@ try:
     request_span = by_name["magpie.request"]
     assert request_span["parent"] == bytes.fromhex("00f067aa0ba902b7"), request_span["parent"].hex()
     assert request_span["kind"] == 2 and by_name["magpie.download"]["kind"] == 3
-    assert request_span["attributes"].get("http.response.status_code") == 200, request_span["attributes"]
+    attributes = request_span["attributes"]
+    assert attributes.get("http.response.status_code") == 200, attributes
+    assert attributes.get("http.request.method") == "GET" and attributes.get("magpie.cache") == "miss", attributes
     assert by_name["magpie.download"]["attributes"].get("http.response.body.size") == len(image)
     ids = {s["span_id"]: s for s in spans}
     for span in spans:  # every span descends from the request span

@@ -74,7 +74,9 @@ public final class MagpieTracer: Tracer, Sendable {
         at instant: @autoclosure () -> Instant, function: String, file fileID: String, line: UInt
     ) -> RecordedSpan {
         let parentContext = context()
-        let parent = parentContext.spanIdentity
+        // An empty context (most requests: no `traceparent`) has no parent; the lookup's hash
+        // and dynamic cast are skipped.
+        let parent = parentContext.isEmpty ? nil : parentContext.spanIdentity
         var identity = SpanIdentity(
             traceHigh: parent?.traceHigh ?? ids.next(), traceLow: parent?.traceLow ?? ids.next(), spanID: ids.next(),
             parentSpanID: parent?.spanID ?? 0, sampled: false, traceState: parent?.traceState)

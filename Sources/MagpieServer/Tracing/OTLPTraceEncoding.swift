@@ -34,6 +34,7 @@ enum OTLPTraceEncoding {
         m.fixed64(7, span.start)
         m.fixed64(8, span.end)
         span.attributes.forEach { key, value in m.message(9, keyValue(key, value)) }
+        span.server?.forEach { key, value in m.message(9, keyValue(key, value)) }
         for event in span.events {
             var e = Protobuf()
             e.fixed64(1, event.nanosecondsSinceEpoch)

@@ -107,6 +107,31 @@ struct MagpieTracerTests {
         #expect(span.context.spanIdentity == span.identity)
     }
 
+    /// The service's own request attributes are fields, not a dictionary: still read back among
+    /// the span's attributes, replaced by a later assignment, and exported as attributes.
+    @Test func serverAttributesAreAttributesLikeAnyOther() throws {
+        let tracer = MagpieTracer()
+        let span = tracer.startSpan("s", context: .topLevel, ofKind: .server)
+        span.attributes["k"] = "v"
+        span.setServerAttributes(ServerSpanAttributes(method: "HEAD", statusCode: 304, cache: "hit"))
+        let read = span.attributes
+        #expect(read["k"]?.toSpanAttribute() == .string("v"))
+        #expect(read["http.request.method"]?.toSpanAttribute() == .string("HEAD"))
+        #expect(read["http.response.status_code"]?.toSpanAttribute() == .int64(304))
+        #expect(read["magpie.cache"]?.toSpanAttribute() == .string("hit"))
+        span.end()
+        let finished = try #require(tracer.queue.drain().spans.first)
+        let encoded = OTLPTraceEncoding.encode(finished).bytes
+        for key in ["k", "http.request.method", "http.response.status_code", "magpie.cache"] {
+            let field = OTLPTraceEncoding.keyValue(key, read[key]!.toSpanAttribute()).bytes
+            #expect(encoded.firstRange(of: [0x4A, UInt8(field.count)] + field) != nil, "\(key) is not exported")
+        }
+        let replaced = tracer.startSpan("s", context: .topLevel, ofKind: .server)
+        replaced.setServerAttributes(ServerSpanAttributes(method: "GET", statusCode: 200, cache: nil))
+        replaced.attributes = ["only": "this"]
+        #expect(replaced.attributes["only"] != nil && replaced.attributes["http.request.method"] == nil)
+    }
+
     /// An error's description may hold a URL with a token: only its type goes into the trace.
     @Test func anErrorIsRecordedByItsTypeAlone() throws {
         struct Leaky: Error, CustomStringConvertible {
