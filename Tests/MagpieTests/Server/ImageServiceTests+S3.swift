@@ -1,6 +1,7 @@
 import Foundation
 import MagpieLoopback
 import MagpieTestSupport
+import Synchronization
 import Testing
 
 @testable import Magpie
@@ -55,5 +56,28 @@ extension ImageServiceTests {
         #expect(await h.get(h.target("w:4", source: "gopher://127.0.0.2/a.png")).status == 400)
         #expect(await h.get(h.target("w:4", source: "s3://magpie-photos:9000/a.png")).status == 400)
         try await h.finish()
+    }
+}
+
+extension ImageServiceTests {
+    /// An S3 endpoint that answers the signed GET's head and then stalls is a 504 once the download
+    /// timeout passes, as a stalling origin is: the transport's limits hold for S3 too, and the
+    /// failure is not cached.
+    @Test func aStallingS3EndpointIsAGatewayTimeout() async throws {
+        let seen = Mutex<[String]>([])
+        let endpoint = try await LoopbackServer(host: "127.0.0.2") { request in
+            seen.withLock { $0.append(request.path) }
+            return .slow(
+                status: 200, headers: [("Content-Type", "image/jpeg")], chunks: [NetFixture.jpeg],
+                interval: .seconds(60), contentLength: NetFixture.jpeg.count)
+        }
+        let h = try await Self.harness(Self.images, downloadTimeout: .seconds(1), { $0.s3Sources = true }) {
+            $0.s3 = S3Configuration(endpoint: URL(string: "http://127.0.0.2:\(endpoint.port)")!)
+        }
+        let stalled = await h.get(h.target("w:10", source: "s3://magpie-photos/a.jpg"))
+        #expect(stalled.status == 504 && stalled.header("Cache-Control") == "no-store", "\(stalled.status)")
+        #expect(seen.withLock { $0 } == ["/magpie-photos/a.jpg"])
+        try await h.finish()
+        try await endpoint.shutdown()
     }
 }
