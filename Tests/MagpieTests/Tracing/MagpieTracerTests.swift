@@ -171,6 +171,15 @@ struct MagpieTracerTests {
                 0x08, 0xAC, 0x02, 0x12, 0x02, 0x68, 0x69, 0x19, 1, 0, 0, 0, 0, 0, 0, 0, 0x25, 4, 3, 2, 1,
                 0x2A, 8, 1, 2, 3, 4, 5, 6, 7, 8,
             ])
+        // An embedded message written in place gets the same tag and length (here two bytes)
+        // in front of it as one written apart.
+        var inner = Protobuf()
+        inner.string(1, String(repeating: "x", count: 300))
+        var apart = Protobuf()
+        apart.message(7, inner)
+        var inPlace = Protobuf()
+        inPlace.message(7) { $0.string(1, String(repeating: "x", count: 300)) }
+        #expect(inPlace.bytes == apart.bytes && Array(apart.bytes.prefix(3)) == [0x3A, 0xAF, 0x02])
         // A KeyValue of an int: key (1), AnyValue (2) holding int_value (3).
         #expect(
             OTLPTraceEncoding.keyValue("k", .int64(-1)).bytes == [0x0A, 1, 0x6B, 0x12, 11, 0x18]
