@@ -4,7 +4,7 @@ import Magpie
 /// JPEG and PNG, PNG for a GIF's first frame and other sources with alpha, JPEG otherwise. The
 /// quality is the one per format (`fq`, then the server's) unless `q` fixed it; with `maxBytes`
 /// (`mb`) a lossy format's quality is lowered until the body fits.
-struct OutputSerializer: CacheSerializer, CustomStringConvertible {
+struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
     let format: String
     let quality: Int
     /// Quality by output format (file extension), where `q` did not fix one.

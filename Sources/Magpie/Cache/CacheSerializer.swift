@@ -5,11 +5,26 @@ public protocol CacheSerializer: Sendable {
     func data(for image: Image, original: [UInt8]?, isProcessed: Bool) throws -> [UInt8]
     /// The image from stored bytes.
     func image(from data: [UInt8], options: DecodingOptions) throws -> Image
+    /// Whether `other` stores and reads bytes as this one does (so two retrievals with them may
+    /// share one flight). Default: the same type with the same description; a serializer that is
+    /// `Equatable` compares by value.
+    func isEqual(to other: any CacheSerializer) -> Bool
+}
+
+extension CacheSerializer {
+    public func isEqual(to other: any CacheSerializer) -> Bool {
+        ObjectIdentifier(type(of: other)) == ObjectIdentifier(Self.self)
+            && String(describing: self) == String(describing: other)
+    }
+}
+
+extension CacheSerializer where Self: Equatable {
+    public func isEqual(to other: any CacheSerializer) -> Bool { (other as? Self) == self }
 }
 
 /// Keeps the original bytes of unprocessed images (no re-encoding loss); encodes processed ones
 /// as PNG when they have transparency, else as JPEG at `jpegQuality`.
-public struct DefaultCacheSerializer: CacheSerializer {
+public struct DefaultCacheSerializer: CacheSerializer, Hashable {
     public var jpegQuality: Int
     /// Store the original bytes when the image was not processed (default `true`).
     public var prefersOriginalData: Bool
@@ -30,7 +45,7 @@ public struct DefaultCacheSerializer: CacheSerializer {
 }
 
 /// Always stores one format, whatever the image was decoded from.
-public struct FormatIndicatedCacheSerializer: CacheSerializer {
+public struct FormatIndicatedCacheSerializer: CacheSerializer, Hashable {
     public var format: EncodingFormat
     public init(format: EncodingFormat) { self.format = format }
 
