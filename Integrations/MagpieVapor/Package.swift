@@ -11,12 +11,14 @@ let package = Package(
     dependencies: [
         .package(name: "Magpie", path: "../.."),
         .package(url: "https://github.com/vapor/vapor", from: "4.122.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         .target(
             name: "MagpieVapor",
             dependencies: [
                 .product(name: "MagpieServer", package: "Magpie"), .product(name: "Vapor", package: "vapor"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(
             name: "MagpieVaporTests",

@@ -1,4 +1,5 @@
 import MagpieServer
+import NIOCore
 import Vapor
 
 extension Application {
@@ -10,9 +11,19 @@ extension Application {
 
         /// Routes GET and HEAD beneath `prefix` to `service` (see ``ImageServiceRoutes``), and stops
         /// the service's cache and downloader when the application shuts down.
-        public func mount(_ service: ImageService, at prefix: String) throws {
+        ///
+        /// - Parameter idleTimeout: where the application's HTTP server closes no idle connection
+        ///   (Vapor's default), it closes them after this (30 s, as `magpie-server`), so clients
+        ///   that connect and send nothing cannot hold connections for ever; `nil` leaves the
+        ///   server as it is configured. A server with an idle timeout of its own keeps it.
+        public func mount(_ service: ImageService, at prefix: String, idleTimeout: TimeAmount? = .seconds(30))
+            throws
+        {
             try application.register(collection: ImageServiceRoutes(service, at: prefix))
             application.lifecycle.use(ShutdownHandler(service: service))
+            if let idleTimeout, application.http.server.configuration.idleTimeout == nil {
+                application.http.server.configuration.idleTimeout = idleTimeout
+            }
         }
     }
 
