@@ -132,7 +132,7 @@ extension RecordedSpan.State {
 
 /// A server span's HTTP attributes as fields rather than a dictionary: the service sets them on
 /// every request, and a `SpanAttributes` dictionary costs an allocation and a hash per key each
-/// time (a quarter of what a span cost the service's warm hits).
+/// time (about half of what a span cost the service's warm hits).
 struct ServerSpanAttributes: Sendable {
     /// `GET`, `HEAD`, or OpenTelemetry's `_OTHER` (nothing a client sends is echoed).
     var method: StaticString
