@@ -1,4 +1,5 @@
 import Foundation
+import MagpieLoopback
 import MagpieTestSupport
 import Testing
 

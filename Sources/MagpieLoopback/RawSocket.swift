@@ -1,15 +1,17 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A blocking TCP client on 127.0.0.1 for tests that must behave as no HTTP library would: say
 /// nothing, trickle a request head, or read exactly what the server sends.
-final class RawSocket: Sendable {
-    let fd: Int32
+public final class RawSocket: Sendable {
+    public let fd: Int32
 
     /// Connects (the kernel completes it from the listen backlog even while the server is not
     /// accepting); `receiveTimeout` bounds every read.
-    init(port: Int, receiveTimeout seconds: Int = 20) throws {
+    public init(port: Int, receiveTimeout seconds: Int = 20) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        guard fd >= 0 else { throw RawSocketError(code: errno) }
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -24,7 +26,7 @@ final class RawSocket: Sendable {
         guard connected == 0 else {
             let code = errno
             close(fd)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .ECONNREFUSED)
+            throw RawSocketError(code: code)
         }
     }
 
@@ -32,7 +34,7 @@ final class RawSocket: Sendable {
 
     /// Sends all of `text`; `false` when the server has closed the connection.
     @discardableResult
-    func send(_ text: String) -> Bool {
+    public func send(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {
@@ -43,7 +45,7 @@ final class RawSocket: Sendable {
         return true
     }
 
-    enum ReadResult: Equatable {
+    public enum ReadResult: Equatable, Sendable {
         case bytes([UInt8])
         /// The server closed the connection (end of file or a reset).
         case closed
@@ -52,7 +54,7 @@ final class RawSocket: Sendable {
     }
 
     /// One read of up to `limit` bytes.
-    func read(limit: Int = 4096) -> ReadResult {
+    public func read(limit: Int = 4096) -> ReadResult {
         var buffer = [UInt8](repeating: 0, count: limit)
         let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, limit, 0) }
         if n > 0 { return .bytes(Array(buffer[0..<n])) }
@@ -62,7 +64,7 @@ final class RawSocket: Sendable {
 
     /// Reads until `marker` has arrived (returning everything read), or `nil` if the connection
     /// ends or times out first.
-    func read(until marker: String) -> String? {
+    public func read(until marker: String) -> String? {
         var got: [UInt8] = []
         while !String(decoding: got, as: UTF8.self).contains(marker) {
             guard case .bytes(let b) = read() else { return nil }
@@ -70,4 +72,9 @@ final class RawSocket: Sendable {
         }
         return String(decoding: got, as: UTF8.self)
     }
+}
+
+/// A socket call that failed, with its `errno`.
+public struct RawSocketError: Error, Equatable {
+    public var code: Int32
 }
