@@ -93,18 +93,29 @@ public final class ImageCache: Sendable {
         _ image: Image, original: [UInt8]? = nil, forKey key: String, processorIdentifier: String? = nil,
         metadata: DiskEntryMetadata = DiskEntryMetadata(), policy: CachePolicy
     ) async throws {
+        let isProcessed = !(processorIdentifier ?? "").isEmpty
+        let serializer = policy.serializer ?? self.serializer
+        // Encoding is CPU work: on the decoding executor, under the same width as decodes.
+        try await store(
+            image, forKey: key, processorIdentifier: processorIdentifier, metadata: metadata, policy: policy,
+            encode: { try serializer.data(for: image, original: original, isProcessed: isProcessed) })
+    }
+
+    /// As the public `store` with the bytes for the disk already made (`encoded`, by the
+    /// serializer the policy names, in the job that made the image) or made by `encode` on the
+    /// decoding executor.
+    func store(
+        _ image: Image, encoded: [UInt8]? = nil, forKey key: String, processorIdentifier: String?,
+        metadata: DiskEntryMetadata, policy: CachePolicy, encode: (@Sendable () throws -> [UInt8])? = nil
+    ) async throws {
         let cacheKey = Self.cacheKey(key, processorIdentifier: processorIdentifier)
         memoryStorage.store(image, forKey: cacheKey, expiration: memoryExpiration(policy))
         guard policy.writesToDisk else { return }
-        let isProcessed = !(processorIdentifier ?? "").isEmpty
-        let serializer = policy.serializer ?? self.serializer
         let expiration = diskExpiration(policy)
         let freshness = policy.freshness
-        // Encoding is CPU work: on the decoding executor, under the same width as decodes.
-        try await diskWrite(
-            cacheKey, waits: policy.waitsForDisk,
-            encode: { try serializer.data(for: image, original: original, isProcessed: isProcessed) }
-        ) { [diskStorage] data in
+        try await diskWrite(cacheKey, waits: policy.waitsForDisk, encode: encoded == nil ? encode : nil) {
+            [diskStorage] made in
+            let data = encoded ?? made
             try diskStorage.store(
                 data, forKey: cacheKey, expiration: expiration, metadata: metadata, freshness: freshness)
             return data.count

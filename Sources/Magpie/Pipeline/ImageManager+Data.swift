@@ -41,7 +41,7 @@ extension ImageManager {
         prefetching: Bool
     ) async throws(ImageRetrieveError) -> RetrieveDataResult {
         var options = options ?? defaultOptions
-        options.cache.waitForCache = true  // the bytes are read back from the entry that was stored
+        options.cache.waitForCache = true  // the bytes returned are those on disk
         let key = cacheKey(for: source, options: options)
         let target = options.cache.target ?? cache
         do {
@@ -93,7 +93,12 @@ extension ImageManager {
                         source, key: key, options: options, target: target, strict: prefetching, report: report)
                 })
         }
-        let image = try await retrieveImage(with: source, options: options, progress: report).image
+        let retrieved = try await retrieveImage(with: source, options: options, progress: report)
+        if let stored = retrieved.stored {  // encoded and stored now: no need to read them back
+            return FetchedData(
+                data: stored.bytes, cacheType: .none, revalidated: false, lastModified: stored.lastModified)
+        }
+        let image = retrieved.image
         if let entry = try? await target.diskEntry(
             forKey: key, processorIdentifier: pid, policy: options.cache.policy, allowingStale: true)
         {

@@ -37,9 +37,11 @@ extension ImageManager {
             case .servedStale: stores = false
             }
         }
-        let image: Image
+        let storePolicy = policy(options, keeping: freshness, variant: validators.variant, target: target)
+        let made: (image: Image, encoded: [UInt8]?)
         do {
-            image = try await process(data, options)
+            made = try await process(
+                data, options, encoder: stores ? encoder(options, storePolicy, original: data, target: target) : nil)
         } catch let error as ImageCodecError where error.meansDamagedInput {
             stats.withLock { $0.originalsDiscarded += 1 }
             await originals.discardUndecodableData(forKey: key, error: error)
@@ -47,11 +49,12 @@ extension ImageManager {
         }
         if stores {
             await store(
-                image, data: data, key: key, options: options, target: target, metadata: validators,
-                storesOriginal: false,
-                policy: policy(options, keeping: freshness, variant: validators.variant, target: target))
+                made.image, data: data, encoded: made.encoded, key: key, options: options, target: target,
+                metadata: validators, storesOriginal: false, policy: storePolicy)
         }
-        return Fetched(image: image, data: data, cacheType: .disk)
+        return Fetched(
+            image: made.image, data: data, cacheType: .disk,
+            stored: made.encoded.map { StoredBytes(bytes: $0, lastModified: validators.lastModified) })
     }
 
     func fetch(
@@ -69,9 +72,10 @@ extension ImageManager {
         _ loaded: LoadedSource, source: Source, key: String, options: ImageOptions, target: ImageCache
     ) async throws -> Fetched {
         let data = loaded.data
-        let image: Image
+        let policy = cachePolicy(options, key: key, loaded: loaded, target: target)
+        let made: (image: Image, encoded: [UInt8]?)
         do {
-            image = try await process(data, options)
+            made = try await process(data, options, encoder: encoder(options, policy, original: data, target: target))
         } catch let error as ImageCodecError {
             // Bodies that do not decode are remembered like 404s: asking again will not help.
             if case .network = source, case .decodingFailed = error {
@@ -79,10 +83,23 @@ extension ImageManager {
             }
             throw error
         }
+        let metadata = metadata(loaded, options: options)
         await store(
-            image, data: data, key: key, options: options, target: target, metadata: metadata(loaded, options: options),
-            policy: cachePolicy(options, key: key, loaded: loaded, target: target))
-        return Fetched(image: image, data: data, cacheType: .none)
+            made.image, data: data, encoded: made.encoded, key: key, options: options, target: target,
+            metadata: metadata, policy: policy)
+        return Fetched(
+            image: made.image, data: data, cacheType: .none,
+            stored: made.encoded.map { StoredBytes(bytes: $0, lastModified: metadata.lastModified) })
+    }
+
+    /// The encode of a processed image for a store that waits for its disk write, to run in the
+    /// job that makes the image (one trip to the executor, not two); `nil` for any other store.
+    func encoder(
+        _ options: ImageOptions, _ policy: CachePolicy, original: [UInt8], target: ImageCache
+    ) -> (@Sendable (Image) throws -> [UInt8])? {
+        guard policy.writesToDisk, policy.waitsForDisk, !options.processorIdentifier.isEmpty else { return nil }
+        let serializer = policy.serializer ?? target.serializer
+        return { image in try serializer.data(for: image, original: original, isProcessed: true) }
     }
 
     /// The options' cache policy, narrowed by what the response said about caching it (when the
@@ -132,25 +149,48 @@ extension ImageManager {
     /// A decode that finds the process's decode memory budget in use waits (without its permit)
     /// for another decode to finish and tries again.
     func process(_ data: [UInt8], _ options: ImageOptions) async throws -> Image {
+        try await process(data, options, encoder: nil).image
+    }
+
+    /// As `process`, and with `encoder` the image encoded in the same job. An encode that fails
+    /// gives no bytes: the store encodes again and logs the failure, which fails no retrieval.
+    func process(
+        _ data: [UInt8], _ options: ImageOptions, encoder: (@Sendable (Image) throws -> [UInt8])?
+    ) async throws -> (image: Image, encoded: [UInt8]?) {
         let processor = options.processor
         let firstFrame = options.onlyLoadFirstFrame
         return try await DecodeMemoryBudget.retrying(waiting: { stats.withLock { $0.budgetWaits += 1 } }) {
             try Task.checkCancellation()
-            let image = try await tracedProcessing(processor: options.processorIdentifier) {
+            let made = try await tracedProcessing(processor: options.processorIdentifier) {
                 try await processing.run {
-                    try DecodeTiming.measuring { try processor.process(.data(data), firstFrameOnly: firstFrame) }
+                    try DecodeTiming.measuring {
+                        let image = try processor.process(.data(data), firstFrameOnly: firstFrame)
+                        guard let encoder else { return Made(image: image) }
+                        let start = DecodeTiming.wallNanoseconds()
+                        let encoded = try? encoder(image)
+                        return Made(image: image, encoded: encoded, encoding: (start, DecodeTiming.wallNanoseconds()))
+                    }
                 }
             }
             stats.withLock { $0.processed += 1 }
-            return image
+            if let (start, end) = made.encoding { traceEncode(from: start, to: end) }
+            return (made.image, made.encoded)
         }
+    }
+
+    /// What a processing job made: the image, and its bytes when it encoded them (and when).
+    private struct Made: Sendable {
+        var image: Image
+        var encoded: [UInt8]? = nil
+        var encoding: (UInt64, UInt64)? = nil
     }
 
     /// Stores per options: memory always; disk unless memory-only; the original too when asked.
     /// Disk failures are logged and counted by the cache, never thrown: the image is good.
     func store(
-        _ image: Image, data: [UInt8], key: String, options: ImageOptions, target: ImageCache,
-        metadata: DiskEntryMetadata = DiskEntryMetadata(), storesOriginal: Bool = true, policy: CachePolicy? = nil
+        _ image: Image, data: [UInt8], encoded: [UInt8]? = nil, key: String, options: ImageOptions,
+        target: ImageCache, metadata: DiskEntryMetadata = DiskEntryMetadata(), storesOriginal: Bool = true,
+        policy: CachePolicy? = nil
     ) async {
         let pid = options.processorIdentifier
         let policy = policy ?? options.cache.policy
@@ -163,8 +203,13 @@ extension ImageManager {
             }
         }
         do {
-            try await target.store(
-                image, original: data, forKey: key, processorIdentifier: pid, metadata: metadata, policy: policy)
+            if let encoded {
+                try await target.store(
+                    image, encoded: encoded, forKey: key, processorIdentifier: pid, metadata: metadata, policy: policy)
+            } else {
+                try await target.store(
+                    image, original: data, forKey: key, processorIdentifier: pid, metadata: metadata, policy: policy)
+            }
             if storesOriginal && options.cache.storesOriginal && !pid.isEmpty && policy.writesToDisk {
                 try await (options.cache.originalCache ?? target).storeToDisk(
                     data, forKey: key, metadata: metadata, policy: policy)

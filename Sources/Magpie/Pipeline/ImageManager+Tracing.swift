@@ -37,4 +37,12 @@ extension ImageManager {
             throw error
         }
     }
+
+    /// An encode made in a processing job, as a `magpie.encode` span once it is done.
+    func traceEncode(from start: UInt64, to end: UInt64) {
+        let span = InstrumentationSystem.tracer.startSpan(
+            "magpie.encode", context: ServiceContext.current ?? .topLevel,
+            at: WallInstant(nanosecondsSinceEpoch: start))
+        span.end(at: WallInstant(nanosecondsSinceEpoch: end))
+    }
 }

@@ -62,6 +62,14 @@ public final class ImageManager: Sendable {
         var image: Image
         var data: [UInt8]?
         var cacheType: CacheType
+        /// The processed entry's bytes and `Last-Modified`, when this retrieval encoded them for a
+        /// store that waited for its disk write (the data path serves them without a read back).
+        var stored: StoredBytes? = nil
+    }
+
+    struct StoredBytes: Sendable {
+        var bytes: [UInt8]
+        var lastModified: String?
     }
 
     public init(configuration: Configuration) {
@@ -178,7 +186,7 @@ public final class ImageManager: Sendable {
         }
         return RetrieveImageResult(
             image: found.image, cacheType: found.cacheType, source: source, originalSource: source, data: data,
-            coalesced: joined)
+            coalesced: joined, stored: found.stored)
     }
 
     /// The bytes on disk behind a memory hit: the original under the plain key, else the
@@ -210,8 +218,11 @@ public final class ImageManager: Sendable {
                 return Fetched(image: image, data: nil, cacheType: .memory)
             }
             if options.readPolicy.readsDisk { stamps = entryStamps(key, processor: pid, target: target) }
+            // A processed entry the stat found absent is a miss without a trip to read it.
+            let absent = !pid.isEmpty && stamps?.last.map { $0 == nil } == true
             if options.readPolicy.readsDisk,
-                let found = try await lookUpDisk(source, key: key, options: options, target: target, report: report)
+                let found = try await lookUpDisk(
+                    source, key: key, options: options, target: target, processedAbsent: absent, report: report)
             {
                 return found
             }
@@ -229,12 +240,14 @@ public final class ImageManager: Sendable {
 
     /// The disk: the processed entry, then the original processed again.
     private func lookUpDisk(
-        _ source: Source, key: String, options: ImageOptions, target: ImageCache,
+        _ source: Source, key: String, options: ImageOptions, target: ImageCache, processedAbsent: Bool = false,
         report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> Fetched? {
         let pid = options.processorIdentifier
         let allowingStale = options.cache.http.respectsHeaders || (options.readPolicy == .revalidate)
-        if let hit = try await target.diskImage(
+        if processedAbsent {
+            target.counters.withLock { $0.diskMisses += 1 }
+        } else if let hit = try await target.diskImage(
             forKey: key, processorIdentifier: pid, policy: options.cache.policy, allowingStale: allowingStale),
             let settled = try await settle(hit, source, key: key, options: options, target: target, report: report)
         {

@@ -18,6 +18,8 @@ public struct RetrieveImageResult: Sendable {
     public var data: [UInt8]?
     /// Whether this caller shared the download, decode and processing another caller started.
     public var coalesced: Bool
+    /// The processed entry's bytes as this retrieval stored them (see ``ImageManager/Fetched``).
+    var stored: ImageManager.StoredBytes? = nil
 }
 
 /// What ``ImageManager/retrieveData(with:options:progress:)`` returns: encoded bytes, never
