@@ -73,7 +73,9 @@ extension ImageManager {
     ) async throws -> FetchedData {
         let pid = options.processorIdentifier
         let stamps = options.readPolicy.readsDisk && pid.isEmpty ? entryStamps(key, processor: "", target: target) : nil
-        if options.readPolicy.readsDisk,
+        // A processed entry a stat finds absent is a miss without a trip to the I/O executor.
+        let absent = !pid.isEmpty && !processedEntryExists(key, processor: pid, target: target)
+        if options.readPolicy.readsDisk, !absent,
             let stored = try await storedData(
                 source, key: key, options: options, target: target, prefetching: prefetching, report: report)
         {

@@ -54,4 +54,10 @@ extension ImageManager {
         if !pid.isEmpty { stamps.append(disk.fileStamp(forKey: ImageCache.cacheKey(key, processorIdentifier: pid))) }
         return stamps
     }
+
+    /// Whether `key`'s entry for processor `pid` is a file on disk now (a `stat`, as the stamps
+    /// are taken: cheaper than a read that would find nothing).
+    func processedEntryExists(_ key: String, processor pid: String, target: ImageCache) -> Bool {
+        target.diskStorage.fileStamp(forKey: ImageCache.cacheKey(key, processorIdentifier: pid)) != nil
+    }
 }
