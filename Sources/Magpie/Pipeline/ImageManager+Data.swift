@@ -17,9 +17,10 @@ extension ImageManager {
     ///   caching headers allow (``StoredEntryRule``: used, revalidated, or served stale), else
     ///   downloaded and stored as they came, never decoded;
     /// - a processor: the processed entry's bytes on disk, as above, else the image retrieved
-    ///   through ``retrieveImage(with:options:progress:)`` (sharing its flights) and its stored
-    ///   bytes, or, when the cache keeps none (memory only, `no-store`), the image encoded by the
-    ///   cache's serializer.
+    ///   through ``retrieveImage(with:options:progress:)`` (sharing its flights) and the bytes
+    ///   encoded for its entry in the job that made it (returned as written, not read back; still
+    ///   returned when the write fails), or, when the cache keeps none (memory only, `no-store`),
+    ///   the image encoded by the cache's serializer.
     ///
     /// Concurrent calls that would give the same bytes share one retrieval. Alternative sources
     /// are not tried.
@@ -41,7 +42,7 @@ extension ImageManager {
         prefetching: Bool
     ) async throws(ImageRetrieveError) -> RetrieveDataResult {
         var options = options ?? defaultOptions
-        options.cache.waitForCache = true  // the bytes returned are those on disk
+        options.cache.waitForCache = true  // the bytes returned are those written to disk
         let key = cacheKey(for: source, options: options)
         let target = options.cache.target ?? cache
         do {
