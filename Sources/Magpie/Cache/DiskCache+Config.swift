@@ -24,7 +24,7 @@ extension DiskCache {
         public var sweepInterval: Duration?
         /// The largest entry file written or read (headers included), whatever the size limit:
         /// a larger file (a sparse file declaring gigabytes, say) is invalid and never read into
-        /// memory. 256 MiB.
+        /// memory. 256 MiB; at most 4 GiB, whatever is set.
         public var maxEntrySize: Int
         /// How long a process waits for another process's download of the same key (a lease in
         /// the folder, see ``DiskCache/DownloadLease``) before downloading itself; `nil`: no
@@ -53,6 +53,6 @@ extension DiskCache {
         }
 
         /// The largest entry file this cache writes or reads.
-        var entryCap: Int { sizeLimit > 0 ? min(sizeLimit, maxEntrySize) : maxEntrySize }
+        var entryCap: Int { min(sizeLimit > 0 ? min(sizeLimit, maxEntrySize) : maxEntrySize, Int(UInt32.max)) }
     }
 }

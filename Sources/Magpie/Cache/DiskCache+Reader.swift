@@ -135,7 +135,7 @@ extension DiskCache {
                     facts = DiskEntryFormat.facts(UnsafeRawBufferPointer(header), fileSize: stamp.size, key: key)
                 }
             }
-            if let f = facts, known.verified != stamp, Self.crc(payload) != f.crc { facts = nil }
+            if let f = facts, !known.wasVerified(as: stamp), Self.crc(payload) != f.crc { facts = nil }
         }
         if facts == nil {
             // First sight of this file, or it changed under us: read the header to learn its size.

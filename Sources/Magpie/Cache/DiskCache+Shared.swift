@@ -143,7 +143,7 @@ extension DiskCache {
                             s.totalSize += found.size - known.size
                             known.size = found.size
                             known.headerSize = found.headerSize
-                            known.verified = nil
+                            known.forgetVerification()
                             s.index[id] = known
                         } else {
                             var entry = found
