@@ -1,4 +1,5 @@
-/* PNG probing: IHDR, the chunks that say alpha, and APNG's frame count. */
+/* PNG probing: IHDR, the chunks that say alpha, APNG's frame count, and the eXIf chunk's
+ * orientation. */
 #include <string.h>
 
 #include "codec.h"
@@ -47,6 +48,17 @@ int magpie__probe_png(magpie__in *in, magpie_info *info, uint32_t frame_cap) {
         if (memcmp(type, "tRNS", 4) == 0) info->flags |= MAGPIE_INFO_HAS_ALPHA;
         if (memcmp(type, "fcTL", 4) == 0) fctl_before_idat = 1;
         if (memcmp(type, "acTL", 4) == 0 && len >= 8) actl = magpie__be32(c + 8);
+        if (memcmp(type, "eXIf", 4) == 0 && len >= 8) {
+            /* A TIFF structure (PNG 1.5's extension; browsers and libvips read it before IDAT, as
+             * here). IFD0's orientation tag sits near its start: 64 KiB is plenty. */
+            size_t n = len < 65536 ? (size_t)len : 65536;
+            const uint8_t *e = magpie__peek(in, at + 8, n);
+            if (e) {
+                /* Some writers keep JPEG's "Exif\0\0" prefix. */
+                if (n >= 6 && memcmp(e, "Exif\0\0", 6) == 0) info->orientation = magpie__tiff_orientation(e + 6, n - 6);
+                else info->orientation = magpie__tiff_orientation(e, n);
+            }
+        }
         at += (uint64_t)len + 12;
     }
     /* APNG: the declared frames, plus the default image when it is not the first frame. A count

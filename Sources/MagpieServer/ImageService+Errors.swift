@@ -55,8 +55,8 @@ extension ImageService {
         }
         if let p = e.padding {
             let limit = configuration.maxResultDimension
-            guard p[0] + p[2] <= limit / options.dpr, p[1] + p[3] <= limit / options.dpr else { throw .tooLarge }
+            let most = Double(limit) / options.dpr
+            guard Double(p[0] + p[2]) <= most, Double(p[1] + p[3]) <= most else { throw .tooLarge }
         }
-        if e.watermark != nil && configuration.watermark == nil { throw .badOption }
     }
 }

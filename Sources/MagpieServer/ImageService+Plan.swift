@@ -70,15 +70,20 @@ extension ImageService {
         {
             throw .badSignature
         }
-        let options = try ProcessingOptions.parse(path.options, presets: configuration.presets)
+        var options = try ProcessingOptions.parse(path.options, presets: configuration.presets)
+        // `wm` on a server without a watermark is parsed and draws nothing (as imgproxy).
+        if configuration.watermark == nil { options.effects.watermark = nil }
         var maxAge = configuration.ttl
         if let expires = options.expires {
             let left = Double(expires) - now()
             guard left > 0 else { throw .expired }
             maxAge = min(maxAge, Int(left))
         }
-        let limit = min(configuration.maxResultDimension, options.output.maxResultDimension ?? .max)
-        guard options.width * options.dpr <= limit, options.height * options.dpr <= limit else { throw .tooLarge }
+        // The server's largest result bounds the box a request asks for (at its DPR); `mrd` (at
+        // most the server's) scales a larger result down to it, as imgproxy's limit does.
+        let limit = configuration.maxResultDimension
+        guard Double(options.width) * options.dpr <= Double(limit), Double(options.height) * options.dpr <= Double(limit)
+        else { throw .tooLarge }
         try checkEffects(options)
         let source = try checkedSource(path.source)
         var format = options.format ?? "auto"
@@ -99,7 +104,8 @@ extension ImageService {
         let variant = Variant(
             options, format: format, limits: limits, watermark: configuration.watermark,
             keepsColorProfile: !(options.stripsColorProfile ?? !configuration.keepsColorProfile),
-            defaults: configuration.variantDefaults, animatedFormat: animatedFormat)
+            defaults: configuration.variantDefaults, animatedFormat: animatedFormat,
+            maxResultDimension: min(limit, options.output.maxResultDimension ?? .max))
         var o = manager.defaultOptions
         o.processor = variant.processor
         o.onlyLoadFirstFrame = true

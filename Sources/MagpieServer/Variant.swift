@@ -22,35 +22,33 @@ struct Variant: Sendable {
     /// - Parameter animatedFormat: the format an animated source is written in: the one the request
     ///   named, or the one the client's `Accept` chose for animations ("webp"); nil: the source's
     ///   own, else WebP.
+    /// - Parameter maxResultDimension: the largest side of a result (imgproxy's
+    ///   `max_result_dimension`: the server's, or `mrd` below it; 0: none): a larger result is
+    ///   scaled down to it, padding and extension included.
     init(
         _ options: ProcessingOptions, format: String, limits: SourceLimits, watermark: OverlayProcessor? = nil,
-        keepsColorProfile: Bool = false, defaults: Defaults = Defaults(), animatedFormat: String? = nil
+        keepsColorProfile: Bool = false, defaults: Defaults = Defaults(), animatedFormat: String? = nil,
+        maxResultDimension: Int = 0
     ) {
         let autoRotate = options.output.autoRotate ?? defaults.autoRotate
         let thumbnail = options.output.enforceThumbnail ?? defaults.enforcesThumbnail
-        // The size asked for is of the result, after any rotation (as imgproxy has it): the resize
-        // runs before the turn, on the box and gravity turned back.
-        let turn = options.effects.orientation
+        // The geometry is of the result, after any rotation (as imgproxy has it); the turn is
+        // composed into the decode.
         let g = options.geometry
-        var w = options.width * options.dpr
-        var h = options.height * options.dpr
-        var (mw, mh, zx, zy) = (g.minWidth * options.dpr, g.minHeight * options.dpr, g.zoomX, g.zoomY)
-        if turn.swapsAxes { (w, h, mw, mh, zx, zy) = (h, w, mh, mw, zy, zx) }
-        var resize: Resize?
-        if w > 0 || h > 0 || g.changesScale || !autoRotate || thumbnail {
-            var r = Resize(
-                type: options.resizingType, width: w, height: h, enlarge: options.enlarge,
-                anchor: options.gravity.anchor(dpr: options.dpr).before(turn), quality: limits.quality,
-                transform: turn, keepsColorProfile: keepsColorProfile)
-            // The crop is of the source, before any turn; its gravity defaults to `g`'s.
-            r.crop = g.crop.map { ($0.width, $0.height, ($0.gravity ?? options.gravity).anchor(dpr: 1)) }
-            (r.minWidth, r.minHeight, r.zoomX, r.zoomY) = (mw, mh, zx, zy)
-            (r.appliesOrientation, r.enforcesThumbnail) = (autoRotate, thumbnail)
-            resize = r
+        let request = ImgproxyGeometry.Request(
+            type: options.resizingType, width: options.width, height: options.height, enlarge: options.enlarge,
+            dpr: options.dpr, zoomX: g.zoomX, zoomY: g.zoomY, minWidth: g.minWidth, minHeight: g.minHeight,
+            cropWidth: g.crop?.width ?? 0, cropHeight: g.crop?.height ?? 0, extend: g.extend != nil,
+            extendAspectRatio: g.extendAspectRatio != nil, padding: options.effects.padding ?? [0, 0, 0, 0],
+            maxResultDimension: maxResultDimension)
+        var resize = Resize(
+            request: request, gravity: options.gravity, quality: limits.quality, transform: options.effects.orientation,
+            keepsColorProfile: keepsColorProfile)
+        resize.cropGravity = g.crop?.gravity
+        (resize.appliesOrientation, resize.enforcesThumbnail) = (autoRotate, thumbnail)
+        resize.after = { geometry in
+            Self.effects(options, geometry: geometry, request: request, watermark: watermark)
         }
-        // Without a resize the first effect decodes: a kept profile needs a decode of its own first.
-        let decode: (any ImageProcessor)? =
-            resize == nil && keepsColorProfile ? DefaultImageProcessor(keepsColorProfile: true) : nil
         // Trim first (imgproxy's order: trim, crop, resize), on the whole decoded source.
         let trim = g.trim.map {
             var t = TrimProcessor(
@@ -59,29 +57,24 @@ struct Variant: Sendable {
             t.appliesOrientation = autoRotate
             return t
         }
-        let chain =
-            [trim, resize ?? decode].compactMap { $0 }
-            + Self.effects(
-                options.effects, dpr: options.dpr, watermark: watermark, turning: resize == nil,
-                extend: Self.extensions(options, format: format))
-        let inner = chain.first.map { first in chain.dropFirst().reduce(first) { CompositeProcessor($0, $1) } }
+        let inner: any ImageProcessor = trim.map { CompositeProcessor($0, resize) } ?? resize
         serializer = OutputSerializer(
             format: format, quality: options.quality ?? defaults.quality,
             formatQuality: options.quality != nil
                 ? [:] : defaults.formatQuality.merging(options.output.formatQuality) { $1 },
             maxBytes: options.output.maxBytes, keepsCopyright: options.output.keepCopyright ?? defaults.keepsCopyright,
             avifSpeed: defaults.avifSpeed)
-        let body: any ImageProcessor = inner ?? DefaultImageProcessor()
         let animation = Self.animation(
-            body, animatedFormat: animatedFormat, trims: g.trim != nil, limits: limits,
+            inner, animatedFormat: animatedFormat, trims: g.trim != nil, limits: limits,
             serializer: serializer)
         var tag = "\(options.variantName)\(limits.quality == .fast ? "|fast" : "")\(keepsColorProfile ? "|kcp" : "")"
         tag += (autoRotate ? "" : "|ar0") + (thumbnail ? "|eth" : "") + "|\(serializer.name)"
+        if maxResultDimension > 0 { tag += "|mrd\(maxResultDimension)" }
         if let animation {
             let written = animation.format.map { $0.format.rawValue } ?? "own"
             tag += "|anim(\(written),\(animation.maxFrames))"
         }
-        processor = Tagged(inner: body, tag: tag, limits: limits, animation: animation)
+        processor = Tagged(inner: inner, tag: tag, limits: limits, animation: animation)
     }
 
     /// How an animated source is processed: frame by frame into the format asked for where it

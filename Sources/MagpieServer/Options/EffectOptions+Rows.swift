@@ -36,9 +36,10 @@ extension EffectOptions {
                     ? "fl\(e.flipHorizontal ? "h" : "")\(e.flipVertical ? "v" : "")" : nil
             }
         ) { o, a throws(ServiceError) in
+            // An empty argument leaves that flip as it was (imgproxy's `fl::1`).
             try OptionArgs.count(a, 1...2)
-            o.effects.flipHorizontal = try OptionArgs.bool(a[0])
-            o.effects.flipVertical = a.count > 1 ? try OptionArgs.bool(a[1]) : false
+            if !a[0].isEmpty { o.effects.flipHorizontal = try OptionArgs.bool(a[0]) }
+            if a.count > 1, !a[1].isEmpty { o.effects.flipVertical = try OptionArgs.bool(a[1]) }
         },
         // The colour, named once here for `bri`, `co` and `sa`.
         URLOption(
@@ -98,8 +99,12 @@ extension EffectOptions {
                 red: UInt8(try OptionArgs.integer(args[0], 0...255)),
                 green: UInt8(try OptionArgs.integer(args[1], 0...255)),
                 blue: UInt8(try OptionArgs.integer(args[2], 0...255)))
-        } else if args.count == 1, args[0].utf8.count == 6, let c = Color(hex: args[0]) {
-            background = c
+        } else if args.count == 1, args[0].isEmpty {
+            background = nil  // `bg:`: no background, after an earlier one
+        } else if args.count == 1, args[0].utf8.count == 3 || args[0].utf8.count == 6,
+            let c = Color(hex: args[0].count == 3 ? args[0].map { "\($0)\($0)" }.joined() : args[0])
+        {
+            background = c  // RRGGBB, or RGB as CSS shortens it (imgproxy's `bg:fff`)
         } else {
             throw .badOption
         }

@@ -49,13 +49,13 @@ struct GravityOption: Sendable, Hashable {
     /// The anchor in the output's frame. Compass offsets point inward from the edge the gravity
     /// names (imgproxy's meaning: `ea:10` keeps the window 10 px from the right edge; from the
     /// centre, right and down); pixel offsets follow `dpr`, fractions do not.
-    func anchor(dpr: Int) -> CropAnchor {
+    func anchor(dpr: Double) -> CropAnchor {
         switch kind {
         case .smart: return .smart
         case .focus(let x, let y): return .focus(x: x, y: y)
         case .compass(let g):
             let base = Variant.anchor(g)
-            let scale = { (v: Double) in abs(v) >= 1 ? v * Double(dpr) : v }
+            let scale = { (v: Double) in abs(v) >= 1 ? (v * dpr).rounded(.toNearestOrEven) : v }
             let dx = base.x == 1 ? -scale(offsetX) : scale(offsetX)
             let dy = base.y == 1 ? -scale(offsetY) : scale(offsetY)
             return dx == 0 && dy == 0 ? base : base.shifted(x: dx, y: dy)

@@ -17,6 +17,8 @@ struct OutputOptions: Sendable, Hashable {
     var autoRotate: Bool?
     /// `sm|strip_metadata`: accepted; Magpie's encoders write no metadata (but what `kcr` keeps).
     var stripMetadata: Bool?
+    /// `ph|preserve_hdr`: parsed, changes nothing (see its row).
+    var preservesHDR: Bool?
     /// `kcr|keep_copyright`: the source's EXIF copyright and artist written into the result.
     var keepCopyright: Bool?
     /// `eth|enforce_thumbnail`: decode a JPEG's EXIF thumbnail when it is large enough for the output.
@@ -53,6 +55,11 @@ struct OutputOptions: Sendable, Hashable {
         },
         URLOption(["sm", "strip_metadata"], .output) { o, a throws(ServiceError) in
             o.output.stripMetadata = try OptionArgs.bool(a)
+        },
+        // `ph`: accepted as imgproxy parses it; Magpie's pixels are 8 bits a channel, so an HDR
+        // source (10 to 16 bits, or a wide gamut) is written in 8-bit sRGB with or without it.
+        URLOption(["ph", "preserve_hdr"], .output) { o, a throws(ServiceError) in
+            o.output.preservesHDR = try OptionArgs.bool(a)
         },
         URLOption(["kcr", "keep_copyright"], .output) { o, a throws(ServiceError) in
             o.output.keepCopyright = try OptionArgs.bool(a)

@@ -9,7 +9,10 @@ extension ProcessingOptions {
         // The box: named once here for `rs`, `s`, `rt`, `w`, `h`, `el` and `dpr`.
         URLOption(
             ["rs", "resize"], .resize,
-            part: { o in "\(o.resizingType.rawValue),\(o.width * o.dpr)x\(o.height * o.dpr)\(o.enlarge ? ",el" : "")" }
+            part: { o in
+                "\(o.resizingType.rawValue),\(o.width)x\(o.height)\(o.enlarge ? ",el" : "")"
+                    + (o.dpr != 1 ? ",dpr\(o.dpr)" : "")
+            }
         ) { o, a throws(ServiceError) in try o.resize(a, typed: true) },
         URLOption(["s", "size"], .resize) { o, a throws(ServiceError) in try o.resize(a, typed: false) },
         URLOption(["rt", "resizing_type"], .resize) { o, a throws(ServiceError) in
@@ -31,9 +34,11 @@ extension ProcessingOptions {
         URLOption(["g", "gravity"], .resize, part: { $0.gravity.name }) { o, a throws(ServiceError) in
             o.gravity = try GravityOption.parse(a[...])
         },
+        // Any DPR above 0, as imgproxy takes it (the server's largest result bounds the box at it).
         URLOption(["dpr"], .resize) { o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)
-            o.dpr = try OptionArgs.int(a[0], 1...8)
+            o.dpr = try OptionArgs.decimal(a[0], 0...100)
+            guard o.dpr > 0 else { throw .badOption }
         },
         URLOption(["q", "quality"], .output, part: { o in o.quality.map { "q\($0)" } }) { o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)
@@ -41,7 +46,8 @@ extension ProcessingOptions {
         },
         URLOption(["exp", "expires"], .request) { o, a throws(ServiceError) in
             try OptionArgs.count(a, 1...1)
-            o.expires = try OptionArgs.int(a[0], 0...Int(Int32.max) * 2)
+            // Seconds since 1970 in 64 bits, as imgproxy reads them (`32503669200` is the year 3000).
+            o.expires = try OptionArgs.int(a[0], 0...(1 << 53))
         },
         URLOption(["cb", "cachebuster"], .request, part: { o in o.cacheBuster.map { "cb\($0)" } }) {
             o, a throws(ServiceError) in

@@ -22,7 +22,8 @@ struct ProcessingOptions: Sendable, Hashable {
     var format: String?
     var expires: Int?
     var cacheBuster: String?
-    var dpr = 1
+    /// Above 0; how far it applies depends on the source (``ImgproxyGeometry``).
+    var dpr = 1.0
     var effects = EffectOptions()
     /// `scp`/`strip_color_profile`: convert to sRGB and write no profile (true), or keep the
     /// source's profile (false); `nil`: the server's default.
@@ -32,26 +33,31 @@ struct ProcessingOptions: Sendable, Hashable {
     var filename: String?
     var attachment = false
 
-    /// Parses `segments`, expanding presets once (a preset naming a preset is an error).
+    /// Parses `segments`, expanding presets where they are named, a preset within a preset too; a
+    /// preset already being expanded is skipped (imgproxy's loop rule), so the work is bounded by
+    /// the presets' own size.
     static func parse(_ segments: [String], presets: [String: [String]]) throws(ServiceError) -> ProcessingOptions {
         var options = ProcessingOptions()
+        try options.apply(segments, presets: presets, expanding: [])
+        return options
+    }
+
+    private mutating func apply(
+        _ segments: [String], presets: [String: [String]], expanding: Set<String>
+    ) throws(ServiceError) {
         for segment in segments {
             let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            if parts[0] == "pr" || parts[0] == "preset" {
-                guard parts.count >= 2 else { throw .badOption }
-                for name in parts.dropFirst() {
-                    guard let preset = presets[name] else { throw .badOption }
-                    for inner in preset {
-                        let innerParts = inner.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-                        guard innerParts[0] != "pr", innerParts[0] != "preset" else { throw .badOption }
-                        try options.apply(innerParts)
-                    }
-                }
-            } else {
-                try options.apply(parts)
+            guard parts[0] == "pr" || parts[0] == "preset" else {
+                try apply(parts)
+                continue
+            }
+            guard parts.count >= 2 else { throw .badOption }
+            for name in parts.dropFirst() {
+                guard let preset = presets[name] else { throw .badOption }
+                if expanding.contains(name) { continue }
+                try apply(preset, presets: presets, expanding: expanding.union([name]))
             }
         }
-        return options
     }
 
     /// One option segment, through its row of the option table.

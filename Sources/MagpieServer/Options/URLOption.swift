@@ -55,9 +55,9 @@ enum OptionArgs {
         guard allowed.contains(args.count) else { throw .badOption }
     }
 
-    /// A non-negative integer of at most 12 digits within `range`.
+    /// A non-negative integer of at most 18 digits within `range`.
     static func int(_ s: String, _ range: ClosedRange<Int>) throws(ServiceError) -> Int {
-        guard !s.isEmpty, s.utf8.allSatisfy({ (0x30...0x39).contains($0) }), s.utf8.count <= 12, let v = Int(s),
+        guard !s.isEmpty, s.utf8.allSatisfy({ (0x30...0x39).contains($0) }), s.utf8.count <= 18, let v = Int(s),
             range.contains(v)
         else { throw .badOption }
         return v
@@ -72,11 +72,30 @@ enum OptionArgs {
         return v
     }
 
+    /// A decimal as Go's `strconv.ParseFloat` reads what clients write (`2`, `1.000000`, `3.0`,
+    /// `.5`, `5.`, `1e2`, `1.5E-1`): digits with at most one point, an optional exponent; no sign
+    /// (offsets take theirs apart), NaN, infinity, hexadecimal or underscores; at most 32
+    /// characters, within `range`.
     static func decimal(_ s: String, _ range: ClosedRange<Double>) throws(ServiceError) -> Double {
-        let digits = s.utf8.filter { $0 != UInt8(ascii: ".") }
-        guard !s.isEmpty, s.utf8.count <= 12, s.utf8.filter({ $0 == UInt8(ascii: ".") }).count <= 1,
-            !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }), let v = Double(s), range.contains(v)
-        else { throw .badOption }
+        let u = Array(s.utf8)
+        guard !u.isEmpty, u.count <= 32 else { throw .badOption }
+        func isDigit(_ c: UInt8) -> Bool { (0x30...0x39).contains(c) }
+        var i = 0
+        var digits = 0
+        while i < u.count, isDigit(u[i]) { (i, digits) = (i + 1, digits + 1) }
+        if i < u.count, u[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < u.count, isDigit(u[i]) { (i, digits) = (i + 1, digits + 1) }
+        }
+        guard digits > 0 else { throw .badOption }
+        if i < u.count, u[i] == UInt8(ascii: "e") || u[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < u.count, u[i] == UInt8(ascii: "+") || u[i] == UInt8(ascii: "-") { i += 1 }
+            let start = i
+            while i < u.count, isDigit(u[i]) { i += 1 }
+            guard i > start, i - start <= 4 else { throw .badOption }
+        }
+        guard i == u.count, let v = Double(s), v.isFinite, range.contains(v) else { throw .badOption }
         return v
     }
 
@@ -86,10 +105,12 @@ enum OptionArgs {
         return try bool(args[0])
     }
 
+    /// Go's `strconv.ParseBool` words, and an empty argument as false (imgproxy's reading of
+    /// `fl::1`). Anything else is refused, where imgproxy logs a warning and reads false.
     static func bool(_ s: String) throws(ServiceError) -> Bool {
         switch s {
-        case "1", "t", "true": return true
-        case "0", "f", "false": return false
+        case "1", "t", "T", "true", "TRUE", "True": return true
+        case "", "0", "f", "F", "false", "FALSE", "False": return false
         default: throw .badOption
         }
     }

@@ -66,9 +66,14 @@ extension ImageServiceTests {
             all.variantName
                 == "fill,10x20,ce,bl1.5,sh0.5,rot270,flh,col0.8:1.2:-3,pd1:2:3:2,bg0a141eff,wm0.5:soea:3:4:0.25")
         #expect(try ProcessingOptions.parse(["bl:0", "rot:0", "wm:0"], presets: [:]).variantName == "fit,0x0,ce")
-        // The gravity of a fill is of the turned result: north after a quarter turn is east before.
-        #expect(Variant.anchor(.top, before: .right) == CropAnchor(x: 0, y: 0.5))
-        #expect(Variant.anchor(.top, before: .left) == CropAnchor(x: 1, y: 0.5))
-        #expect(Variant.anchor(.topLeft, before: .down) == .bottomRight)
+        // The gravity of a fill is of the turned result: north after a quarter turn is the top of
+        // the turned picture (the source's left side, turned clockwise).
+        let source = ImgproxyTableTests.source
+        let north = try ImgproxyTableTests.render(["rs:fill:100:20", "g:no", "rot:90"])
+        let turned = try source.transformed(.right)
+        #expect(north.width == 100 && north.height == 20)
+        #expect(north.pixels == (try turned.cropped(to: PixelRect(x: 0, y: 0, width: 100, height: 20))).pixels)
+        let south = try ImgproxyTableTests.render(["rs:fill:100:20", "g:so", "rot:90"])
+        #expect(south.pixels == (try turned.cropped(to: PixelRect(x: 0, y: 180, width: 100, height: 20))).pixels)
     }
 }

@@ -114,10 +114,12 @@ extension VariantTests {
         #expect(named.variantName == "fill,10x20,ea:3.0:4.0,c0.5:40.0:sm,min5x6,z1.5:1.5,ex:so,exar:ce")
         #expect(
             try ProcessingOptions.parse(["g:ce", "c:0:0", "ex:0", "z:1"], presets: [:]).variantName == "fit,0x0,ce")
+        // Offsets as Go's ParseFloat reads them, exponents included (imgproxy's parser).
+        #expect(try ProcessingOptions.parse(["g:ea:1e3"], presets: [:]).gravity.offsetX == 1000)
         for bad in [
             "c", "c:10", "c:abc:1", "c:1.5:1", "c:-1:1", "c:10:10:up", "z:0", "z:-1", "z:1:2:3", "z:nan", "mw:-1",
             "mh:x", "ex:2", "ex:1:sm", "exar:1:sm", "ex:0:ce", "g:sm:1", "g:fp:2:0", "g:fp:0.5", "g:ea:x", "g:ea:1:2:3",
-            "g:ea:1e3", "g:fp:0.5:0.5:1", "rs:fit:1:1:0:1:sm",
+            "g:ea:1e", "g:ea:1e+", "g:fp:0.5:0.5:1", "rs:fit:1:1:0:1:sm",
         ] {
             #expect(throws: ServiceError.badOption, "\(bad)") { try ProcessingOptions.parse([bad], presets: [:]) }
         }
