@@ -50,6 +50,19 @@ extension ImageService {
             self.maxAge = maxAge
         }
 
+        /// This plan for the file a `local://` source names as it is now (``LocalRootLoader/stamp(_:beneath:)``):
+        /// its source and variants under keys of their own, so a replaced file is a new source at
+        /// once (imgproxy reads local files afresh on every request it does not serve from a CDN).
+        func stamped(_ stamp: String) -> Plan {
+            var options = parts.options
+            options.cache.key = parts.source.absoluteString + "#file=" + stamp
+            var copy = Plan(
+                source: source, options: options, maxAge: maxAge, variesOnAccept: variesOnAccept, expires: expires,
+                key: key + "\u{0}" + stamp, disposition: disposition, passThrough: passThrough)
+            copy.sourceLimits = sourceLimits
+            return copy
+        }
+
         var source: URL { parts.source }
         var options: ImageOptions { parts.options }
         var variesOnAccept: Bool { parts.variesOnAccept }

@@ -123,11 +123,16 @@ public final class ImageService: Sendable {
         if let secret = configuration.secret, !Self.bearer(request.header("Authorization"), matches: secret) {
             return .failure(.badSecret)
         }
-        let plan: Plan
+        var plan: Plan
         do {
             plan = try memoizedPlan(request)
         } catch {
             return .failure(error)
+        }
+        if plan.source.scheme == "local", let root = configuration.localRoot,
+            let stamp = await LocalRootLoader.stamp(plan.source, beneath: root)
+        {
+            plan = plan.stamped(stamp)
         }
         if let pass = plan.passThrough {
             switch await passThrough(plan, pass) {

@@ -176,7 +176,12 @@ extension ImageServiceTests {
         #expect(await h.get(h.target("w:10/msr:0.001", "/a.png")).status == 422, "but can tighten")
         #expect(await h.get(h.target("w:10/msfs:100", "/a.png")).status == 422)
         #expect(await h.get(h.target("w:10/maf:1/mafr:0.001", "/a.png")).status == 200, "one frame: mafr is moot")
-        #expect(await h.get(h.target("w:100/mrd:50", "/a.png")).status == 400)
+        // `mrd` scales the result down to it (imgproxy's max_result_dimension), padding included.
+        let limited = await h.get(h.target("w:100/el:1/mrd:50", "/a.png", ext: "png"))
+        #expect(limited.status == 200)
+        #expect(try Image(decoding: limited.body).width == 50)
+        let padded = await h.get(h.target("w:100/el:1/pd:10/mrd:50", "/a.png", ext: "png"))
+        #expect(try Image(decoding: padded.body).width == 50)
         let fetched = h.origin.totalRequests
         for bad in [
             "msr:0", "msr:-1", "msfs:0", "maf:x", "mrd:0", "fq:jpg", "fq:bmp:50", "fq:jpg:101", "mb:-1", "skp:exe",

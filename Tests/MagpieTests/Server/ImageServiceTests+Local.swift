@@ -34,4 +34,37 @@ extension ImageServiceTests {
         #expect(await without.get(without.target("w:10", source: "local:///a.jpg")).status == 403)
         try await without.finish()
     }
+
+    /// A `local://` file replaced on disk is a new source at once (not at the TTL): every request
+    /// stats it, and the stamp (device, inode, size, time) keys its source and variants.
+    @Test func aReplacedLocalFileIsANewSourceAtOnce() async throws {
+        let files = try TemporaryDirectory()
+        let root = files.path("root")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let red = try Image(width: 40, height: 20, rgba: Array(repeating: [255, 0, 0, 255], count: 800).flatMap { $0 })
+        let blue = try Image(width: 30, height: 30, rgba: Array(repeating: [0, 0, 255, 255], count: 900).flatMap { $0 })
+        try Data(try red.encoded(as: .png())).write(to: URL(fileURLWithPath: root + "/a.png"))
+        let h = try await Self.harness(
+            Self.images, { $0.localRoot = root }, transports: ["local": LocalRootLoader(root: root)])
+        func get() async throws -> (Image, String?) {
+            let r = await h.get(h.target("rs:fit:20:20", source: "local:///a.png", ext: "png"))
+            #expect(r.status == 200)
+            return (try Image(decoding: r.body), r.header("X-Magpie-Cache"))
+        }
+        let (first, _) = try await get()
+        #expect(first.width == 20 && first.height == 10 && first.pixels[0] == 255)
+        #expect(try await get().1 == "hit", "unchanged: served from the cache")
+        // Replaced by a rename (a new inode), as deployments publish files.
+        try Data(try blue.encoded(as: .png())).write(to: URL(fileURLWithPath: root + "/new.png"))
+        #expect(rename(root + "/new.png", root + "/a.png") == 0)
+        let (second, cache) = try await get()
+        #expect(second.width == 20 && second.height == 20 && second.pixels[2] == 255 && cache == "miss")
+        // Rewritten in place with other bytes.
+        try Data(try red.encoded(as: .png())).write(to: URL(fileURLWithPath: root + "/a.png"))
+        #expect(try await get().0.pixels[0] == 255)
+        // Gone: 404, not the cached picture.
+        #expect(unlink(root + "/a.png") == 0)
+        #expect(await h.get(h.target("rs:fit:20:20", source: "local:///a.png", ext: "png")).status == 404)
+        try await h.finish()
+    }
 }

@@ -17,7 +17,7 @@ import Testing
         #expect(
             short == [
                 "rs", "s", "rt", "w", "h", "el", "g", "dpr", "q", "exp", "cb", "f", "fn", "att", "scp", "t", "c",
-                "mw", "mh", "z", "ex", "exar", "fq", "mb", "skp", "raw", "ar", "sm", "kcr", "eth", "msr", "msfs", "maf",
+                "mw", "mh", "z", "ex", "exar", "fq", "mb", "skp", "raw", "ar", "sm", "ph", "kcr", "eth", "msr", "msfs", "maf",
                 "mafr", "mrd", "bl", "sh", "pix", "rot", "fl", "bri", "co", "sa", "pd", "bg", "wm",
             ])
         #expect(URLOption.byName["resizing_type"]?.stage == .resize && URLOption.byName["ext"]?.stage == .output)
@@ -44,7 +44,7 @@ import Testing
             "pix:2", "rot:90", "fl:1:0", "bri:10", "co:1.1", "sa:0.5", "pd:2", "bg:ff0000", "wm:0.5",
         ]
         let identified = ["f:png", "fq:jpg:50", "mb:1000", "ar:0", "kcr:1", "eth:1", "scp:0"]
-        let neither = ["exp:4102444800", "fn:a", "att:1", "skp:jpg", "raw:1", "sm:1", "mrd:100"]
+        let neither = ["exp:4102444800", "fn:a", "att:1", "skp:jpg", "raw:1", "sm:1", "ph:1", "mrd:100"]
         let all = Set((named + identified + neither).map { String($0.split(separator: ":")[0]) })
         #expect(all == Set(URLOption.table.map { $0.names[0] }))
         let plain = try ProcessingOptions.parse(base, presets: [:])
