@@ -89,8 +89,19 @@ static void magpie__color_free(magpie__color *c) {
 
 /* Whether an RGB matrix-shaper profile is sRGB in all but name: its colorants and its tone curves
  * within rounding of sRGB's (most phone and camera JPEGs embed such a profile). */
+/* Whether a profile's colours come from a matrix and curves alone. A profile may carry a LUT beside
+ * them (A2B0/A2B1/A2B2, or v4's D2B0): the ICC specification, and LittleCMS, use the LUT then, so
+ * neither the sRGB shortcut nor the matrix fast path may stand in for it. */
+static int magpie__matrix_only(cmsHPROFILE p) {
+    static const cmsTagSignature luts[] = {cmsSigAToB0Tag, cmsSigAToB1Tag, cmsSigAToB2Tag, cmsSigDToB0Tag,
+                                           cmsSigDToB1Tag, cmsSigDToB2Tag};
+    for (size_t i = 0; i < sizeof luts / sizeof luts[0]; i++)
+        if (cmsIsTag(p, luts[i])) return 0;
+    return cmsIsMatrixShaper(p);
+}
+
 static int magpie__is_srgb(cmsHPROFILE p, cmsHPROFILE srgb) {
-    if (cmsGetColorSpace(p) != cmsSigRgbData || !cmsIsMatrixShaper(p)) return 0;
+    if (cmsGetColorSpace(p) != cmsSigRgbData || !magpie__matrix_only(p)) return 0;
     static const cmsTagSignature colorants[] = {cmsSigRedColorantTag, cmsSigGreenColorantTag,
                                                cmsSigBlueColorantTag};
     static const cmsTagSignature curves[] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
@@ -129,7 +140,7 @@ static int magpie__color_build(magpie__color *c, const uint8_t *icc, size_t n) {
     int rgba = c->kind == MAGPIE__ICC_RGBA || c->kind == MAGPIE__ICC_GRAYA;
     if (rgba && space == cmsSigRgbData) {
         if (magpie__is_srgb(in, srgb)) goto done; /* no transform: the pixels are sRGB already */
-        if ((c->matrix = magpie__icc_matrix_build(in, srgb, &c->mx))) goto done;
+        if (magpie__matrix_only(in) && (c->matrix = magpie__icc_matrix_build(in, srgb, &c->mx))) goto done;
         in_type = TYPE_RGBA_8;
         flags |= cmsFLAGS_COPY_ALPHA;
     } else if (c->kind == MAGPIE__ICC_GRAYA && space == cmsSigGrayData) {

@@ -289,6 +289,8 @@ static void png_gamma(const uint8_t *srgb, uint32_t w, uint32_t h) {
     free(png), free(linear), free(usual);
 }
 
+#include "test_icc_lut.inc"
+
 int main(int argc, char **argv) {
     uint32_t w, h;
     uint8_t *srgb = photo(argc > 1 && tu_corpus_present(argv[1]) ? argv[1] : NULL, &w, &h);
@@ -299,6 +301,7 @@ int main(int argc, char **argv) {
     round_trip("Display P3", srgb, w, h, &p3);
     round_trip("ProPhoto", srgb, w, h, &prophoto);
     hostile(srgb, w, h, &adobe);
+    matrix_and_lut(srgb, w, h, &adobe, &prophoto);
     png_gamma(srgb, w, h);
     gray(argc > 1 && tu_corpus_present(argv[1]) ? argv[1] : NULL, srgb, w, h);
     free(adobe.data);
