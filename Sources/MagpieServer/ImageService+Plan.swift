@@ -95,7 +95,8 @@ extension ImageService {
         // The server's largest result bounds the box a request asks for (at its DPR); `mrd` (at
         // most the server's) scales a larger result down to it, as imgproxy's limit does.
         let limit = configuration.maxResultDimension
-        guard Double(options.width) * options.dpr <= Double(limit), Double(options.height) * options.dpr <= Double(limit)
+        guard Double(options.width) * options.dpr <= Double(limit),
+            Double(options.height) * options.dpr <= Double(limit)
         else { throw .tooLarge }
         try checkEffects(options)
         let source = try checkedSource(path.source)

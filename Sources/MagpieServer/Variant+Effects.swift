@@ -17,7 +17,9 @@ extension Variant {
             s.sigma = sigma
             chain.append(SharpenProcessor(s))
         }
-        if e.pixelate > 1 { chain.append(PixelateProcessor(size: max(1, ImgproxyGeometry.scale(e.pixelate, g.dprScale)))) }
+        if e.pixelate > 1 {
+            chain.append(PixelateProcessor(size: max(1, ImgproxyGeometry.scale(e.pixelate, g.dprScale))))
+        }
         let color = ColorAdjustment(saturation: e.saturation, contrast: e.contrast, brightness: Double(e.brightness))
         if !color.isIdentity { chain.append(ColorProcessor(color)) }
         chain += extensions(o, geometry: g)

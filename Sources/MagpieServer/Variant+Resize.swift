@@ -94,9 +94,12 @@ extension Variant {
                 chain.append(CroppingProcessor(width: rw, height: rh, anchor: scaled))
             }
             // The result's window, at `g` with pixel offsets at the DPR.
-            let (cw, ch) = (ImgproxyGeometry.minNonZero(g.resultCropWidth, rw), ImgproxyGeometry.minNonZero(g.resultCropHeight, rh))
+            let (cw, ch) = (
+                ImgproxyGeometry.minNonZero(g.resultCropWidth, rw), ImgproxyGeometry.minNonZero(g.resultCropHeight, rh)
+            )
             if cw < rw || ch < rh {
-                chain.append(CroppingProcessor(width: min(cw, rw), height: min(ch, rh), anchor: gravity.anchor(dpr: g.dprScale)))
+                chain.append(
+                    CroppingProcessor(width: min(cw, rw), height: min(ch, rh), anchor: gravity.anchor(dpr: g.dprScale)))
             }
             chain += after(g)
             return chain.dropFirst().reduce(chain[0]) { CompositeProcessor($0, $1) }

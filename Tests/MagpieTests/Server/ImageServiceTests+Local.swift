@@ -42,7 +42,8 @@ extension ImageServiceTests {
         let root = files.path("root")
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let red = try Image(width: 40, height: 20, rgba: Array(repeating: [255, 0, 0, 255], count: 800).flatMap { $0 })
-        let blue = try Image(width: 30, height: 30, rgba: Array(repeating: [0, 0, 255, 255], count: 900).flatMap { $0 })
+        let blue = try Image(
+            width: 30, height: 30, rgba: Array(repeating: [0, 0, 255, 255], count: 900).flatMap { $0 })
         try Data(try red.encoded(as: .png())).write(to: URL(fileURLWithPath: root + "/a.png"))
         let h = try await Self.harness(
             Self.images, { $0.localRoot = root }, transports: ["local": LocalRootLoader(root: root)])

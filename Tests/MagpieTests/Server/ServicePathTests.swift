@@ -58,7 +58,8 @@ import Testing
         #expect(try ProcessingOptions.parse(["f:JPEG"], presets: [:]).format == "jpg")
         #expect(try ProcessingOptions.parse(["ext:webp"], presets: [:]).format == "webp")
         for bad in [
-            ["rs:zoom:1:1"], ["w:-1"], ["w:1x"], ["q:0"], ["q:101"], ["dpr:0"], ["dpr:101"], ["g:up"], ["f:bmp"], ["f:tif"],
+            ["rs:zoom:1:1"], ["w:-1"], ["w:1x"], ["q:0"], ["q:101"], ["dpr:0"], ["dpr:101"], ["g:up"], ["f:bmp"],
+            ["f:tif"],
             ["f:svg"],
             ["f:exe"], ["el:yes"],
             ["pr:missing"], ["unknown:1"], ["rs:fit:1:1:1:2"], ["rs:fit:1:1:1:1:up"], ["w:99999999999999"],

@@ -17,7 +17,8 @@ import Testing
         #expect(
             short == [
                 "rs", "s", "rt", "w", "h", "el", "g", "dpr", "q", "exp", "cb", "f", "fn", "att", "scp", "t", "c",
-                "mw", "mh", "z", "ex", "exar", "fq", "mb", "skp", "raw", "ar", "sm", "ph", "kcr", "eth", "msr", "msfs", "maf",
+                "mw", "mh", "z", "ex", "exar", "fq", "mb", "skp", "raw", "ar", "sm", "ph", "kcr", "eth", "msr", "msfs",
+                "maf",
                 "mafr", "mrd", "bl", "sh", "pix", "rot", "fl", "bri", "co", "sa", "pd", "bg", "wm",
             ])
         #expect(URLOption.byName["resizing_type"]?.stage == .resize && URLOption.byName["ext"]?.stage == .output)

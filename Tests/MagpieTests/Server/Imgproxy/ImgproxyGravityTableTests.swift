@@ -17,8 +17,12 @@ extension ImgproxyTableTests {
 
     // CropTestSuite.TestResizeFill: fill at every gravity, with DPR and offsets.
     @Test func cropResizeFill() throws {
-        for g in ["ce", "no", "so", "noea", "soea", "sowe", "nowe"] { try expectSize(["rs:fill:100:26", "g:\(g)"], 100, 26, "crop_test.go") }
-        for g in ["ce", "ea", "we", "noea", "soea", "sowe", "nowe"] { try expectSize(["rs:fill:26:100", "g:\(g)"], 26, 100, "crop_test.go") }
+        for g in ["ce", "no", "so", "noea", "soea", "sowe", "nowe"] {
+            try expectSize(["rs:fill:100:26", "g:\(g)"], 100, 26, "crop_test.go")
+        }
+        for g in ["ce", "ea", "we", "noea", "soea", "sowe", "nowe"] {
+            try expectSize(["rs:fill:26:100", "g:\(g)"], 26, 100, "crop_test.go")
+        }
         let cases: [([String], Int, Int)] = [
             (["rs:fill:100:26", "g:ce", "dpr:2"], 200, 52),
             (["rs:fill:100:26", "g:no:0:5"], 100, 26), (["rs:fill:100:26", "g:no:0:5", "dpr:0.5"], 50, 13),

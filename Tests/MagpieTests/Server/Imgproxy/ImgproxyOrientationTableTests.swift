@@ -13,7 +13,8 @@ extension ImgproxyTableTests {
     static func taggedPNG(_ png: [UInt8], orientation: Int) -> [UInt8] {
         func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
         func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16) }
-        let tiff = Array("II*\u{0}".utf8) + le32(8) + le16(1) + le16(0x0112) + le16(3) + le32(1)
+        let tiff =
+            Array("II*\u{0}".utf8) + le32(8) + le16(1) + le16(0x0112) + le16(3) + le32(1)
             + le16(orientation) + le16(0) + le32(0)
         let chunk = Array("eXIf".utf8) + tiff
         let framed = Gzip.be32(UInt32(tiff.count)) + chunk + Gzip.be32(Gzip.crc32(chunk))
@@ -28,7 +29,8 @@ extension ImgproxyTableTests {
 
     static func decode(_ png: [UInt8], _ options: [String]) throws -> Image {
         let parsed = try ProcessingOptions.parse(options + ["f:png"], presets: [:])
-        let variant = Variant(parsed, format: "png", limits: .init(pixels: 1 << 30, frames: 1 << 20, framePixels: 1 << 40))
+        let variant = Variant(
+            parsed, format: "png", limits: .init(pixels: 1 << 30, frames: 1 << 20, framePixels: 1 << 40))
         return try variant.processor.process(.data(png), firstFrameOnly: true)
     }
 
@@ -44,7 +46,9 @@ extension ImgproxyTableTests {
             // ar:1 (the default) shows the stored pixels turned as the tag says.
             let upright = try Self.decode(png, [])
             let stored = try Image(decoding: png, options: DecodingOptions(appliesOrientation: false))
-            #expect(upright.pixels == (try stored.transformed(Orientation(rawValue: i + 1)!)).pixels, "orientation \(i + 1)")
+            #expect(
+                upright.pixels == (try stored.transformed(Orientation(rawValue: i + 1)!)).pixels, "orientation \(i + 1)"
+            )
         }
     }
 

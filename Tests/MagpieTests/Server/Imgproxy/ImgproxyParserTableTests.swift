@@ -39,7 +39,8 @@ extension ImgproxyTableTests {
         #expect(try Self.parse("background:128:129:130").effects.background == Color(red: 128, green: 129, blue: 130))
         #expect(try Self.parse("background:ffddee").effects.background == Color(red: 0xFF, green: 0xDD, blue: 0xEE))
         #expect(try Self.parse("background:fff/background:").effects.background == nil)
-        #expect(try Self.parse("blur:0.2").effects.blur == 0.2 && (try Self.parse("sharpen:0.2")).effects.sharpen == 0.2)
+        #expect(
+            try Self.parse("blur:0.2").effects.blur == 0.2 && (try Self.parse("sharpen:0.2")).effects.sharpen == 0.2)
         #expect(try Self.parse("dpr:2").dpr == 2)
         let mark = try Self.parse("watermark:0.5:soea:10:20:0.6").effects.watermark
         #expect(mark?.opacity == 0.5 && mark?.gravity == .soea && mark?.x == 10 && mark?.y == 20 && mark?.scale == 0.6)
