@@ -40,11 +40,25 @@ extension Variant {
 
         func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
             let (sw, sh): (Int, Int)
+            var vector = false
             switch input {
-            case .data(let data): (sw, sh) = try sourceSize(of: data)
+            case .data(let data):
+                (sw, sh) = try sourceSize(of: data)
+                vector = Self.isVector(data)
             case .image(let image): (sw, sh) = (image.width, image.height)
             }
-            return try plan(sourceWidth: sw, sourceHeight: sh).process(input, firstFrameOnly: true)
+            return try plan(sourceWidth: sw, sourceHeight: sh, vector: vector).process(input, firstFrameOnly: true)
+        }
+
+        /// Whether `data` is an SVG, drawn at any size (imgproxy's `IsVector`: `el` does not hold it
+        /// back). Only a document that starts with `<` (after white space or a byte-order mark) is
+        /// probed, so no other format pays for the question.
+        static func isVector(_ data: [UInt8]) -> Bool {
+            guard
+                let first = data.prefix(64).first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }),
+                first == UInt8(ascii: "<")
+            else { return false }
+            return (try? ImageInfo(probing: data))?.format == .svg
         }
 
         /// An animation's frames: the plan for its size, made once.
@@ -63,14 +77,16 @@ extension Variant {
         }
 
         /// The geometry for a source of `sw`×`sh` (EXIF orientation applied, before `rot`).
-        func geometry(sourceWidth sw: Int, sourceHeight sh: Int) -> ImgproxyGeometry {
+        func geometry(sourceWidth sw: Int, sourceHeight sh: Int, vector: Bool = false) -> ImgproxyGeometry {
             let (w, h) = transform.swapsAxes ? (sh, sw) : (sw, sh)
+            var request = self.request
+            request.isVector = vector
             return ImgproxyGeometry(sourceWidth: max(1, w), sourceHeight: max(1, h), request: request)
         }
 
         /// The library processors for a source of `sw`×`sh`, then the effects.
-        func plan(sourceWidth sw: Int, sourceHeight sh: Int) -> any ImageProcessor {
-            let g = geometry(sourceWidth: sw, sourceHeight: sh)
+        func plan(sourceWidth sw: Int, sourceHeight sh: Int, vector: Bool = false) -> any ImageProcessor {
+            let g = geometry(sourceWidth: sw, sourceHeight: sh, vector: vector)
             let (w, h) = transform.swapsAxes ? (sh, sw) : (sw, sh)
             // The whole source at the scale, in the result's frame.
             let fw = max(1, ImgproxyGeometry.scale(w, g.wscale))

@@ -28,6 +28,13 @@ extension ImageServiceTests {
         // An SVG is never served as SVG: without a format asked for, a raster with its alpha.
         let auto = await h.get(h.target("rs:fit:32:32", "/svg-shapes.svg"))
         #expect(auto.status == 200 && (try? ImageInfo(probing: auto.body).format) == .png)
+        // A vector is drawn at the size asked, past its own 60×40, without `el` (imgproxy's
+        // IsVector); a raster is not enlarged.
+        let drawn = try ImageInfo(probing: await h.get(h.target("rs:fit:240:240", "/svg-shapes.svg", ext: "png")).body)
+        #expect(drawn.width == 240 && drawn.height == 160)
+        let raster = try ImageInfo(probing: await h.get(h.target("rs:fit:240:240", "/bmp-pal8.bmp", ext: "png")).body)
+        let own = try ImageInfo(probing: served["/bmp-pal8.bmp"]!)
+        #expect(raster.width == own.width && raster.height == own.height)
         try await h.finish()
         // An origin that sends the image gzip-encoded (they were 422): inflated, then thumbnailed.
         let gz = try DownloaderTests.encoded("png.gz")
