@@ -16,7 +16,10 @@
 #           (--variant-memory-limit 0); the floor also with NIO's event loops as Swift's global
 #           executor (a dynamically linked build: the static runtime keeps the hook NIO needs local)
 # ROUNDS rounds (default 3), the servers interleaved within each; medians reported. PARTS (say
-# "cold-b quality") runs only some parts, without the final report.
+# "cold-b quality") runs only some parts, without the final report. BASELINE_BIN (a folder with
+# another build's magpie-server, say the previous commit's) adds that build to cold B (default
+# and --fast) and warm, interleaved with this one in every round, and prints this build's
+# medians as ratios of its.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=lib/netbench.sh
@@ -52,6 +55,11 @@ servebench_magpie fport fast --fast
 servebench_magpie dport disk --variant-memory-limit 0
 servebench_magpie bport b
 servebench_magpie bfport b-fast --fast
+if [ -n "${BASELINE_BIN:-}" ]; then
+    SERVEBENCH_BIN=$BASELINE_BIN servebench_magpie mbport main-base
+    SERVEBENCH_BIN=$BASELINE_BIN servebench_magpie bbport b-base
+    SERVEBENCH_BIN=$BASELINE_BIN servebench_magpie bfbport b-fast-base --fast
+fi
 servebench_thumbor tport a
 servebench_thumbor tbport b
 servebench_wait
@@ -78,6 +86,10 @@ part cold-b && for r in $(seq 0 $((rounds - 1))); do
     run "magpie B" "$M:$bport" "$work/magpie-b.lua" "$r"
     run_thumbor "thumbor B" "$tbport" "$work/thumbor-b.lua" "$r"
     run "magpie B --fast" "$M:$bfport" "$work/magpie-b.lua" "$r"
+    if [ -n "${BASELINE_BIN:-}" ]; then
+        run "baseline B" "$M:$bbport" "$work/magpie-b.lua" "$r"
+        run "baseline B --fast" "$M:$bfbport" "$work/magpie-b.lua" "$r"
+    fi
 done
 
 part cold-b && echo "  peak RSS (KiB): magpie-server $(peak_rss "$pid_b"), --fast $(peak_rss "$pid_b_fast"), thumbor (all processes) $(peak_rss $(pgrep -f "thumbor --ip 127.0.0.1 --port $tbport" || true))"
@@ -86,6 +98,7 @@ echo "== warm: 100 variants, cached ($rounds rounds)"
 part warm && servebench_warm_files
 part warm && for _ in $(seq "$rounds"); do
     run "magpie warm" "$M:$mport" "$work/magpie-warm.lua"
+    [ -n "${BASELINE_BIN:-}" ] && run "baseline warm" "$M:$mbport" "$work/magpie-warm.lua"
     run "Hummingbird floor" "$M:$hport" "$work/static.lua"
     run "Hummingbird floor --nio-executor" "$M:$hnport" "$work/static.lua"
     run "nginx static, 1 worker" "$M:$s1port" "$work/static.lua"
@@ -108,4 +121,12 @@ floor=$("$bin/magpie-decode-bench" --floor 2 80 "$work"/www/b/*.jpg | awk '{prin
 floorfast=$("$bin/magpie-decode-bench" --floor 2 80 --fast "$work"/www/b/*.jpg | awk '{print $(NF-2)}')
 echo "  library: $floor thumbnails/s; --fast: $floorfast"
 
+if [ -n "${BASELINE_BIN:-}" ]; then
+    echo "== this build against the baseline ($BASELINE_BIN), medians of $rounds interleaved rounds"
+    for pair in "magpie B|baseline B" "magpie B --fast|baseline B --fast" "magpie warm|baseline warm"; do
+        a=$(median "${pair%|*}"); b=$(median "${pair#*|}")
+        awk -v l="${pair%|*}" -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "  %s: %.0f against %.0f requests/s, %.3f×\n", l, a, b, a / b }'
+    done
+    echo "  peak RSS (KiB), cold B: this build $(peak_rss "$pid_b"), baseline $(peak_rss "$pid_b_base")"
+fi
 [ -z "${PARTS:-}" ] && servebench_report

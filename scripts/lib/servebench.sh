@@ -69,7 +69,8 @@ servebench_magpie() {
     port=$(free_port)
     servebench_discard "$work/serve-cache-$name"
     # MAGPIE_SERVER_ENV (say "MALLOC_TRIM_THRESHOLD_=131072"): variables for magpie-server alone.
-    env ${MAGPIE_SERVER_ENV:-} "$bin/magpie-server" --bind "127.0.0.1:$port" --allow-unsigned --cache-dir "$work/serve-cache-$name" \
+    # SERVEBENCH_BIN: another build's folder (the baseline side of BASELINE_BIN).
+    env ${MAGPIE_SERVER_ENV:-} "${SERVEBENCH_BIN:-$bin}/magpie-server" --bind "127.0.0.1:$port" --allow-unsigned --cache-dir "$work/serve-cache-$name" \
         --allow-network 127.0.0.1/32 --max-inflight 4096 "$@" > "$work/magpie-server-$name.log" 2>&1 &
     servebench_pids+=("$!")
     printf -v "$var" '%s' "$port"
@@ -211,6 +212,7 @@ servebench_warm_files() {
         path=$(printf "$mpath" $w $w "$(printf %04d "$n").$ext")
         curl -sf -o "$work/www/out/$n.img" "http://127.0.0.1:$mport$path"
         curl -sf -o /dev/null "http://127.0.0.1:$dport$path"
+        if [ -n "${mbport:-}" ]; then curl -sf -o /dev/null "http://127.0.0.1:$mbport$path"; fi
         curl -sf -o /dev/null "http://127.0.0.1:$tport$(printf "$tpath" $w $w "$(printf %04d "$n").$ext")"
     done
     for n in 1 2; do  # a variant is kept in memory from its second request on
@@ -218,6 +220,7 @@ servebench_warm_files() {
             ext=jpg; [ $((r % 10)) -eq 9 ] && ext=png; w=$((64 + r * 67 % 448))
             path=$(printf "$mpath" $w $w "$(printf %04d "$r").$ext")
             curl -sf -o /dev/null "http://127.0.0.1:$mport$path"
+            if [ -n "${mbport:-}" ]; then curl -sf -o /dev/null "http://127.0.0.1:$mbport$path"; fi
         done
     done
     servebench_static_nginx 1 s1port
