@@ -82,23 +82,29 @@ part cold-a && for r in $(seq 0 $((rounds - 1))); do
 done
 
 echo "== cold B: 200 JPEGs 1024×768 × 50 sizes, q80, every request a new variant ($rounds rounds)"
+baseline_b() {  # the baseline's cold B sides, when there is one
+    if [ -n "${BASELINE_BIN:-}" ]; then
+        run "baseline B" "$M:$bbport" "$work/magpie-b.lua" "$1"
+        run "baseline B --fast" "$M:$bfbport" "$work/magpie-b.lua" "$1"
+    fi
+}
 part cold-b && for r in $(seq 0 $((rounds - 1))); do
+    # With a baseline, it goes first in every other round, so neither side always follows thumbor.
+    if [ $((r % 2)) = 1 ]; then baseline_b "$r"; fi
     run "magpie B" "$M:$bport" "$work/magpie-b.lua" "$r"
     run_thumbor "thumbor B" "$tbport" "$work/thumbor-b.lua" "$r"
     run "magpie B --fast" "$M:$bfport" "$work/magpie-b.lua" "$r"
-    if [ -n "${BASELINE_BIN:-}" ]; then
-        run "baseline B" "$M:$bbport" "$work/magpie-b.lua" "$r"
-        run "baseline B --fast" "$M:$bfbport" "$work/magpie-b.lua" "$r"
-    fi
+    if [ $((r % 2)) = 0 ]; then baseline_b "$r"; fi
 done
 
 part cold-b && echo "  peak RSS (KiB): magpie-server $(peak_rss "$pid_b"), --fast $(peak_rss "$pid_b_fast"), thumbor (all processes) $(peak_rss $(pgrep -f "thumbor --ip 127.0.0.1 --port $tbport" || true))"
 
 echo "== warm: 100 variants, cached ($rounds rounds)"
 part warm && servebench_warm_files
-part warm && for _ in $(seq "$rounds"); do
+part warm && for r in $(seq "$rounds"); do
+    if [ -n "${BASELINE_BIN:-}" ] && [ $((r % 2)) = 0 ]; then run "baseline warm" "$M:$mbport" "$work/magpie-warm.lua"; fi
     run "magpie warm" "$M:$mport" "$work/magpie-warm.lua"
-    [ -n "${BASELINE_BIN:-}" ] && run "baseline warm" "$M:$mbport" "$work/magpie-warm.lua"
+    if [ -n "${BASELINE_BIN:-}" ] && [ $((r % 2)) = 1 ]; then run "baseline warm" "$M:$mbport" "$work/magpie-warm.lua"; fi
     run "Hummingbird floor" "$M:$hport" "$work/static.lua"
     run "Hummingbird floor --nio-executor" "$M:$hnport" "$work/static.lua"
     run "nginx static, 1 worker" "$M:$s1port" "$work/static.lua"
@@ -110,6 +116,14 @@ done
 awk -v s="$(( $(steal) - steal0 ))" -v t="$(( $(total) - total0 ))" \
     'BEGIN { printf "steal (CPU time the hypervisor gave other guests) during the runs: %.1f%%\n", t ? 100 * s / t : 0 }'
 
+if [ -n "${BASELINE_BIN:-}" ]; then
+    echo "== this build against the baseline ($BASELINE_BIN), medians of $rounds interleaved rounds"
+    for pair in "magpie B|baseline B" "magpie B --fast|baseline B --fast" "magpie warm|baseline warm"; do
+        a=$(median "${pair%|*}"); b=$(median "${pair#*|}")
+        awk -v l="${pair%|*}" -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "  %s: %.0f against %.0f requests/s, %.3f×\n", l, a, b, a / b }'
+    done
+    echo "  peak RSS (KiB), cold B: this build $(peak_rss "$pid_b"), baseline $(peak_rss "$pid_b_base")"
+fi
 part quality || exit 0
 echo "== cold B at equal work: PSNR (dB) of 24 outputs against Pillow's LANCZOS of the full decode"
 servebench_psnr "magpie" "$M:$bport" "/unsafe/rs:fit:%d:%d/q:80/plain/http://$origin/b/%03d.jpg"
@@ -121,12 +135,4 @@ floor=$("$bin/magpie-decode-bench" --floor 2 80 "$work"/www/b/*.jpg | awk '{prin
 floorfast=$("$bin/magpie-decode-bench" --floor 2 80 --fast "$work"/www/b/*.jpg | awk '{print $(NF-2)}')
 echo "  library: $floor thumbnails/s; --fast: $floorfast"
 
-if [ -n "${BASELINE_BIN:-}" ]; then
-    echo "== this build against the baseline ($BASELINE_BIN), medians of $rounds interleaved rounds"
-    for pair in "magpie B|baseline B" "magpie B --fast|baseline B --fast" "magpie warm|baseline warm"; do
-        a=$(median "${pair%|*}"); b=$(median "${pair#*|}")
-        awk -v l="${pair%|*}" -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "  %s: %.0f against %.0f requests/s, %.3f×\n", l, a, b, a / b }'
-    done
-    echo "  peak RSS (KiB), cold B: this build $(peak_rss "$pid_b"), baseline $(peak_rss "$pid_b_base")"
-fi
 [ -z "${PARTS:-}" ] && servebench_report
