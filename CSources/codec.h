@@ -1,8 +1,8 @@
 /* The codec table (codecs.c): one row per format, in the order formats are sniffed, with what the
  * core does with it (sniff, probe, decode, encode) and whether this build and this machine can.
  * Everything that varies by format is asked of the table; no other file switches on a format.
- * Adding a format is a file of its functions and a row in codecs.c (the README's "Adding a
- * format"). Private to the core. */
+ * Adding a format is a file of its functions and a row in codecs.c (docs/adding-a-format.md).
+ * Private to the core. */
 #ifndef MAGPIE_CODEC_H
 #define MAGPIE_CODEC_H
 

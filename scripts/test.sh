@@ -74,6 +74,9 @@ if [ -n "$named" ]; then
   exit 1
 fi
 
+step "docs: every relative link of README.md and docs/ resolves"
+scripts/check-links.sh
+
 step "file sizes: no Swift file over 300 lines (a type grows with Type+Concern.swift)"
 long=$(find Sources Tests Examples Benchmarks Integrations -name '*.swift' -not -path '*/.build*' -exec wc -l {} + | awk '$2 != "total" && $1 > 300')
 if [ -n "$long" ]; then

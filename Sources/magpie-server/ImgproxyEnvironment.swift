@@ -3,7 +3,7 @@
 /// it stands for (given any of them, the variable is not read) and how its value becomes
 /// arguments. A value that does not parse stops the server at start, naming the variable; a
 /// variable this server does not support is named on standard error and otherwise ignored. The
-/// README's table says what each does here.
+/// table in docs/configuration.md says what each does here.
 enum ImgproxyEnvironment {
     typealias Convert = @Sendable (String) throws(Failure) -> [String]
 

@@ -3,7 +3,7 @@ import Testing
 @testable import MagpieServer
 
 /// The option table: one row per option, every name answering to exactly one row, and a row for
-/// every option the README lists (short name first).
+/// every option docs/service.md lists (short name first).
 @Suite struct URLOptionTableTests {
     @Test func everyNameBelongsToOneRow() {
         let names = URLOption.table.flatMap(\.names)
