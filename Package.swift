@@ -66,9 +66,11 @@ let package = Package(
             sources: ["CSources"],
             publicHeadersPath: "include",
             cSettings: [
+                // The core's private headers sit at the top of CSources/, its sources in folders.
+                .headerSearchPath("CSources"),
                 .define("_DEFAULT_SOURCE"), .define("MAGPIE_HAVE_WEBP", to: "1"), .define("MAGPIE_HAVE_AVIF", to: "1"),
                 // libavif (and the 22 libraries it brings) loads on the first AVIF decode, not at
-                // every start: see CSources/avif_loader.c. libtiff, libheif and libjxl always load
+                // every start: see CSources/codecs/avif/avif_loader.c. libtiff, libheif and libjxl always load
                 // so (lazy.c), built from their -dev packages' headers.
                 .define("MAGPIE_AVIF_DLOPEN", to: "1"), .define("MAGPIE_HAVE_TIFF", to: "1"),
                 .define("MAGPIE_HAVE_HEIF", to: "1"), .define("MAGPIE_HAVE_JXL", to: "1"),

@@ -20,7 +20,7 @@ seconds=${FUZZ_SECONDS:-60}
 out=build-fuzz
 mkdir -p "$out"
 cc=${CC_FUZZ:-clang}
-flags=(-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -D_DEFAULT_SOURCE
+flags=(-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude -ICSources -D_DEFAULT_SOURCE
   -DMAGPIE_HAVE_WEBP=1 -DMAGPIE_HAVE_AVIF=1 -DMAGPIE_HAVE_TIFF=1 -DMAGPIE_HAVE_HEIF=1 -DMAGPIE_HAVE_JXL=1
   -DMAGPIE_HAVE_IMAGEQUANT=1)
 libs=(-lturbojpeg -ljpeg -lpng16 -lgif -lwebpdemux -lwebpmux -lwebp -lavif -llcms2 -lz -lm -ldl -lpthread)
@@ -33,7 +33,7 @@ objects=$out/objects
 build_core() {
   [ -n "${core_built:-}" ] && return
   rm -rf "$objects"; mkdir -p "$objects"
-  printf '%s\n' CSources/*.c | xargs -P "$(nproc)" -I{} sh -c \
+  find CSources -name '*.c' | xargs -P "$(nproc)" -I{} sh -c \
     "$cc ${flags[*]} -c {} -o $objects/\$(basename {} .c).o 2>>$out/build_core.log" \
     || { cat "$out/build_core.log"; exit 1; }
   core_built=1
