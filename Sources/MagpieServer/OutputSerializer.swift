@@ -28,20 +28,11 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
         if let animation = image.animation { return animation.data }
         let encoding = encoding(for: image, original: original)
         var out: [UInt8]
-        switch encoding {
-        case .jpeg(let q, let sub) where maxBytes > 0:
-            out = try Self.fitting(maxBytes: maxBytes, quality: q) {
-                try image.encoded(as: .jpeg(quality: $0, chromaSubsampling: sub))
-            }
-        case .webp(let q, let method) where maxBytes > 0:
-            out = try Self.fitting(maxBytes: maxBytes, quality: q) {
-                try image.encoded(as: .webp(quality: $0, method: method))
-            }
-        case .avif(let q, let speed) where maxBytes > 0:
-            out = try Self.fitting(maxBytes: maxBytes, quality: q) {
-                try image.encoded(as: .avif(quality: $0, speed: speed))
-            }
-        default:
+        // `mb`: a lossy encoding's quality lowered until the body fits (the encoder table says
+        // which encodings lose detail); the others are written as they are.
+        if maxBytes > 0, encoding.isLossy, let q = encoding.quality {
+            out = try Self.fitting(maxBytes: maxBytes, quality: q) { try image.encoded(as: encoding.withQuality($0)) }
+        } else {
             out = try image.encoded(as: encoding)
         }
         if keepsCopyright, let original {

@@ -37,19 +37,6 @@ extension DecodingOptions.Filter {
     }
 }
 
-extension EncodingFormat {
-    var core: CoreEncoding {
-        switch self {
-        case .png(let level): return .png(compressionLevel: level)
-        case .jpeg(let quality, let subsampling): return .jpeg(quality: quality, fullChroma: subsampling == .yuv444)
-        case .webp(let quality, let method): return .webp(quality: quality, method: method)
-        case .webpLossless(let effort, let method): return .webpLossless(effort: effort, method: method)
-        case .avif(let quality, let speed): return .avif(quality: quality, speed: speed)
-        case .gif(let dithering): return .gif(dithering: dithering)
-        }
-    }
-}
-
 extension ImageFormat {
     /// Whether the core, as built, decodes (or encodes) this format.
     var coreDecodes: Bool { CoreBridge.decodes(formatNamed: rawValue) }

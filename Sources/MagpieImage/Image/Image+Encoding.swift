@@ -1,4 +1,5 @@
-/// An output format with its settings.
+/// An output format with its settings. What each case is (its format, lossy or not, its quality)
+/// is its row of the encoder table, `EncodingFormat+Table.swift`.
 public enum EncodingFormat: Sendable, Hashable {
     /// PNG, zlib level 0–9. RGB when every pixel is opaque, else RGBA.
     case png(compressionLevel: Int = 6)
@@ -20,17 +21,6 @@ public enum EncodingFormat: Sendable, Hashable {
     /// alpha below 128 is transparent. `dithering` 0 (none, the default: smaller, and no shimmer
     /// between frames) – 100.
     case gif(dithering: Int = 0)
-
-    /// The format written.
-    public var format: ImageFormat {
-        switch self {
-        case .png: return .png
-        case .jpeg: return .jpeg
-        case .webp, .webpLossless: return .webp
-        case .avif: return .avif
-        case .gif: return .gif
-        }
-    }
 
     public enum ChromaSubsampling: Sendable, Hashable {
         case yuv420

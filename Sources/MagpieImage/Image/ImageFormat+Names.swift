@@ -25,23 +25,3 @@ extension ImageFormat {
     /// The short name files and imgproxy URLs use: "jpg" for JPEG, else the format's own name.
     public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
 }
-
-extension EncodingFormat {
-    /// How each format the Swift layer writes is written at a quality (PNG has none), one row per
-    /// format: a format the core learns to encode is written once it has a row here and a case
-    /// in ``EncodingFormat``.
-    private static let standards: [ImageFormat: @Sendable (Int) -> EncodingFormat] = [
-        .png: { _ in .png() },
-        .jpeg: { .jpeg(quality: $0) },
-        .webp: { .webp(quality: $0) },
-        .avif: { .avif(quality: $0) },
-        .gif: { _ in .gif() },
-    ]
-
-    /// The usual encoding of `format` at `quality` 1–100; nil when this build does not write it
-    /// (``ImageFormat/isEncodable``).
-    public static func standard(_ format: ImageFormat, quality: Int) -> EncodingFormat? {
-        guard format.isEncodable, let make = standards[format] else { return nil }
-        return make(quality)
-    }
-}

@@ -36,4 +36,27 @@ import Testing
             #expect(!format.isEncodable)
         }
     }
+
+    /// The encoder table: each encoding's format, whether it loses detail, its quality, and the
+    /// same encoding at another quality with its other settings kept.
+    @Test func theEncoderTableAnswersForEveryEncoding() {
+        let rows: [(EncodingFormat, ImageFormat, Bool, Int?)] = [
+            (.png(compressionLevel: 3), .png, false, nil),
+            (.jpeg(quality: 70, chromaSubsampling: .yuv444), .jpeg, true, 70),
+            (.webp(quality: 60, method: 2), .webp, true, 60), (.webpLossless(effort: 50), .webp, false, nil),
+            (.avif(quality: 40, speed: 6), .avif, true, 40), (.gif(dithering: 30), .gif, false, nil),
+        ]
+        for (encoding, format, lossy, quality) in rows {
+            #expect(
+                encoding.format == format && encoding.isLossy == lossy && encoding.quality == quality, "\(encoding)")
+            let lower = encoding.withQuality(20)
+            #expect(lower.format == format && lower.quality == (quality == nil ? nil : 20), "\(lower)")
+            if quality == nil { #expect(lower == encoding, "no quality: unchanged") }
+        }
+        #expect(
+            EncodingFormat.jpeg(quality: 70, chromaSubsampling: .yuv444).withQuality(20)
+                == .jpeg(quality: 20, chromaSubsampling: .yuv444))
+        #expect(EncodingFormat.avif(quality: 40, speed: 6).withQuality(20) == .avif(quality: 20, speed: 6))
+        #expect(EncodingFormat.webp(quality: 60, method: 2).withQuality(20) == .webp(quality: 20, method: 2))
+    }
 }
