@@ -46,4 +46,22 @@ extension ImageServiceTests {
         #expect(Array(flipped.pixels[0..<800]) == Array(ImgproxyTableTests.source.pixels[(99 * 800)..<(100 * 800)]))
         try await h.finish()
     }
+
+    /// A hostile client's zoom and DPR, with no box to check before the fetch, cannot make a result
+    /// past the server's largest: the geometry scales it down to `--max-result-dimension`, as
+    /// imgproxy's `limitScale` does, padding included.
+    @Test func zoomAndDPRStayWithinTheServersLargestResult() async throws {
+        let h = try await Self.harness(Self.images) { $0.maxResultDimension = 64 }
+        for options in ["z:100/dpr:100/el:1", "z:100:1/el:1/pd:20", "dpr:100/el:1/ex:1", "w:64/h:64/el:1/dpr:1e2"] {
+            let r = await h.get(h.target(options, "/a.png", ext: "png"))
+            if options.hasPrefix("w:") {
+                #expect(r.status == 400, "a box of 6400 at its DPR is refused before the fetch: \(r.status)")
+                continue
+            }
+            #expect(r.status == 200, "\(options): \(r.status)")
+            let info = try ImageInfo(probing: r.body)
+            #expect(max(info.width, info.height) <= 64, "\(options): \(info.width)×\(info.height)")
+        }
+        try await h.finish()
+    }
 }
