@@ -12,14 +12,10 @@ import sys
 import numpy as np
 from PIL import Image, ImageDraw, ImageSequence
 
-from benchlib import RUNS, Comparison, measure, print_table, source_photo
+from benchlib import Comparison, RUNS, measure, print_table, source_photo, work_folder
 
-MAGPIE, WORK = sys.argv[1], sys.argv[2]
-os.makedirs(WORK, exist_ok=True)
-
-
-def path(name):
-    return os.path.join(WORK, name)
+MAGPIE = sys.argv[1]
+WORK, path = work_folder(sys.argv[2])
 
 
 def make_gif(name, frames):

@@ -12,15 +12,11 @@ import sys
 import numpy as np
 from PIL import Image
 
-from benchlib import RUNS, Comparison, print_table, source_photo
+from benchlib import Comparison, RUNS, print_table, source_photo, work_folder
 
-MAGPIE, WORK = sys.argv[1], sys.argv[2]
-os.makedirs(WORK, exist_ok=True)
+MAGPIE = sys.argv[1]
+WORK, path = work_folder(sys.argv[2])
 SRC = os.path.join(WORK, "avif-1024.jpg")
-
-
-def path(name):
-    return os.path.join(WORK, name)
 
 
 def pixels(avif):

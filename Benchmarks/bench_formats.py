@@ -16,14 +16,10 @@ import sys
 
 from PIL import Image
 
-from benchlib import RUNS, Comparison, print_table, source_photo
+from benchlib import Comparison, RUNS, print_table, source_photo, work_folder
 
-MAGPIE, WORK = sys.argv[1], sys.argv[2]
-os.makedirs(WORK, exist_ok=True)
-
-
-def path(name):
-    return os.path.join(WORK, name)
+MAGPIE = sys.argv[1]
+WORK, path = work_folder(sys.argv[2])
 
 
 def svg_document():

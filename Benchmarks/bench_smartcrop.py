@@ -24,15 +24,11 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import numpy as np
 from PIL import Image
 
-from benchlib import RUNS, Comparison, print_table, source_photo
+from benchlib import Comparison, RUNS, print_table, source_photo, work_folder
 
-MAGPIE, SERVER, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
-os.makedirs(WORK, exist_ok=True)
+MAGPIE, SERVER = sys.argv[1], sys.argv[2]
+WORK, path = work_folder(sys.argv[3])
 SRC = os.path.join(WORK, "smart-4000.jpg")
-
-
-def path(name):
-    return os.path.join(WORK, name)
 
 
 def window_offset(mine, theirs):

@@ -13,6 +13,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "corpus")
 
 
+def work_folder(folder):
+    """The benchmark's work folder, made, and a function naming a file in it."""
+    os.makedirs(folder, exist_ok=True)
+    return folder, lambda name: os.path.join(folder, name)
+
+
 def source_photo():
     p = os.path.join(CORPUS, "jpeg", "large", "olena-ivanova-jKb0EfemiLk-unsplash.jpg")
     if os.path.exists(p):

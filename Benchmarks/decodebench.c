@@ -6,32 +6,22 @@
 #include <time.h>
 #include <turbojpeg.h>
 
-#include "magpie.h"
 #include "benchutil.h"
-
+#include "magpie.h"
 
 int main(int argc, char **argv) {
     if (argc < 2) return 2;
-    FILE *f = fopen(argv[1], "rb");
-    if (!f) return 2;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *data = malloc((size_t)n);
-    if (fread(data, 1, (size_t)n, f) != (size_t)n) return 2;
-    fclose(f);
+    long n;
+    unsigned char *data = slurp(argv[1], &n);
+    if (!data) return 2;
     enum { R = 9 };
     double m[R], t[R];
     tjhandle tj = tjInitDecompress();
     int w, h, sub, cs;
     tjDecompressHeader3(tj, data, (unsigned long)n, &w, &h, &sub, &cs);
     for (int r = 0; r < R; r++) {
+        if ((m[r] = time_magpie_decode(data, (size_t)n)) < 0) return 1;
         double s = now();
-        magpie_image *img;
-        if (magpie_decode(data, (size_t)n, NULL, &img) != MAGPIE_OK) return 1;
-        magpie_image_free(img);
-        m[r] = now() - s;
-        s = now();
         unsigned char *buf = malloc((size_t)w * h * 4);
         if (tjDecompress2(tj, data, (unsigned long)n, buf, w, 0, h, TJPF_RGBA, 0) != 0) return 1;
         free(buf);

@@ -107,9 +107,7 @@ static void *work(void *arg) {
 
 int main(int argc, char **argv) {
 #ifdef HAVE_VIPS
-    if (VIPS_INIT(argv[0])) return 2;
-    vips_concurrency_set(1);
-    vips_cache_set_max(0);
+    if (start_vips(argv[0])) return 2;
 #endif
     if (argc < 4) {
         fprintf(stderr, "usage: procbench magpie|vips OP N [THREADS]\n");

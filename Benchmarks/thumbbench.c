@@ -139,9 +139,7 @@ static int load_inputs(const char *arg, struct worker *w) {
 
 int main(int argc, char **argv) {
 #ifdef HAVE_VIPS
-    if (VIPS_INIT(argv[0])) return 2;
-    vips_concurrency_set(1);
-    vips_cache_set_max(0);
+    if (start_vips(argv[0])) return 2;
 #endif
     if (argc < 3) {
         fprintf(stderr, "usage: thumbbench SIDE FILE N [SIZE] | rate SIDE FILE N [SIZE] [THREADS] | write SIDE FILE OUT\n");

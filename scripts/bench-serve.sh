@@ -27,11 +27,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=lib/servebench.sh
 . scripts/lib/servebench.sh
 netbench_prepare
-duration=${DURATION:-10}
-conns=${CONNS:-16}
-threads=${THREADS:-2}
-rounds=${ROUNDS:-3}
-mkdir -p "$work"
+servebench_settings 3
 for product in magpie-server magpie-hb-floor magpie-decode-bench; do
     rm -f .build-bench/*/release/description.json  # a stale one fails the next product's build
     swift build -c release --static-swift-stdlib --product "$product" --scratch-path .build-bench 2>&1 | tail -1

@@ -21,11 +21,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=lib/servebench.sh
 . scripts/lib/servebench.sh
 netbench_prepare
-duration=${DURATION:-10}
-conns=${CONNS:-16}
-threads=${THREADS:-2}
-rounds=${ROUNDS:-5}
-mkdir -p "$work"
+servebench_settings 5
 rm -f .build-bench/*/release/description.json .build-bench-otlp/*/release/description.json
 swift build -c release --static-swift-stdlib --product magpie-server --scratch-path .build-bench 2>&1 | tail -1
 rm -f .build-bench/*/release/description.json  # (SwiftPM refuses a second product otherwise)

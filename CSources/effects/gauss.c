@@ -57,25 +57,36 @@ static void magpie__vpass_c(const float *const *rows, float *out, size_t n, cons
 #endif
 
 #if MAGPIE_AVX2
+/* Four AVX2 accumulators over 32 floats: each starts as w0 times the centre's, and every tap pair
+ * adds wk times (lo + hi), the horizontal and vertical passes alike. */
+typedef struct {
+    __m256 v[4];
+} magpie__acc32;
+
+__attribute__((target("avx2,fma"))) static inline void magpie__acc32_start(magpie__acc32 *a, float w0, const float *m) {
+    __m256 w = _mm256_set1_ps(w0);
+    for (int j = 0; j < 4; j++) a->v[j] = _mm256_mul_ps(w, _mm256_loadu_ps(m + 8 * j));
+}
+
+__attribute__((target("avx2,fma"))) static inline void magpie__acc32_tap(magpie__acc32 *a, float wk, const float *lo,
+                                                                         const float *hi) {
+    __m256 w = _mm256_set1_ps(wk);
+    for (int j = 0; j < 4; j++)
+        a->v[j] = _mm256_fmadd_ps(w, _mm256_add_ps(_mm256_loadu_ps(lo + 8 * j), _mm256_loadu_ps(hi + 8 * j)), a->v[j]);
+}
+
+__attribute__((target("avx2,fma"))) static inline void magpie__acc32_store(const magpie__acc32 *a, float *out) {
+    for (int j = 0; j < 4; j++) _mm256_storeu_ps(out + 8 * j, a->v[j]);
+}
+
 __attribute__((target("avx2,fma"))) static void magpie__hpass_avx2(const float *in, float *out, size_t n,
                                                                     const float *w, uint32_t r, uint32_t c) {
     size_t i = 0;
     for (; i + 32 <= n; i += 32) {
-        __m256 w0 = _mm256_set1_ps(w[0]);
-        __m256 a0 = _mm256_mul_ps(w0, _mm256_loadu_ps(in + i)), a1 = _mm256_mul_ps(w0, _mm256_loadu_ps(in + i + 8));
-        __m256 a2 = _mm256_mul_ps(w0, _mm256_loadu_ps(in + i + 16)), a3 = _mm256_mul_ps(w0, _mm256_loadu_ps(in + i + 24));
-        for (uint32_t k = 1; k <= r; k++) {
-            const float *lo = in + i - (size_t)k * c, *hi = in + i + (size_t)k * c;
-            __m256 wk = _mm256_set1_ps(w[k]);
-            a0 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(lo), _mm256_loadu_ps(hi)), a0);
-            a1 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(lo + 8), _mm256_loadu_ps(hi + 8)), a1);
-            a2 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(lo + 16), _mm256_loadu_ps(hi + 16)), a2);
-            a3 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(lo + 24), _mm256_loadu_ps(hi + 24)), a3);
-        }
-        _mm256_storeu_ps(out + i, a0);
-        _mm256_storeu_ps(out + i + 8, a1);
-        _mm256_storeu_ps(out + i + 16, a2);
-        _mm256_storeu_ps(out + i + 24, a3);
+        magpie__acc32 a;
+        magpie__acc32_start(&a, w[0], in + i);
+        for (uint32_t k = 1; k <= r; k++) magpie__acc32_tap(&a, w[k], in + i - (size_t)k * c, in + i + (size_t)k * c);
+        magpie__acc32_store(&a, out + i);
     }
     for (; i + 8 <= n; i += 8) {
         __m256 a = _mm256_mul_ps(_mm256_set1_ps(w[0]), _mm256_loadu_ps(in + i));
@@ -92,22 +103,10 @@ __attribute__((target("avx2,fma"))) static void magpie__vpass_avx2(const float *
                                                                     const float *w, uint32_t r) {
     size_t i = 0;
     for (; i + 32 <= n; i += 32) {
-        __m256 w0 = _mm256_set1_ps(w[0]);
-        const float *m = rows[r] + i;
-        __m256 a0 = _mm256_mul_ps(w0, _mm256_loadu_ps(m)), a1 = _mm256_mul_ps(w0, _mm256_loadu_ps(m + 8));
-        __m256 a2 = _mm256_mul_ps(w0, _mm256_loadu_ps(m + 16)), a3 = _mm256_mul_ps(w0, _mm256_loadu_ps(m + 24));
-        for (uint32_t k = 1; k <= r; k++) {
-            const float *lo = rows[r - k] + i, *hi = rows[r + k] + i;
-            __m256 wk = _mm256_set1_ps(w[k]);
-            a0 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(lo), _mm256_loadu_ps(hi)), a0);
-            a1 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(lo + 8), _mm256_loadu_ps(hi + 8)), a1);
-            a2 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(lo + 16), _mm256_loadu_ps(hi + 16)), a2);
-            a3 = _mm256_fmadd_ps(wk, _mm256_add_ps(_mm256_loadu_ps(lo + 24), _mm256_loadu_ps(hi + 24)), a3);
-        }
-        _mm256_storeu_ps(out + i, a0);
-        _mm256_storeu_ps(out + i + 8, a1);
-        _mm256_storeu_ps(out + i + 16, a2);
-        _mm256_storeu_ps(out + i + 24, a3);
+        magpie__acc32 a;
+        magpie__acc32_start(&a, w[0], rows[r] + i);
+        for (uint32_t k = 1; k <= r; k++) magpie__acc32_tap(&a, w[k], rows[r - k] + i, rows[r + k] + i);
+        magpie__acc32_store(&a, out + i);
     }
     for (; i < n; i++) {
         float s = w[0] * rows[r][i];

@@ -9,4 +9,13 @@ public final class TemporaryDirectory {
     }
     deinit { try? FileManager.default.removeItem(at: url) }
     public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Makes the folder `name` inside, with `files` (name to bytes) in it; returns its path.
+    @discardableResult
+    public func folder(_ name: String, files: [String: [UInt8]] = [:]) throws -> String {
+        let folder = path(name)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (file, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + file)) }
+        return folder
+    }
 }

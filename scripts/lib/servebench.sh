@@ -1,5 +1,6 @@
-# Shared by bench-serve.sh (sourced after netbench.sh, with $work, $bin, $venv, $origin, $duration,
-# $threads, $conns and $rounds set): the servers it starts, its wrk scripts and its report.
+# Shared by bench-serve.sh and bench-tracing.sh (sourced after netbench.sh, with $work, $bin, $venv
+# and $origin set; servebench_settings sets $duration, $threads, $conns and $rounds): the servers
+# they start, their wrk scripts and the report.
 #   servebench_magpie VAR NAME ARGS…   starts magpie-server (cache $work/serve-cache-NAME) with
 #                                      ARGS; its port in $VAR, its pid in pid_NAME
 #   servebench_thumbor VAR NAME        starts thumbor (2 processes, file storages under NAME)
@@ -9,6 +10,17 @@
 #   run LABEL URL LUA [ARG]            one wrk run; appends its requests/s to $work/rps-LABEL
 
 servebench_pids=()
+# The settings both benchmarks take from the environment (DURATION of a wrk run, CONNS, THREADS,
+# ROUNDS with the caller's default) and the work folder, made.
+#   servebench_settings DEFAULT_ROUNDS
+servebench_settings() {
+    duration=${DURATION:-10}
+    conns=${CONNS:-16}
+    threads=${THREADS:-2}
+    rounds=${ROUNDS:-$1}
+    mkdir -p "$work"
+}
+
 # PARTS (default all): which of cold-a cold-b warm quality to run; the report needs all four.
 part() { [[ " ${PARTS:-cold-a cold-b warm quality} " == *" $1 "* ]]; }
 servebench_health=()

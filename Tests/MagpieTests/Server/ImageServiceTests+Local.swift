@@ -9,16 +9,25 @@ import Testing
 /// `local:///path` sources (imgproxy's `IMGPROXY_LOCAL_FILESYSTEM_ROOT`): served from beneath the
 /// configured root only, and refused without one.
 extension ImageServiceTests {
+    /// A harness serving `local://` sources from beneath `root` (and the test origin as usual).
+    static func localHarness(
+        root: String, _ configure: (inout ServiceConfiguration) -> Void = { _ in }
+    ) async throws -> Harness {
+        try await harness(
+            images,
+            {
+                $0.localRoot = root
+                configure(&$0)
+            }, transports: ["local": LocalRootLoader(root: root)])
+    }
+
     @Test func localSourcesAreServedFromBeneathTheRootOnly() async throws {
         let files = try TemporaryDirectory()
-        let root = files.path("root")
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try Data(NetFixture.jpeg).write(to: URL(fileURLWithPath: root + "/a.jpg"))
+        let root = try files.folder("root", files: ["a.jpg": NetFixture.jpeg])
         try Data(NetFixture.png).write(to: URL(fileURLWithPath: files.path("outside.png")))
         try FileManager.default.createSymbolicLink(
             atPath: root + "/out.png", withDestinationPath: files.path("outside.png"))
-        let h = try await Self.harness(
-            Self.images, { $0.localRoot = root }, transports: ["local": LocalRootLoader(root: root)])
+        let h = try await Self.localHarness(root: root)
         let ok = await h.get(h.target("rs:fit:48:48", source: "local:///a.jpg"))
         #expect(ok.status == 200 && ok.header("Content-Type") == "image/jpeg" && ok.header("ETag") != nil)
         #expect(try Image(decoding: ok.body).width == 48)
@@ -39,14 +48,12 @@ extension ImageServiceTests {
     /// stats it, and the stamp (device, inode, size, time) keys its source and variants.
     @Test func aReplacedLocalFileIsANewSourceAtOnce() async throws {
         let files = try TemporaryDirectory()
-        let root = files.path("root")
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let root = try files.folder("root")
         let red = try Image(width: 40, height: 20, rgba: Array(repeating: [255, 0, 0, 255], count: 800).flatMap { $0 })
         let blue = try Image(
             width: 30, height: 30, rgba: Array(repeating: [0, 0, 255, 255], count: 900).flatMap { $0 })
         try Data(try red.encoded(as: .png())).write(to: URL(fileURLWithPath: root + "/a.png"))
-        let h = try await Self.harness(
-            Self.images, { $0.localRoot = root }, transports: ["local": LocalRootLoader(root: root)])
+        let h = try await Self.localHarness(root: root)
         func get() async throws -> (Image, String?) {
             let r = await h.get(h.target("rs:fit:20:20", source: "local:///a.png", ext: "png"))
             #expect(r.status == 200)

@@ -12,14 +12,11 @@ import Testing
 extension ImageServiceTests {
     @Test func imgproxysCasesThroughTheService() async throws {
         let files = try TemporaryDirectory()
-        let root = files.path("root")
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let png = try ImgproxyTableTests.source.encoded(as: .png())
-        try Data(png).write(to: URL(fileURLWithPath: root + "/geometry.png"))
-        try Data(ImgproxyTableTests.taggedPNG(png, orientation: 6)).write(
-            to: URL(fileURLWithPath: root + "/orientation-5.png"))
-        let h = try await Self.harness(
-            Self.images, { $0.localRoot = root }, transports: ["local": LocalRootLoader(root: root)])
+        let root = try files.folder(
+            "root",
+            files: ["geometry.png": png, "orientation-5.png": ImgproxyTableTests.taggedPNG(png, orientation: 6)])
+        let h = try await Self.localHarness(root: root)
         let cases: [(String, String, Int, Int)] = [
             ("mrd:50/rs:fit:100:100", "geometry", 50, 25), ("mrd:50/rs:fit:0:0", "geometry", 50, 25),
             ("mrd:200/rs:fit:100:100/pd:100:200:300:400", "geometry", 200, 129),
