@@ -74,7 +74,7 @@ for t in "${targets[@]}"; do
       runs=${FUZZ_RUNS:-200000}
     else
       srv=Sources/MagpieServer
-      sources=("$srv/ServicePath.swift" "$srv/ServiceError.swift")
+      sources=("$srv/ServicePath.swift" "$srv/ServiceError.swift" "$srv/PathRules.swift" "$srv/SourceReplacement.swift")
       seeds=('/sig/rs:fit:300:200/q%3A80/plain/http%3A%2F%2Fa.example%2Fb.jpg@webp?x=1'
         '/sig/w:10/aHR0cDovL2EuZXhhbXBsZS9iLmpwZw.png' '/sig/plain/http:/a.example/b.jpg' '/%3a%3A%3/x:%'
         '/sig/aHR0c/DovL2/EuZXhh.jpeg' '/s/plain/%zz@we-bp')

@@ -75,7 +75,8 @@ extension ImageService {
     }
 
     func plan(_ request: ServiceRequest) throws(ServiceError) -> Plan {
-        let path = try ServicePath.parse(request.target)
+        let rules = configuration.paths
+        let path = try ServicePath.parse(request.target, rules: rules)
         if configuration.keys.isEmpty {
             guard configuration.allowsUnsigned, !path.signature.contains(":") else { throw .badSignature }
         } else if !URLSignature.verify(
@@ -83,7 +84,8 @@ extension ImageService {
         {
             throw .badSignature
         }
-        var options = try ProcessingOptions.parse(path.options, presets: configuration.presets)
+        var options = try ProcessingOptions.parse(
+            path.options, presets: configuration.presets, rules: rules, named: path.presets)
         // `wm` on a server without a watermark is parsed and draws nothing (as imgproxy).
         if configuration.watermark == nil { options.effects.watermark = nil }
         var maxAge = configuration.ttl

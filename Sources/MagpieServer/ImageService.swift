@@ -62,7 +62,7 @@ public final class ImageService: Sendable {
         let id = Self.requestID(request.header("X-Request-ID"))
         let response = await traced(request) { await respond(request, id: id) }
         metrics.record(
-            route: request.path == "/health" ? "health" : "image", response: response,
+            route: isHealthCheck(request) ? "health" : "image", response: response,
             duration: ContinuousClock.now - started)
         if let accessLog {
             let ms = (ContinuousClock.now - started) / .milliseconds(1)
@@ -85,7 +85,7 @@ public final class ImageService: Sendable {
             return ServiceError.methodNotAllowed.response(requestID: id, node: node)
         }
         let admitted = inFlight.withLock { n -> Bool in
-            guard let limit = configuration.maxInFlight, n >= limit, !request.target.hasPrefix("/health") else {
+            guard let limit = configuration.maxInFlight, n >= limit, !isHealthCheck(request) else {
                 n += 1
                 return true
             }
@@ -111,8 +111,22 @@ public final class ImageService: Sendable {
         return response
     }
 
+    /// Whether `request` asks for `/health` (or the configured health path), under the prefix.
+    func isHealthCheck(_ request: ServiceRequest) -> Bool {
+        guard let target = configuration.paths.unprefixed(request.target) else { return false }
+        return isHealthPath(ServiceRequest(method: request.method, target: target).path)
+    }
+
+    private func isHealthPath(_ path: Substring) -> Bool {
+        path == "/health"
+            || (!configuration.paths.healthCheckPath.isEmpty && path == configuration.paths.healthCheckPath)
+    }
+
     private func answer(_ request: ServiceRequest, id: String) async -> Result<ServiceResponse, ServiceError> {
-        if request.path == "/health" {
+        guard let target = configuration.paths.unprefixed(request.target) else { return .failure(.notFound) }
+        var request = request
+        request.target = target
+        if isHealthPath(request.path) {
             var headers = standardHeaders(id, "text/plain")
             headers.append(("Cache-Control", "no-store"))
             guard !isDraining else {

@@ -30,8 +30,11 @@ public struct ServiceConfiguration: Sendable {
     public var secret: String?
     /// Accept unsigned paths (any first segment without `:`); refused unless set, when no key is given.
     public var allowsUnsigned = false
-    /// Named option lists `pr:name` expands to.
+    /// Named option lists `pr:name` expands to; `default` applies to every request first.
     public var presets: [String: [String]] = [:]
+    /// How request paths are read: imgproxy's arguments separator, presets-only paths, allowed
+    /// options, source rewrites, the path prefix.
+    public var paths = PathRules()
     /// Largest width or height a request may ask for (after `dpr`).
     public var maxResultDimension = 8192
     /// `Cache-Control: max-age` of a result, in seconds (capped by `exp`). One year.

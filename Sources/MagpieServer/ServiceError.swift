@@ -2,7 +2,11 @@
 /// echoes the request.
 public enum ServiceError: Error, Sendable, Hashable {
     case malformedPath
+    /// A path outside every route (``PathRules/prefix``).
+    case notFound
     case badOption
+    /// An option outside ``PathRules/allowedOptions``.
+    case forbiddenOption
     case tooLarge
     case badSignature
     /// No `Authorization: Bearer` with the server's secret (imgproxy's `IMGPROXY_SECRET`).
@@ -25,7 +29,8 @@ public enum ServiceError: Error, Sendable, Hashable {
     public var status: Int {
         switch self {
         case .malformedPath, .badOption, .tooLarge: return 400
-        case .badSignature, .badSecret, .expired, .sourceDenied: return 403
+        case .badSignature, .badSecret, .expired, .sourceDenied, .forbiddenOption: return 403
+        case .notFound: return 404
         case .methodNotAllowed: return 405
         case .busy: return 429
         case .origin(let code): return code
@@ -40,7 +45,9 @@ public enum ServiceError: Error, Sendable, Hashable {
     public var message: String {
         switch self {
         case .malformedPath: return "malformed path"
+        case .notFound: return "not found"
         case .badOption: return "invalid processing options"
+        case .forbiddenOption: return "processing option not allowed"
         case .tooLarge: return "requested size too large"
         case .badSignature: return "invalid signature"
         case .badSecret: return "invalid secret"

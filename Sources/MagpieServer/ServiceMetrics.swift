@@ -34,7 +34,7 @@ struct ServiceMetrics: Sendable {
         case .badSecret: reason = "secret"
         case .expired: reason = "expired"
         case .sourceDenied: reason = "source"
-        case .malformedPath, .badOption, .tooLarge: reason = "request"
+        case .malformedPath, .badOption, .tooLarge, .notFound, .forbiddenOption: reason = "request"
         case .methodNotAllowed: reason = "method"
         case .requestTimeout: reason = "timeout"
         default: return

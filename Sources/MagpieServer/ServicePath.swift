@@ -5,20 +5,26 @@
 ///     /{signature}/{option}/{option}…/{base64url source URL, maybe split by /}[.{ext}]
 ///
 /// `%3A` in an option is `:`; a source written `http:/host` (proxies merge slashes) gets its
-/// second slash back; a query string is ignored.
+/// second slash back; a query string is ignored. ``PathRules`` reshape it as
+/// imgproxy's variables do: another arguments separator, presets only, a file name after a base64
+/// source, replacements and a base URL for the source.
 struct ServicePath: Sendable, Hashable {
     /// The first segment.
     var signature: String
     /// What the signature signs: the path from the `/` after the signature to its end.
     var signed: String
-    /// Option segments, `:` decoded.
+    /// Option segments, `%3A` decoded (with ``PathRules/onlyPresets``: none).
     var options: [String]
+    /// With ``PathRules/onlyPresets``: the presets the path names.
+    var presets: [String] = []
     /// The source URL, decoded.
     var source: String
     /// The output extension the path asks for, lowercased.
     var ext: String?
 
-    static func parse(_ target: String) throws(ServiceError) -> ServicePath {
+    static func parse(_ target: String, rules: PathRules = .init()) throws(ServiceError)
+        -> ServicePath
+    {
         var raw = Substring(target)
         if let query = raw.firstIndex(of: "?") { raw = raw[..<query] }
         guard raw.hasPrefix("/"), raw.utf8.count <= 16 << 10 else { throw .malformedPath }
@@ -28,12 +34,19 @@ struct ServicePath: Sendable, Hashable {
         let signed = afterSlash[end...]
         var rest = signed.dropFirst()
         var options: [String] = []
-        while let slash = rest.firstIndex(of: "/") {
-            let segment = rest[..<slash]
-            let decoded = colonsDecoded(segment)
-            guard segment != "plain", decoded.utf8.contains(UInt8(ascii: ":")) else { break }
-            options.append(decoded)
+        var presets: [String] = []
+        if rules.onlyPresets {
+            guard let slash = rest.firstIndex(of: "/") else { throw .malformedPath }
+            presets = colonsDecoded(rest[..<slash]).split(separator: rules.argumentsSeparator).map(String.init)
             rest = rest[rest.index(after: slash)...]
+        } else {
+            while let slash = rest.firstIndex(of: "/") {
+                let segment = rest[..<slash]
+                let decoded = colonsDecoded(segment)
+                guard segment != "plain", decoded.contains(rules.argumentsSeparator) else { break }
+                options.append(decoded)
+                rest = rest[rest.index(after: slash)...]
+            }
         }
         var source: String
         var ext: String?
@@ -48,6 +61,7 @@ struct ServicePath: Sendable, Hashable {
             guard let decoded = percentDecoded(encoded) else { throw .malformedPath }
             source = decoded
         } else {
+            if rules.base64IncludesFilename, let slash = rest.lastIndex(of: "/") { rest = rest[..<slash] }
             var encoded = Substring(String(decoding: rest.utf8.lazy.filter { $0 != UInt8(ascii: "/") }, as: UTF8.self))
             if let dot = encoded.lastIndex(of: ".") {
                 let suffix = encoded[encoded.index(after: dot)...]
@@ -61,10 +75,12 @@ struct ServicePath: Sendable, Hashable {
             source = text
         }
         guard !source.isEmpty else { throw .malformedPath }
+        source = rules.rewritten(source)
         for scheme in ["http:/", "https:/"] where source.hasPrefix(scheme) && !source.hasPrefix(scheme + "/") {
             source = scheme + "/" + source.dropFirst(scheme.count)
         }
-        return ServicePath(signature: signature, signed: String(signed), options: options, source: source, ext: ext)
+        return ServicePath(
+            signature: signature, signed: String(signed), options: options, presets: presets, source: source, ext: ext)
     }
 
     /// `%3A` (either case) as `:`, in bytes; a segment with no `%` is taken as it is.

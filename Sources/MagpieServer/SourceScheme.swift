@@ -44,7 +44,9 @@ extension ImageService {
         guard row.isWellFormed(url) else { throw .malformedPath }
         guard url.user == nil, url.password == nil else { throw .sourceDenied }
         let allowed = configuration.allowedSources
-        guard allowed.isEmpty || allowed.contains(where: { text.hasPrefix($0) }) else { throw .sourceDenied }
+        guard allowed.isEmpty || allowed.contains(where: { text.utf8.starts(with: $0.utf8) }) else {
+            throw .sourceDenied
+        }
         return url
     }
 }

@@ -1,90 +1,84 @@
-/// The rows of ``ImgproxyEnvironment``: imgproxy's variable, the flags it stands for, its parser.
+import MagpieServer
+
+/// The variables ``ImgproxyEnvironment`` reads: imgproxy's variable, the flags it stands for, its
+/// parser. imgproxy's deprecated names (`IMGPROXY_WRITE_TIMEOUT`, `IMGPROXY_CONCURRENCY`…) are
+/// read as imgproxy still reads them.
 extension ImgproxyEnvironment {
-    static let rows: [Row] = [
-        Row(variable: "IMGPROXY_KEY", flags: ["--key"], convert: hex("--key")),
-        Row(variable: "IMGPROXY_SALT", flags: ["--salt"], convert: hex("--salt")),
-        Row(variable: "IMGPROXY_SIGNATURE_SIZE", flags: ["--signature-size"], convert: int("--signature-size", 8...32)),
-        Row(variable: "IMGPROXY_BIND", flags: ["--bind"], convert: bind("--bind")),
-        Row(variable: "IMGPROXY_TTL", flags: ["--ttl"], convert: int("--ttl")),
-        Row(
-            variable: "IMGPROXY_MAX_SRC_RESOLUTION", flags: ["--max-src-pixels"],
-            convert: megapixels("--max-src-pixels")),
-        Row(variable: "IMGPROXY_MAX_SRC_FILE_SIZE", flags: ["--max-src-bytes"], convert: limit("--max-src-bytes")),
-        Row(
-            variable: "IMGPROXY_MAX_ANIMATION_FRAMES", flags: ["--max-animation-frames"],
-            convert: int("--max-animation-frames", 1...1_000_000)),
-        Row(
-            variable: "IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION", flags: ["--max-animation-frame-pixels"],
-            convert: megapixels("--max-animation-frame-pixels")),
-        Row(
-            variable: "IMGPROXY_MAX_RESULT_DIMENSION", flags: ["--max-result-dimension"],
-            convert: limit("--max-result-dimension")),
-        Row(variable: "IMGPROXY_ALLOWED_SOURCES", flags: ["--allowed-source"], convert: list("--allowed-source")),
-        Row(variable: "IMGPROXY_PRESETS", flags: ["--preset"], convert: list("--preset")),
-        Row(variable: "IMGPROXY_QUALITY", flags: ["--quality"], convert: int("--quality", 1...100)),
-        Row(variable: "IMGPROXY_FORMAT_QUALITY", flags: ["--format-quality"], convert: formatQuality),
-        Row(variable: "IMGPROXY_AUTO_WEBP", flags: ["--auto-webp"], convert: flag("--auto-webp")),
-        Row(variable: "IMGPROXY_ENABLE_WEBP_DETECTION", flags: ["--auto-webp"], convert: flag("--auto-webp")),
-        Row(variable: "IMGPROXY_AUTO_AVIF", flags: ["--auto-avif"], convert: flag("--auto-avif")),
-        Row(variable: "IMGPROXY_ENABLE_AVIF_DETECTION", flags: ["--auto-avif"], convert: flag("--auto-avif")),
-        Row(variable: "IMGPROXY_AVIF_SPEED", flags: ["--avif-speed"], convert: int("--avif-speed", 0...10)),
-        Row(
-            variable: "IMGPROXY_DOWNLOAD_TIMEOUT", flags: ["--download-timeout"],
-            convert: int("--download-timeout", 1...3600)),
-        Row(variable: "IMGPROXY_MAX_REDIRECTS", flags: ["--max-redirects"], convert: int("--max-redirects", 0...100)),
-        Row(variable: "IMGPROXY_WORKERS", flags: ["--workers"], convert: int("--workers", 1...4096)),
-        Row(variable: "IMGPROXY_WATERMARK_PATH", flags: ["--watermark-path"], convert: string("--watermark-path")),
-        Row(variable: "IMGPROXY_SECRET", flags: ["--secret"], convert: string("--secret")),
-        Row(
-            variable: "IMGPROXY_LOCAL_FILESYSTEM_ROOT", flags: ["--local-root"], convert: string("--local-root")),
-        Row(variable: "IMGPROXY_USE_S3", flags: ["--s3"], convert: flag("--s3")),
-        Row(variable: "IMGPROXY_S3_ENDPOINT", flags: ["--s3-endpoint"], convert: string("--s3-endpoint")),
-        Row(variable: "IMGPROXY_S3_REGION", flags: ["--s3-region"], convert: string("--s3-region")),
-        Row(
-            variable: "IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE", flags: ["--s3-virtual-hosted"],
-            convert: { v throws(Failure) in try bool(v) ? [] : ["--s3-virtual-hosted"] }),
-        Row(variable: "IMGPROXY_PROMETHEUS_BIND", flags: ["--metrics-bind"], convert: bind("--metrics-bind")),
-        Row(
-            variable: "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES", flags: ["--allow-loopback-sources"],
-            convert: flag("--allow-loopback-sources")),
-        Row(
-            variable: "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES", flags: ["--allow-private-sources"],
-            convert: flag("--allow-private-sources")),
-        Row(
-            variable: "IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES", flags: ["--allow-link-local-sources"],
-            convert: flag("--allow-link-local-sources")),
-        Row(
-            variable: "IMGPROXY_AUTO_ROTATE", flags: ["--auto-rotate", "--no-auto-rotate"],
-            convert: flag("--auto-rotate", off: "--no-auto-rotate")),
-        Row(
-            variable: "IMGPROXY_ENFORCE_THUMBNAIL", flags: ["--enforce-thumbnail"], convert: flag("--enforce-thumbnail")
-        ),
-        Row(variable: "IMGPROXY_KEEP_COPYRIGHT", flags: ["--keep-copyright"], convert: flag("--keep-copyright")),
-        Row(
-            variable: "IMGPROXY_STRIP_COLOR_PROFILE", flags: ["--keep-color-profile"],
-            convert: { v throws(Failure) in try bool(v) ? [] : ["--keep-color-profile"] }),
-        Row(
-            variable: "IMGPROXY_SKIP_PROCESSING_FORMATS", flags: ["--skip-processing"],
-            convert: list("--skip-processing")),
-        Row(variable: "IMGPROXY_TIMEOUT", flags: ["--request-timeout"], convert: int("--request-timeout", 1...3600)),
-        Row(
-            variable: "IMGPROXY_READ_REQUEST_TIMEOUT", flags: ["--read-request-timeout"],
-            convert: int("--read-request-timeout", 1...3600)),
-        Row(
-            variable: "IMGPROXY_KEEP_ALIVE_TIMEOUT", flags: ["--idle-timeout"], convert: int("--idle-timeout", 1...3600)
-        ),
-        Row(variable: "IMGPROXY_MAX_CLIENTS", flags: ["--max-connections"], convert: limit("--max-connections")),
+    static let readRows: [Row] = [
+        read("IMGPROXY_KEY", ["--key"], hex("--key")),
+        read("IMGPROXY_SALT", ["--salt"], hex("--salt")),
+        read("IMGPROXY_SIGNATURE_SIZE", ["--signature-size"], int("--signature-size", 8...32)),
+        read("IMGPROXY_BIND", ["--bind"], bind("--bind")),
+        read("IMGPROXY_TTL", ["--ttl"], int("--ttl")),
+        read("IMGPROXY_MAX_SRC_RESOLUTION", ["--max-src-pixels"], megapixels("--max-src-pixels")),
+        read("IMGPROXY_MAX_SRC_FILE_SIZE", ["--max-src-bytes"], limit("--max-src-bytes")),
+        read("IMGPROXY_MAX_ANIMATION_FRAMES", ["--max-animation-frames"], int("--max-animation-frames", 1...1_000_000)),
+        read(
+            "IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION", ["--max-animation-frame-pixels"],
+            megapixels("--max-animation-frame-pixels")),
+        read("IMGPROXY_MAX_RESULT_DIMENSION", ["--max-result-dimension"], limit("--max-result-dimension")),
+        read("IMGPROXY_ALLOWED_SOURCES", ["--allowed-source"], list("--allowed-source")),
+        read("IMGPROXY_PRESETS", ["--presets"], string("--presets")),
+        read("IMGPROXY_PRESETS_SEPARATOR", ["--presets-separator"], string("--presets-separator")),
+        read("IMGPROXY_PRESETS_PATH", ["--presets-path"], string("--presets-path")),
+        read("IMGPROXY_ONLY_PRESETS", ["--only-presets"], flag("--only-presets")),
+        read("IMGPROXY_ARGUMENTS_SEPARATOR", ["--arguments-separator"], string("--arguments-separator")),
+        read("IMGPROXY_ALLOWED_PROCESSING_OPTIONS", ["--allowed-option"], list("--allowed-option")),
+        read("IMGPROXY_BASE_URL", ["--base-url"], string("--base-url")),
+        read("IMGPROXY_URL_REPLACEMENTS", ["--url-replacement"], replacements),
+        read(
+            "IMGPROXY_BASE64_URL_INCLUDES_FILENAME", ["--base64-url-includes-filename"],
+            flag("--base64-url-includes-filename")),
+        read("IMGPROXY_PATH_PREFIX", ["--path-prefix"], urlPath("--path-prefix")),
+        read("IMGPROXY_HEALTH_CHECK_PATH", ["--health-check-path"], urlPath("--health-check-path")),
+        read("IMGPROXY_QUALITY", ["--quality"], int("--quality", 1...100)),
+        read("IMGPROXY_FORMAT_QUALITY", ["--format-quality"], formatQuality),
+        read("IMGPROXY_AUTO_WEBP", ["--auto-webp"], flag("--auto-webp")),
+        read("IMGPROXY_ENABLE_WEBP_DETECTION", ["--auto-webp"], flag("--auto-webp")),
+        read("IMGPROXY_AUTO_AVIF", ["--auto-avif"], flag("--auto-avif")),
+        read("IMGPROXY_ENABLE_AVIF_DETECTION", ["--auto-avif"], flag("--auto-avif")),
+        read("IMGPROXY_AVIF_SPEED", ["--avif-speed"], int("--avif-speed", 0...10)),
+        read("IMGPROXY_DOWNLOAD_TIMEOUT", ["--download-timeout"], int("--download-timeout", 1...3600)),
+        read("IMGPROXY_MAX_REDIRECTS", ["--max-redirects"], int("--max-redirects", 0...100)),
+        read("IMGPROXY_WORKERS", ["--workers"], int("--workers", 1...4096)),
+        read("IMGPROXY_CONCURRENCY", ["--workers"], int("--workers", 1...4096)),
+        read("IMGPROXY_WATERMARK_PATH", ["--watermark-path"], string("--watermark-path")),
+        read("IMGPROXY_SECRET", ["--secret"], string("--secret")),
+        read("IMGPROXY_LOCAL_FILESYSTEM_ROOT", ["--local-root"], string("--local-root")),
+        read("IMGPROXY_USE_S3", ["--s3"], flag("--s3")),
+        read("IMGPROXY_S3_ENDPOINT", ["--s3-endpoint"], string("--s3-endpoint")),
+        read("IMGPROXY_S3_REGION", ["--s3-region"], string("--s3-region")),
+        read("IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE", ["--s3-virtual-hosted"], unlessTrue("--s3-virtual-hosted")),
+        read("IMGPROXY_PROMETHEUS_BIND", ["--metrics-bind"], bind("--metrics-bind")),
+        read(
+            "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES", ["--allow-loopback-sources"],
+            flag("--allow-loopback-sources")),
+        read(
+            "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES", ["--allow-private-sources"], flag("--allow-private-sources")),
+        read(
+            "IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES", ["--allow-link-local-sources"],
+            flag("--allow-link-local-sources")),
+        read(
+            "IMGPROXY_AUTO_ROTATE", ["--auto-rotate", "--no-auto-rotate"],
+            flag("--auto-rotate", off: "--no-auto-rotate")),
+        read("IMGPROXY_ENFORCE_THUMBNAIL", ["--enforce-thumbnail"], flag("--enforce-thumbnail")),
+        read("IMGPROXY_KEEP_COPYRIGHT", ["--keep-copyright"], flag("--keep-copyright")),
+        read("IMGPROXY_STRIP_COLOR_PROFILE", ["--keep-color-profile"], unlessTrue("--keep-color-profile")),
+        read("IMGPROXY_SKIP_PROCESSING_FORMATS", ["--skip-processing"], list("--skip-processing")),
+        read("IMGPROXY_TIMEOUT", ["--request-timeout"], int("--request-timeout", 1...3600)),
+        read("IMGPROXY_WRITE_TIMEOUT", ["--request-timeout"], int("--request-timeout", 1...3600)),
+        read("IMGPROXY_READ_REQUEST_TIMEOUT", ["--read-request-timeout"], int("--read-request-timeout", 1...3600)),
+        read("IMGPROXY_READ_TIMEOUT", ["--read-request-timeout"], int("--read-request-timeout", 1...3600)),
+        read("IMGPROXY_KEEP_ALIVE_TIMEOUT", ["--idle-timeout"], int("--idle-timeout", 1...3600)),
+        read("IMGPROXY_GRACEFUL_STOP_TIMEOUT", ["--graceful-timeout"], int("--graceful-timeout", 0...3600)),
+        read("IMGPROXY_MAX_CLIENTS", ["--max-connections"], limit("--max-connections")),
     ]
 
-    /// Variables people set that this server does not take, with why.
-    static let unsupported: [String: String] = [
-        "IMGPROXY_STRIP_METADATA": "results never carry metadata here but what --keep-copyright keeps",
-        "IMGPROXY_USE_ETAG": "ETags are always sent and checked",
-        "IMGPROXY_USE_LAST_MODIFIED": "Last-Modified is always passed on",
-        "IMGPROXY_CONCURRENCY": "use --workers",
-        "IMGPROXY_JPEG_PROGRESSIVE": "JPEGs are baseline",
-        "IMGPROXY_PNG_INTERLACED": "PNGs are not interlaced",
-        "IMGPROXY_ALLOW_SECURITY_OPTIONS": "msr, msfs, maf and mafr may always tighten and never loosen",
-        "IMGPROXY_DEVELOPMENT_ERRORS_MODE": "error bodies never echo the request",
-    ]
+    /// `pattern=replacement;…`, each an argument of `--url-replacement`.
+    @Sendable static func replacements(_ v: String) throws(Failure) -> [String] {
+        guard SourceReplacement.list(v) != nil else {
+            throw Failure(description: "not PATTERN=REPLACEMENT;… (at most 16 * a pattern)")
+        }
+        return v.split(separator: ";").flatMap { ["--url-replacement", String($0)] }
+    }
 }

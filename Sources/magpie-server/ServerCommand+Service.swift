@@ -34,11 +34,7 @@ extension ServerCommand {
         guard (8...32).contains(signatureSize) else { throw ValidationError("--signature-size must be 8 to 32") }
         configuration.signatureSize = signatureSize
         configuration.allowsUnsigned = allowUnsigned && configuration.keys.isEmpty
-        for p in preset {
-            let parts = p.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty else { throw ValidationError("--preset NAME=OPTIONS") }
-            configuration.presets[parts[0]] = parts[1].split(separator: "/").map(String.init)
-        }
+        try paths.apply(to: &configuration)
         configuration.ttl = ttl
         configuration.autoWebP = autoWebp
         configuration.maxResultDimension = maxResultDimension

@@ -36,8 +36,6 @@ struct ServerCommand: AsyncParsableCommand {
     var signatureSize = 32
     @Flag(name: .long, help: "Serve unsigned URLs (only without a key).")
     var allowUnsigned = false
-    @Option(name: .long, help: "A preset, NAME=OPTION/OPTION… (repeatable).")
-    var preset: [String] = []
     @Option(name: .long, help: "The cache folder.")
     var cacheDir: String
     @Option(name: .long, help: "Disk cache limit in bytes (0 = none).")
@@ -48,6 +46,7 @@ struct ServerCommand: AsyncParsableCommand {
     var allowedNetworks: [String] = []
     @Option(name: .customLong("allowed-source"), help: "A prefix every source URL must start with (repeatable).")
     var allowedSources: [String] = []
+    @OptionGroup(title: "Paths and presets") var paths: PathOptions
     @OptionGroup(title: "Sources beyond http(s)") var sources: SourceOptions
     @OptionGroup(title: "Traces") var tracing: TracingOptions
     @Option(name: .long, help: "Cache-Control max-age of results, in seconds.")

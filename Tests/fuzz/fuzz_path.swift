@@ -1,4 +1,5 @@
-// libFuzzer harness over the service's request-target parser (ServicePath, Base64URL), built by
+// libFuzzer harness over the service's request-target parser (ServicePath, Base64URL, PathRules,
+// SourceReplacement), built by
 // scripts/fuzz.sh with swiftc -sanitize=fuzzer,address from the module's own source files.
 // Whatever the bytes, nothing traps; a parsed path keeps its promises (the signature is the
 // first segment, `signed` is the rest of the path, options carry a `:`, an extension is short
@@ -39,6 +40,26 @@ public func fuzzPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(path.options.allSatisfy { $0.contains(":") && $0 != "plain" })
         precondition(!path.source.isEmpty)
         if let ext = path.ext { precondition((1...5).contains(ext.utf8.count) && ext == ext.lowercased()) }
+    }
+    // imgproxy's path variables: another separator, presets only, a file name after base64, and
+    // source replacements with stars (greedy, in time linear in the source) and a base URL.
+    var rules = PathRules()
+    rules.argumentsSeparator = ","
+    rules.base64IncludesFilename = true
+    rules.baseURL = "http://base.example/"
+    rules.replacements = SourceReplacement.list("s://*/*.=http://$1/${2}-$$-$9/;a*b*c=x${1}y") ?? []
+    precondition(rules.replacements.count == 2, "the fuzzer's replacements parse")
+    for only in [false, true] {
+        rules.onlyPresets = only
+        guard let path = try? ServicePath.parse("/sig/" + text, rules: rules) else { continue }
+        precondition(path.source.utf8.starts(with: rules.baseURL.utf8), "the base URL starts every source")
+        precondition(only ? path.options.isEmpty : path.options.allSatisfy { $0.contains(",") })
+    }
+    for replacement in rules.replacements {
+        let out = replacement.apply(text)
+        if !text.utf8.starts(with: (replacement.pattern.split(separator: "*").first.map(String.init) ?? "").utf8) {
+            precondition(out == text, "a source the pattern does not start is kept")
+        }
     }
     return 0
 }

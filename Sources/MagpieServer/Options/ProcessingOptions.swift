@@ -35,28 +35,49 @@ struct ProcessingOptions: Sendable, Hashable {
 
     /// Parses `segments`, expanding presets where they are named, a preset within a preset too; a
     /// preset already being expanded is skipped (imgproxy's loop rule), so the work is bounded by
-    /// the presets' own size.
-    static func parse(_ segments: [String], presets: [String: [String]]) throws(ServiceError) -> ProcessingOptions {
+    /// the presets' own size. As imgproxy does, the preset `default` (when there is one) applies
+    /// first, then the presets `named` (a presets-only path's), then the URL's options, each of
+    /// which must be in `rules.allowedOptions` when that is not empty (presets' own options are
+    /// not checked).
+    static func parse(
+        _ segments: [String], presets: [String: [String]], rules: PathRules = .init(),
+        named: [String] = []
+    ) throws(ServiceError) -> ProcessingOptions {
         var options = ProcessingOptions()
-        try options.apply(segments, presets: presets, expanding: [])
+        let separator = rules.argumentsSeparator
+        if presets["default"] != nil { try options.expand(["default"], presets, separator, expanding: []) }
+        try options.expand(named, presets, separator, expanding: [])
+        for segment in segments {
+            let name = segment.split(separator: separator, maxSplits: 1, omittingEmptySubsequences: false)[0]
+            guard rules.allowedOptions.isEmpty || rules.allowedOptions.contains(String(name)) else {
+                throw .forbiddenOption
+            }
+            try options.apply([segment], presets: presets, separator, expanding: [])
+        }
         return options
     }
 
     private mutating func apply(
-        _ segments: [String], presets: [String: [String]], expanding: Set<String>
+        _ segments: [String], presets: [String: [String]], _ separator: String, expanding: Set<String>
     ) throws(ServiceError) {
         for segment in segments {
-            let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            let parts = segment.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
             guard parts[0] == "pr" || parts[0] == "preset" else {
                 try apply(parts)
                 continue
             }
             guard parts.count >= 2 else { throw .badOption }
-            for name in parts.dropFirst() {
-                guard let preset = presets[name] else { throw .badOption }
-                if expanding.contains(name) { continue }
-                try apply(preset, presets: presets, expanding: expanding.union([name]))
-            }
+            try expand(Array(parts.dropFirst()), presets, separator, expanding: expanding)
+        }
+    }
+
+    private mutating func expand(
+        _ names: [String], _ presets: [String: [String]], _ separator: String, expanding: Set<String>
+    ) throws(ServiceError) {
+        for name in names {
+            guard let preset = presets[name] else { throw .badOption }
+            if expanding.contains(name) { continue }
+            try apply(preset, presets: presets, separator, expanding: expanding.union([name]))
         }
     }
 

@@ -14,7 +14,8 @@ extension ServerProcessTests {
         for (name, value) in [
             ("IMGPROXY_TTL", "soon"), ("IMGPROXY_KEY", "xyz"), ("IMGPROXY_AUTO_WEBP", "yes"),
             ("IMGPROXY_MAX_SRC_RESOLUTION", "-1"), ("IMGPROXY_FORMAT_QUALITY", "jpeg=101"),
-            ("IMGPROXY_BIND", "nowhere"),
+            ("IMGPROXY_BIND", "nowhere"), ("IMGPROXY_IGNORE_SSL_VERIFICATION", "true"),
+            ("IMGPROXY_USE_GCS", "true"), ("IMGPROXY_URL_REPLACEMENTS", "no-pair"),
         ] {
             let errors = Pipe()
             let child = try ChildProcess(
@@ -74,7 +75,47 @@ extension ServerProcessTests {
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(text.contains("IMGPROXY_MAX_SRC_RESOLUTION is set but --max-src-pixels is given"), "\(text)")
         #expect(text.contains("IMGPROXY_BIND is set but --bind is given"))
-        #expect(text.contains("IMGPROXY_JPEG_PROGRESSIVE: JPEGs are baseline"))
+        #expect(text.contains("IMGPROXY_JPEG_PROGRESSIVE: JPEGs are written baseline; ignored"))
+        try await origin.shutdown()
+    }
+
+    /// The path variables as a deployment sets them: a prefix, another arguments separator,
+    /// presets divided by their own separator and from a file, allowed options, a health path.
+    @Test func imgproxysPathVariablesThroughTheServer() async throws {
+        let origin = try await LoopbackServer(host: "127.0.0.2") { _ in .ok(NetFixture.jpeg, contentType: "image/jpeg")
+        }
+        let dir = try TemporaryDirectory()
+        let presetsFile = dir.path("presets.txt")
+        try Data("# thumbnails\nsmall=rs,fit,16,16\n\n".utf8).write(to: URL(fileURLWithPath: presetsFile))
+        let child = try ChildProcess(
+            Self.binary, ["--allow-unsigned", "--bind", "127.0.0.1:0", "--cache-dir", dir.path("cache")],
+            environment: [
+                "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES": "1", "IMGPROXY_PATH_PREFIX": "img/",
+                "IMGPROXY_ARGUMENTS_SEPARATOR": ",", "IMGPROXY_PRESETS": "wide=w,40|tall=h,40",
+                "IMGPROXY_PRESETS_SEPARATOR": "|", "IMGPROXY_PRESETS_PATH": presetsFile,
+                "IMGPROXY_ALLOWED_PROCESSING_OPTIONS": "pr,w", "IMGPROXY_HEALTH_CHECK_PATH": "/up",
+                "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES": "1",
+            ])
+        let line = try #require(child.readLine())
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) }, "\(line)")
+        let loader = HTTPDataLoader(addressPolicy: .allowAll)
+        func get(_ path: String) async throws -> DataResponse {
+            try await loader.load(
+                DataRequest(url: URL(string: "http://127.0.0.1:\(port)" + path)!, acceptableStatusCodes: 0..<600),
+                progress: { _, _ in })
+        }
+        let source = "plain/http://127.0.0.2:\(origin.port)/a.jpg"
+        for (options, width) in [("pr,small", 16), ("pr,wide", 40), ("w,24", 24)] {
+            let r = try await get("/img/_/\(options)/\(source)")
+            #expect(r.statusCode == 200, "\(options): \(r.statusCode)")
+            #expect(try Image(decoding: r.body).width == width, "\(options)")
+        }
+        #expect(try await get("/img/_/h,24/\(source)").statusCode == 403, "h is not allowed")
+        #expect(try await get("/_/w,24/\(source)").statusCode == 404, "outside the prefix")
+        #expect(try await get("/img/up").statusCode == 200)
+        try await loader.shutdown()
+        kill(child.process.processIdentifier, SIGTERM)
+        child.process.waitUntilExit()
         try await origin.shutdown()
     }
 }

@@ -1,0 +1,50 @@
+/// How a request's path is read, as imgproxy's variables shape it
+/// (``ServiceConfiguration/paths``). The defaults read imgproxy's URLs as imgproxy does out of the
+/// box. (Apart from ``ServiceConfiguration`` so the path fuzzer builds it alone.)
+public struct PathRules: Sendable, Hashable {
+    /// Divides an option's name and arguments (`IMGPROXY_ARGUMENTS_SEPARATOR`): `:`, or for
+    /// example `,` for `/size,100,100,1/…`. In presets too.
+    public var argumentsSeparator = ":"
+    /// Put before a source that does not start with it (`IMGPROXY_BASE_URL`), after the
+    /// replacements; the result is a source like any other (scheme, address policy, limits).
+    public var baseURL = ""
+    /// Rewrites of sources' beginnings, in order (`IMGPROXY_URL_REPLACEMENTS`).
+    public var replacements: [SourceReplacement] = []
+    /// A base64 source may be followed by `/` and a file name, which is dropped
+    /// (`IMGPROXY_BASE64_URL_INCLUDES_FILENAME`: `/…/{base64}.png/puppy.jpg`).
+    public var base64IncludesFilename = false
+    /// Paths are `/{signature}/{preset}{separator}{preset}…/{source}`, no option segments
+    /// (`IMGPROXY_ONLY_PRESETS`).
+    public var onlyPresets = false
+    /// Option names, as a URL writes them (`w`, `width`), a URL may use; empty: all
+    /// (`IMGPROXY_ALLOWED_PROCESSING_OPTIONS`). Presets' own options are not checked, as in
+    /// imgproxy; `pr` must be listed for a URL to name one.
+    public var allowedOptions: Set<String> = []
+    /// Every route is under it (`IMGPROXY_PATH_PREFIX`, `/images`): `/images/{signature}/…`,
+    /// `/images/health`; elsewhere 404.
+    public var prefix = ""
+    /// Answers as `/health` does, besides it (`IMGPROXY_HEALTH_CHECK_PATH`), under the prefix.
+    public var healthCheckPath = ""
+
+    public init() {}
+
+    /// The source as the rules make it: the replacements in order, then the base URL where
+    /// the source does not already start with it.
+    func rewritten(_ source: String) -> String {
+        var s = source
+        for r in replacements { s = r.apply(s) }
+        // In bytes, as imgproxy compares: Swift's `hasPrefix` compares characters, and a combining
+        // mark after the base URL's last byte would make it miss.
+        if !baseURL.isEmpty && !s.utf8.starts(with: baseURL.utf8) { s = baseURL + s }
+        return s
+    }
+
+    /// `target` without the prefix, or `nil` when it is not under it.
+    func unprefixed(_ target: String) -> String? {
+        guard !prefix.isEmpty else { return target }
+        guard target.utf8.starts(with: prefix.utf8) else { return nil }
+        let rest = target.utf8.dropFirst(prefix.utf8.count)
+        guard rest.first == UInt8(ascii: "/") else { return nil }
+        return String(decoding: rest, as: UTF8.self)
+    }
+}

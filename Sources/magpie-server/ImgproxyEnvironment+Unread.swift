@@ -1,0 +1,102 @@
+/// The variables ``ImgproxyEnvironment`` does not read: accepted and ignored with why, or refused
+/// at start where what they ask would be unsafe or impossible here. Those issue 54 is still to
+/// honour say so.
+extension ImgproxyEnvironment {
+    static let pending = "not honoured yet (issue 54)"
+
+    static let unreadRows: [Row] =
+        ignored(["IMGPROXY_STRIP_METADATA"], "results carry no metadata but what --keep-copyright keeps")
+        + ignored(
+            ["IMGPROXY_USE_ETAG", "IMGPROXY_USE_LAST_MODIFIED"], "ETag and Last-Modified are always sent and checked")
+        + ignored(["IMGPROXY_JPEG_PROGRESSIVE"], "JPEGs are written baseline")
+        + ignored(["IMGPROXY_PNG_INTERLACED"], "PNGs are written without interlacing")
+        + ignored(["IMGPROXY_ALLOW_SECURITY_OPTIONS"], "msr, msfs, maf and mafr may always tighten, never loosen")
+        + ignored(["IMGPROXY_DEVELOPMENT_ERRORS_MODE"], "error bodies never echo the request")
+        + ignored(["IMGPROXY_ALWAYS_RASTERIZE_SVG"], "SVG sources are always drawn into pixels here")
+        + ignored(["IMGPROXY_MAX_SVG_CHECK_BYTES"], "SVG is recognised by its first bytes and parsed with bounds")
+        + ignored(["IMGPROXY_ENABLE_DEBUG_HEADERS"], "X-Magpie-Cache and X-Request-ID are always sent")
+        + ignored(
+            [
+                "IMGPROXY_FREE_MEMORY_INTERVAL", "IMGPROXY_DOWNLOAD_BUFFER_SIZE",
+                "IMGPROXY_BUFFER_POOL_CALIBRATION_THRESHOLD", "IMGPROXY_MALLOC", "IMGPROXY_VIPS_LEAK_CHECK",
+                "IMGPROXY_VIPS_CACHE_TRACE",
+            ], "a tuning knob of Go's runtime or libvips, which this server does not run on")
+        + ignored(
+            [
+                "IMGPROXY_DATADOG_ENABLE", "IMGPROXY_DATADOG_ENABLE_ADDITIONAL_METRICS", "IMGPROXY_NEW_RELIC_APP_NAME",
+                "IMGPROXY_NEW_RELIC_KEY", "IMGPROXY_NEW_RELIC_LABELS", "IMGPROXY_CLOUD_WATCH_SERVICE_NAME",
+                "IMGPROXY_CLOUD_WATCH_NAMESPACE", "IMGPROXY_CLOUD_WATCH_REGION",
+            ], "a vendor's monitoring this server has no client for (it serves Prometheus metrics and OTLP traces)")
+        + ignored(
+            [
+                "IMGPROXY_BUGSNAG_KEY", "IMGPROXY_BUGSNAG_STAGE", "IMGPROXY_HONEYBADGER_KEY",
+                "IMGPROXY_HONEYBADGER_ENV",
+                "IMGPROXY_SENTRY_DSN", "IMGPROXY_SENTRY_ENVIRONMENT", "IMGPROXY_SENTRY_RELEASE",
+                "IMGPROXY_AIRBRAKE_PROJECT_ID", "IMGPROXY_AIRBRAKE_PROJECT_KEY", "IMGPROXY_AIRBRAKE_ENVIRONMENT",
+                "IMGPROXY_REPORT_DOWNLOADING_ERRORS", "IMGPROXY_REPORT_IO_ERRORS",
+            ], "a vendor's error reporter this server has no client for (errors go to its log)")
+        + ignored(
+            [
+                "IMGPROXY_SYSLOG_ENABLE", "IMGPROXY_SYSLOG_LEVEL", "IMGPROXY_SYSLOG_NETWORK", "IMGPROXY_SYSLOG_ADDRESS",
+                "IMGPROXY_SYSLOG_TAG",
+            ], "the log goes to standard error, for journald or the container's collector")
+        + ignored(
+            [
+                "IMGPROXY_GCS_ENDPOINT", "IMGPROXY_ABS_NAME", "IMGPROXY_ABS_KEY", "IMGPROXY_ABS_ENDPOINT",
+                "IMGPROXY_SWIFT_USERNAME", "IMGPROXY_SWIFT_API_KEY", "IMGPROXY_SWIFT_AUTH_URL", "IMGPROXY_SWIFT_DOMAIN",
+                "IMGPROXY_SWIFT_TENANT", "IMGPROXY_SWIFT_CONNECT_TIMEOUT_SECONDS", "IMGPROXY_SWIFT_TIMEOUT_SECONDS",
+            ], "a setting of a source kind this server does not read (gs://, abs://, swift://)")
+        + refused(
+            ["IMGPROXY_USE_GCS", "IMGPROXY_GCS_KEY"],
+            "Google Cloud Storage sources (gs://) are not supported; serve them through their HTTPS URLs")
+        + refused(["IMGPROXY_USE_ABS"], "Azure Blob Storage sources (abs://) are not supported")
+        + refused(["IMGPROXY_USE_SWIFT"], "OpenStack Swift sources (swift://) are not supported")
+        + refused(
+            ["IMGPROXY_S3_ASSUME_ROLE_ARN", "IMGPROXY_S3_ASSUME_ROLE_EXTERNAL_ID"],
+            "there is no STS client here: give the role's credentials in AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN"
+        )
+        + refused(["IMGPROXY_S3_USE_DECRYPTION_CLIENT"], "S3 client-side decryption is not supported")
+        + refused(
+            ["IMGPROXY_S3_ALLOWED_BUCKETS", "IMGPROXY_S3_DENIED_BUCKETS"],
+            "\(pending): refused rather than open every bucket")
+        + refused(["IMGPROXY_IGNORE_SSL_VERIFICATION"], "unsafe: an origin's certificate is always verified")
+        + refused(
+            ["IMGPROXY_PNG_UNLIMITED", "IMGPROXY_SVG_UNLIMITED"],
+            "unsafe: the limits on PNG and SVG sources always apply")
+        + refused(
+            ["IMGPROXY_NETWORK"], "only TCP is served (put nginx before a Unix socket)",
+            when: { !["", "tcp", "tcp4", "tcp6"].contains($0) })
+        + refused(
+            [
+                "IMGPROXY_ENV_LOCAL_FILE_PATH", "IMGPROXY_ENV_AWS_SECRET_ID", "IMGPROXY_ENV_AWS_SECRET_VERSION_ID",
+                "IMGPROXY_ENV_AWS_SECRET_VERSION_STAGE", "IMGPROXY_ENV_AWS_SECRET_REGION",
+                "IMGPROXY_ENV_AWS_SSM_PARAMETERS_PATH", "IMGPROXY_ENV_AWS_SSM_PARAMETERS_REGION",
+                "IMGPROXY_ENV_GCP_SECRET_ID", "IMGPROXY_ENV_GCP_SECRET_VERSION_ID",
+                "IMGPROXY_ENV_GCP_SECRET_PROJECT_ID",
+                "IMGPROXY_ENV_GCP_KEY",
+            ], "configuration is not fetched from files or secret stores here: put the variables in the environment",
+            when: { !$0.isEmpty })
+        + ignored(
+            [
+                "IMGPROXY_ENABLE_CLIENT_HINTS", "IMGPROXY_ENFORCE_WEBP", "IMGPROXY_ENFORCE_AVIF", "IMGPROXY_AUTO_JXL",
+                "IMGPROXY_ENFORCE_JXL", "IMGPROXY_JXL_EFFORT", "IMGPROXY_PREFERRED_FORMATS", "IMGPROXY_PNG_QUANTIZE",
+                "IMGPROXY_PNG_QUANTIZATION_COLORS", "IMGPROXY_WEBP_EFFORT", "IMGPROXY_WEBP_PRESET",
+                "IMGPROXY_DISABLE_SHRINK_ON_LOAD", "IMGPROXY_USE_LINEAR_COLORSPACE", "IMGPROXY_PRESERVE_HDR",
+                "IMGPROXY_SANITIZE_SVG", "IMGPROXY_FALLBACK_IMAGE_PATH", "IMGPROXY_FALLBACK_IMAGE_URL",
+                "IMGPROXY_FALLBACK_IMAGE_DATA", "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE", "IMGPROXY_FALLBACK_IMAGE_TTL",
+                "IMGPROXY_WATERMARK_URL", "IMGPROXY_WATERMARK_DATA", "IMGPROXY_WATERMARK_OPACITY",
+                "IMGPROXY_ALLOW_ORIGIN", "IMGPROXY_SET_CANONICAL_HEADER", "IMGPROXY_CACHE_CONTROL_PASSTHROUGH",
+                "IMGPROXY_ETAG_BUSTER", "IMGPROXY_LAST_MODIFIED_BUSTER", "IMGPROXY_COOKIE_PASSTHROUGH",
+                "IMGPROXY_COOKIE_BASE_URL", "IMGPROXY_COOKIE_PASSTHROUGH_ALL", "IMGPROXY_USER_AGENT",
+                "IMGPROXY_TRUSTED_SIGNATURES", "IMGPROXY_SOURCE_URL_QUERY_SEPARATOR", "IMGPROXY_RETURN_ATTACHMENT",
+                "IMGPROXY_LOG_FORMAT", "IMGPROXY_LOG_LEVEL", "IMGPROXY_WRITE_RESPONSE_TIMEOUT",
+                "IMGPROXY_CLIENT_KEEP_ALIVE_TIMEOUT", "IMGPROXY_REQUESTS_QUEUE_SIZE", "IMGPROXY_SO_REUSEPORT",
+                "IMGPROXY_PROMETHEUS_NAMESPACE", "IMGPROXY_OPEN_TELEMETRY_ENABLE",
+                "IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS", "IMGPROXY_OPEN_TELEMETRY_SERVER_CERT",
+                "IMGPROXY_OPEN_TELEMETRY_CLIENT_CERT", "IMGPROXY_OPEN_TELEMETRY_CLIENT_KEY",
+                "IMGPROXY_OPEN_TELEMETRY_TRACE_ID_GENERATOR", "IMGPROXY_OPEN_TELEMETRY_ENDPOINT",
+                "IMGPROXY_OPEN_TELEMETRY_PROTOCOL", "IMGPROXY_OPEN_TELEMETRY_GRPC_INSECURE",
+                "IMGPROXY_OPEN_TELEMETRY_SERVICE_NAME", "IMGPROXY_OPEN_TELEMETRY_PROPAGATORS",
+                "IMGPROXY_OPEN_TELEMETRY_CONNECTION_TIMEOUT",
+            ], pending)
+}
