@@ -79,7 +79,8 @@ extension ImageService {
         let path = try ServicePath.parse(request.target, rules: rules)
         if configuration.keys.isEmpty {
             guard configuration.allowsUnsigned, !path.signature.contains(":") else { throw .badSignature }
-        } else if !URLSignature.verify(
+        } else if !configuration.trustedSignatures.contains(path.signature),
+            !URLSignature.verify(
             path.signature, path: path.signed, keys: configuration.keys, size: configuration.signatureSize)
         {
             throw .badSignature
@@ -131,11 +132,12 @@ extension ImageService {
         // known source starts from the source's bytes on disk, and a variant is served as stored).
         o.cache.memory.expiration = .expired
         let skip = options.output.skip.union(configuration.skipProcessingFormats)
+        let attachment = options.attachment ?? configuration.returnsAttachment
         var plan = Plan(
             source: source, options: o, maxAge: maxAge, variesOnAccept: varies, expires: options.expires,
             key: source.absoluteString + "\u{0}" + o.processorIdentifier,
-            disposition: options.filename != nil || options.attachment
-                ? (options.filename ?? ContentDisposition.stem(of: source), options.attachment) : nil,
+            disposition: options.filename != nil || attachment
+                ? (options.filename ?? ContentDisposition.stem(of: source), attachment) : nil,
             passThrough: options.output.raw ? .raw : skip.isEmpty ? nil : .skip(skip, format: format))
         plan.sourceLimits = limits
         return plan

@@ -80,6 +80,10 @@ public final class ImageService: Sendable {
 
     private func respond(_ request: ServiceRequest, id: String) async -> ServiceResponse {
         let node = configuration.nodeName
+        if request.method == "OPTIONS", let origin = configuration.allowOrigin {
+            return ServiceResponse(
+                status: 200, headers: [("X-Request-ID", id), ("Content-Length", "0")] + Self.cors(origin))
+        }
         guard request.method == "GET" || request.method == "HEAD" else {
             metrics.refused(.methodNotAllowed)
             return ServiceError.methodNotAllowed.response(requestID: id, node: node)
@@ -108,6 +112,7 @@ public final class ImageService: Sendable {
             response = e.response(requestID: id, node: node)
         }
         if request.method == "HEAD" { response.body = [] }
+        if let origin = configuration.allowOrigin, !isHealthCheck(request) { response.headers += Self.cors(origin) }
         return response
     }
 
@@ -188,10 +193,15 @@ public final class ImageService: Sendable {
     private func success(
         _ result: VariantMemory.Variant, cache: String, plan: Plan, request: ServiceRequest, id: String
     ) -> ServiceResponse {
-        let etag = result.etag
+        let etag =
+            configuration.etagBuster.isEmpty
+            ? result.etag : "\"" + Digest.hex(Digest.md5(Array((result.etag + configuration.etagBuster).utf8))) + "\""
         var headers = standardHeaders(id, Self.contentType(result.format))
         headers += [("Cache-Control", "public, max-age=\(plan.maxAge)"), ("ETag", etag), ("X-Magpie-Cache", cache)]
         if plan.variesOnAccept { headers.append(("Vary", "Accept")) }
+        if configuration.setsCanonicalHeader, ["http", "https"].contains(plan.source.scheme) {
+            headers.append(("Link", "<\(Self.headerSafe(plan.source.absoluteString))>; rel=\"canonical\""))
+        }
         if let modified = result.lastModified { headers.append(("Last-Modified", modified)) }
         if let d = plan.disposition {
             headers.append(

@@ -30,6 +30,18 @@ public struct ServiceConfiguration: Sendable {
     public var secret: String?
     /// Accept unsigned paths (any first segment without `:`); refused unless set, when no key is given.
     public var allowsUnsigned = false
+    /// Signatures accepted as they are, without checking (imgproxy's `IMGPROXY_TRUSTED_SIGNATURES`:
+    /// URLs signed by another key a deployment still honours).
+    public var trustedSignatures: Set<String> = []
+    /// Sent as `Access-Control-Allow-Origin` (with `Access-Control-Allow-Methods: GET, OPTIONS`) on
+    /// image answers, and `OPTIONS` is answered 204 with them (imgproxy's `IMGPROXY_ALLOW_ORIGIN`).
+    public var allowOrigin: String?
+    /// Send `Link: <source>; rel="canonical"` for http(s) sources (`IMGPROXY_SET_CANONICAL_HEADER`).
+    public var setsCanonicalHeader = false
+    /// Mixed into every ETag, so changing it makes every cached copy stale (`IMGPROXY_ETAG_BUSTER`).
+    public var etagBuster = ""
+    /// `Content-Disposition: attachment` unless a URL says `att:0` (`IMGPROXY_RETURN_ATTACHMENT`).
+    public var returnsAttachment = false
     /// Named option lists `pr:name` expands to; `default` applies to every request first.
     public var presets: [String: [String]] = [:]
     /// How request paths are read: imgproxy's arguments separator, presets-only paths, allowed

@@ -72,6 +72,12 @@ extension ImgproxyEnvironment {
         read("IMGPROXY_KEEP_ALIVE_TIMEOUT", ["--idle-timeout"], int("--idle-timeout", 1...3600)),
         read("IMGPROXY_GRACEFUL_STOP_TIMEOUT", ["--graceful-timeout"], int("--graceful-timeout", 0...3600)),
         read("IMGPROXY_MAX_CLIENTS", ["--max-connections"], limit("--max-connections")),
+        read("IMGPROXY_ALLOW_ORIGIN", ["--allow-origin"], string("--allow-origin")),
+        read("IMGPROXY_SET_CANONICAL_HEADER", ["--canonical-header"], flag("--canonical-header")),
+        read("IMGPROXY_ETAG_BUSTER", ["--etag-buster"], string("--etag-buster")),
+        read("IMGPROXY_RETURN_ATTACHMENT", ["--return-attachment"], flag("--return-attachment")),
+        read("IMGPROXY_TRUSTED_SIGNATURES", ["--trusted-signature"], list("--trusted-signature")),
+        read("IMGPROXY_USER_AGENT", ["--user-agent"], string("--user-agent")),
     ]
 
     /// `pattern=replacement;…`, each an argument of `--url-replacement`.

@@ -84,6 +84,7 @@ extension ServerCommand {
             memory: .init(totalCostLimit: memoryLimit),
             disk: DiskCache.Config(directory: cacheDir, sizeLimit: diskLimit))
         let transports = try sources.apply(to: &configuration, download: &download)
+        try headers.apply(to: &configuration, download: &download)
         let manager = ImageManager(cache: cache, downloader: ImageDownloader(config: download, transports: transports))
         {
             $0.processingConcurrency = workers

@@ -47,6 +47,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("allowed-source"), help: "A prefix every source URL must start with (repeatable).")
     var allowedSources: [String] = []
     @OptionGroup(title: "Paths and presets") var paths: PathOptions
+    @OptionGroup(title: "Answers and origin requests") var headers: HeaderOptions
     @OptionGroup(title: "Sources beyond http(s)") var sources: SourceOptions
     @OptionGroup(title: "Traces") var tracing: TracingOptions
     @Option(name: .long, help: "Cache-Control max-age of results, in seconds.")

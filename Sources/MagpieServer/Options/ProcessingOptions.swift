@@ -31,7 +31,8 @@ struct ProcessingOptions: Sendable, Hashable {
     /// `fn|filename`: the name `Content-Disposition` gives the result (the result's extension is
     /// added); `att|return_attachment`: `attachment` rather than `inline`. Neither changes pixels.
     var filename: String?
-    var attachment = false
+    /// `nil`: the server's default (``ServiceConfiguration/returnsAttachment``).
+    var attachment: Bool?
 
     /// Parses `segments`, expanding presets where they are named, a preset within a preset too; a
     /// preset already being expanded is skipped (imgproxy's loop rule), so the work is bounded by

@@ -1,6 +1,7 @@
 import Foundation
 import MagpieLoopback
 import MagpieTestSupport
+import Synchronization
 import Testing
 
 @testable import Magpie
@@ -82,7 +83,10 @@ extension ServerProcessTests {
     /// The path variables as a deployment sets them: a prefix, another arguments separator,
     /// presets divided by their own separator and from a file, allowed options, a health path.
     @Test func imgproxysPathVariablesThroughTheServer() async throws {
-        let origin = try await LoopbackServer(host: "127.0.0.2") { _ in .ok(NetFixture.jpeg, contentType: "image/jpeg")
+        let agents = Mutex<Set<String>>([])
+        let origin = try await LoopbackServer(host: "127.0.0.2") { request in
+            agents.withLock { _ = $0.insert(request.header("User-Agent") ?? "") }
+            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
         }
         let dir = try TemporaryDirectory()
         let presetsFile = dir.path("presets.txt")
@@ -94,7 +98,7 @@ extension ServerProcessTests {
                 "IMGPROXY_ARGUMENTS_SEPARATOR": ",", "IMGPROXY_PRESETS": "wide=w,40|tall=h,40",
                 "IMGPROXY_PRESETS_SEPARATOR": "|", "IMGPROXY_PRESETS_PATH": presetsFile,
                 "IMGPROXY_ALLOWED_PROCESSING_OPTIONS": "pr,w", "IMGPROXY_HEALTH_CHECK_PATH": "/up",
-                "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES": "1",
+                "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES": "1", "IMGPROXY_USER_AGENT": "thumbs/%current_version",
             ])
         let line = try #require(child.readLine())
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) }, "\(line)")
@@ -113,6 +117,7 @@ extension ServerProcessTests {
         #expect(try await get("/img/_/h,24/\(source)").statusCode == 403, "h is not allowed")
         #expect(try await get("/_/w,24/\(source)").statusCode == 404, "outside the prefix")
         #expect(try await get("/img/up").statusCode == 200)
+        #expect(agents.withLock { $0 } == ["thumbs/\(MagpieCore.version)"], "IMGPROXY_USER_AGENT, its version filled in")
         try await loader.shutdown()
         kill(child.process.processIdentifier, SIGTERM)
         child.process.waitUntilExit()

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Magpie
+import MagpieServer
+
+/// What answers carry and what the origin is asked with, as imgproxy's variables set them
+/// (`IMGPROXY_ALLOW_ORIGIN`, `_SET_CANONICAL_HEADER`, `_ETAG_BUSTER`, `_RETURN_ATTACHMENT`,
+/// `_TRUSTED_SIGNATURES`, `_USER_AGENT`).
+struct HeaderOptions: ParsableArguments {
+    @Option(name: .long, help: "Access-Control-Allow-Origin of image answers; OPTIONS is answered with it.")
+    var allowOrigin: String?
+    @Flag(name: .long, help: "Send Link: <source>; rel=\"canonical\" for http(s) sources.")
+    var canonicalHeader = false
+    @Option(name: .long, help: "Mixed into every ETag: change it to make every cached copy stale.")
+    var etagBuster = ""
+    @Flag(name: .long, help: "Content-Disposition: attachment unless a URL says att:0.")
+    var returnAttachment = false
+    @Option(name: .customLong("trusted-signature"), help: "A signature accepted without checking (repeatable).")
+    var trustedSignatures: [String] = []
+    @Option(name: .long, help: "The User-Agent sources are asked with (%current_version: this version).")
+    var userAgent: String?
+
+    func apply(to configuration: inout ServiceConfiguration, download: inout ImageDownloader.Config) throws {
+        if let allowOrigin {
+            guard Self.isHeaderValue(allowOrigin) else { throw ValidationError("--allow-origin: not a header value") }
+            configuration.allowOrigin = allowOrigin
+        }
+        configuration.setsCanonicalHeader = canonicalHeader
+        configuration.etagBuster = etagBuster
+        configuration.returnsAttachment = returnAttachment
+        configuration.trustedSignatures = Set(trustedSignatures)
+        if let userAgent {
+            let value = userAgent.replacingOccurrences(of: "%current_version", with: MagpieCore.version)
+            guard Self.isHeaderValue(value) else { throw ValidationError("--user-agent: not a header value") }
+            download.defaultHeaders.removeAll { $0.name.lowercased() == "user-agent" }
+            download.defaultHeaders.append(HTTPHeaderField("User-Agent", value))
+        }
+    }
+
+    /// Printable ASCII and spaces, not empty: nothing that could end a header early.
+    static func isHeaderValue(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+    }
+}

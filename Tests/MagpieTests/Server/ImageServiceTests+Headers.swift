@@ -1,0 +1,59 @@
+import Foundation
+import MagpieLoopback
+import MagpieTestSupport
+import Testing
+
+@testable import Magpie
+@testable import MagpieServer
+
+/// imgproxy's answer variables through the service: CORS (`IMGPROXY_ALLOW_ORIGIN`), the canonical
+/// link, the ETag buster, attachments by default and trusted signatures.
+extension ImageServiceTests {
+    @Test func corsAndTheCanonicalLink() async throws {
+        let h = try await Self.harness(Self.images) {
+            $0.allowOrigin = "https://app.example"
+            $0.setsCanonicalHeader = true
+        }
+        let ok = await h.get(h.target("w:20", "/a.jpg"))
+        #expect(ok.status == 200 && ok.header("Access-Control-Allow-Origin") == "https://app.example")
+        #expect(ok.header("Access-Control-Allow-Methods") == "GET, OPTIONS")
+        #expect(ok.header("Link") == "<\(h.url("/a.jpg"))>; rel=\"canonical\"")
+        let missing = await h.get(h.target("w:20", "/none.jpg"))
+        #expect(missing.status == 404 && missing.header("Access-Control-Allow-Origin") == "https://app.example")
+        let preflight = await h.get("/anything", method: "OPTIONS")
+        #expect(preflight.status == 200 && preflight.body.isEmpty)
+        #expect(preflight.header("Access-Control-Allow-Methods") == "GET, OPTIONS")
+        #expect(await h.get("/health").header("Access-Control-Allow-Origin") == nil)
+        // A source whose text could end the header: every byte that could is encoded.
+        #expect(ImageService.headerSafe("http://a/b>\r\nX: y\"") == "http://a/b%3E%0D%0AX:%20y%22")
+        try await h.finish()
+        let plain = try await Self.harness(Self.images)
+        #expect(await plain.get("/x", method: "OPTIONS").status == 405, "without an origin, no preflight")
+        #expect(await plain.get(plain.target("w:20", "/a.jpg")).header("Link") == nil)
+        try await plain.finish()
+    }
+
+    @Test func theETagBusterAttachmentsAndTrustedSignatures() async throws {
+        let plain = try await Self.harness(Self.images)
+        let plainTag = try #require(await plain.get(plain.target("w:20", "/a.jpg")).header("ETag"))
+        try await plain.finish()
+        let h = try await Self.harness(Self.images) {
+            $0.etagBuster = "v2"
+            $0.returnsAttachment = true
+            $0.trustedSignatures = ["trusted-one"]
+        }
+        let target = h.target("w:20", "/a.jpg")
+        let r = await h.get(target)
+        let tag = try #require(r.header("ETag"))
+        #expect(tag != plainTag && tag.hasPrefix("\"") && tag.hasSuffix("\""), "the buster changes the tag")
+        #expect(await h.get(target, headers: [("If-None-Match", tag)]).status == 304)
+        #expect(await h.get(target, headers: [("If-None-Match", plainTag)]).status == 200)
+        #expect(r.header("Content-Disposition")?.hasPrefix("attachment;") == true)
+        let inline = await h.get(h.target("w:20/att:0", "/a.jpg"))
+        #expect(inline.header("Content-Disposition") == nil, "att:0 overrides the server's default")
+        let trusted = await h.get("/trusted-one/w:20/plain/\(h.url("/a.jpg"))")
+        #expect(trusted.status == 200)
+        #expect(await h.get("/trusted-two/w:20/plain/\(h.url("/a.jpg"))").status == 403)
+        try await h.finish()
+    }
+}
