@@ -81,7 +81,7 @@ extension ImageService {
             guard configuration.allowsUnsigned, !path.signature.contains(":") else { throw .badSignature }
         } else if !configuration.trustedSignatures.contains(path.signature),
             !URLSignature.verify(
-            path.signature, path: path.signed, keys: configuration.keys, size: configuration.signatureSize)
+                path.signature, path: path.signed, keys: configuration.keys, size: configuration.signatureSize)
         {
             throw .badSignature
         }

@@ -117,7 +117,8 @@ extension ServerProcessTests {
         #expect(try await get("/img/_/h,24/\(source)").statusCode == 403, "h is not allowed")
         #expect(try await get("/_/w,24/\(source)").statusCode == 404, "outside the prefix")
         #expect(try await get("/img/up").statusCode == 200)
-        #expect(agents.withLock { $0 } == ["thumbs/\(MagpieCore.version)"], "IMGPROXY_USER_AGENT, its version filled in")
+        #expect(
+            agents.withLock { $0 } == ["thumbs/\(MagpieCore.version)"], "IMGPROXY_USER_AGENT, its version filled in")
         try await loader.shutdown()
         kill(child.process.processIdentifier, SIGTERM)
         child.process.waitUntilExit()
