@@ -27,7 +27,7 @@ public final class ImageService: Sendable {
     /// cache result), never the path or the source URL.
     private let accessLog: Logger?
     private let metrics: ServiceMetrics
-    private let variants: VariantMemory
+    let variants: VariantMemory
     let plans = PlanMemo()
 
     /// - Parameters:
@@ -158,7 +158,11 @@ public final class ImageService: Sendable {
             case .success(let source?):
                 return .success(success(source, cache: "source", plan: plan, request: request, id: id))
             case .success(nil): break
-            case .failure(let e): return .failure(e)
+            case .failure(let e):
+                if let answer = await fallback(for: plan, after: e, request: request, id: id) {
+                    return .success(answer)
+                }
+                return .failure(e)
             }
         }
         let key = plan.key
@@ -168,7 +172,9 @@ public final class ImageService: Sendable {
         let result: RetrieveDataResult
         switch await retrieve(plan) {
         case .success(let r): result = r
-        case .failure(let e): return .failure(e)
+        case .failure(let e):
+            if let answer = await fallback(for: plan, after: e, request: request, id: id) { return .success(answer) }
+            return .failure(e)
         }
         let cache = result.coalesced ? "coalesced" : result.cacheType == .disk ? "hit" : "miss"
         return .success(
@@ -232,7 +238,7 @@ public final class ImageService: Sendable {
         return modified <= since
     }
 
-    private func standardHeaders(_ id: String, _ type: String) -> [(name: String, value: String)] {
+    func standardHeaders(_ id: String, _ type: String) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = [
             ("Content-Type", type), ("X-Content-Type-Options", "nosniff"), ("X-Request-ID", id),
         ]

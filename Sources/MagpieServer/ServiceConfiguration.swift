@@ -42,6 +42,9 @@ public struct ServiceConfiguration: Sendable {
     public var etagBuster = ""
     /// `Content-Disposition: attachment` unless a URL says `att:0` (`IMGPROXY_RETURN_ATTACHMENT`).
     public var returnsAttachment = false
+    /// Served, processed with the request's options, when a source cannot be had
+    /// (`IMGPROXY_FALLBACK_IMAGE_*`); never stored as the source's variant.
+    public var fallback: FallbackImage?
     /// Named option lists `pr:name` expands to; `default` applies to every request first.
     public var presets: [String: [String]] = [:]
     /// How request paths are read: imgproxy's arguments separator, presets-only paths, allowed

@@ -78,6 +78,13 @@ extension ImgproxyEnvironment {
         read("IMGPROXY_RETURN_ATTACHMENT", ["--return-attachment"], flag("--return-attachment")),
         read("IMGPROXY_TRUSTED_SIGNATURES", ["--trusted-signature"], list("--trusted-signature")),
         read("IMGPROXY_USER_AGENT", ["--user-agent"], string("--user-agent")),
+        read("IMGPROXY_FALLBACK_IMAGE_PATH", ["--fallback-image-path"], string("--fallback-image-path")),
+        read("IMGPROXY_FALLBACK_IMAGE_URL", ["--fallback-image-url"], string("--fallback-image-url")),
+        read("IMGPROXY_FALLBACK_IMAGE_DATA", ["--fallback-image-data"], string("--fallback-image-data")),
+        read(
+            "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE", ["--fallback-image-http-code"],
+            int("--fallback-image-http-code", 0...599)),
+        read("IMGPROXY_FALLBACK_IMAGE_TTL", ["--fallback-image-ttl"], int("--fallback-image-ttl")),
     ]
 
     /// `pattern=replacement;…`, each an argument of `--url-replacement`.

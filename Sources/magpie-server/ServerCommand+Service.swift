@@ -15,7 +15,7 @@ import Metrics
 #endif
 
 extension ServerCommand {
-    func makeService(metrics: (any MetricsFactory)?) throws -> ImageService {
+    func makeService(metrics: (any MetricsFactory)?) async throws -> ImageService {
         var configuration = ServiceConfiguration()
         var keys = key
         var salts = salt
@@ -89,6 +89,7 @@ extension ServerCommand {
         {
             $0.processingConcurrency = workers
         }
+        configuration.fallback = try await fallback.load(manager: manager, maxBytes: maxSrcBytes)
         return ImageService(
             manager: manager, configuration: configuration, accessLog: accessLog ? Logger(label: "magpie.access") : nil,
             metrics: metrics ?? NOOPMetricsHandler.instance)

@@ -48,6 +48,7 @@ struct ServerCommand: AsyncParsableCommand {
     var allowedSources: [String] = []
     @OptionGroup(title: "Paths and presets") var paths: PathOptions
     @OptionGroup(title: "Answers and origin requests") var headers: HeaderOptions
+    @OptionGroup(title: "Fallback image") var fallback: FallbackOptions
     @OptionGroup(title: "Sources beyond http(s)") var sources: SourceOptions
     @OptionGroup(title: "Traces") var tracing: TracingOptions
     @Option(name: .long, help: "Cache-Control max-age of results, in seconds.")
@@ -194,7 +195,7 @@ struct ServerCommand: AsyncParsableCommand {
         var factory: (any MetricsFactory)?
         let registry = PrometheusCollectorRegistry()
         if metrics { factory = PrometheusMetricsFactory(registry: registry) }
-        let service = try makeService(metrics: factory)
+        let service = try await makeService(metrics: factory)
         if metrics { endpoint = MetricsEndpoint(registry: registry, service: service) }
         // With a listener of their own, metrics are not served beside the images.
         let metricsEndpoint = metricsAddress == nil ? endpoint : nil
