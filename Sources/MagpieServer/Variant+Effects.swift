@@ -33,7 +33,7 @@ extension Variant {
             mark.anchor = anchor(w.gravity)
             mark.offsetX = Int((Double(w.x) * g.dprScale).rounded(.toNearestOrEven))
             mark.offsetY = Int((Double(w.y) * g.dprScale).rounded(.toNearestOrEven))
-            mark.opacity = w.opacity
+            mark.opacity = w.opacity * mark.opacity  // the server's watermark opacity is the base
             mark.scale = w.scale > 0 ? w.scale : nil
             chain.append(mark)
         }

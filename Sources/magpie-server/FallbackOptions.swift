@@ -9,8 +9,7 @@ import MagpieServer
 #endif
 
 /// The fallback image (imgproxy's `IMGPROXY_FALLBACK_IMAGE_PATH`, `_URL`, `_DATA`, `_HTTP_CODE`,
-/// `_TTL`): read at start, from a file, base64 text or a URL fetched through the manager (so the
-/// address policy and the source limits judge it as any source), and checked to be an image.
+/// `_TTL`), read at start by ``ConfiguredImage``.
 struct FallbackOptions: ParsableArguments {
     @Option(name: .long, help: "An image file served, processed as asked, when a source cannot be had.")
     var fallbackImagePath: String?
@@ -25,39 +24,15 @@ struct FallbackOptions: ParsableArguments {
 
     /// The fallback, read and checked (`nil` when none is given).
     func load(manager: ImageManager, maxBytes: Int) async throws -> FallbackImage? {
-        let given = [fallbackImagePath, fallbackImageURL, fallbackImageData].compactMap { $0 }
-        guard !given.isEmpty else { return nil }
-        guard given.count == 1 else { throw ValidationError("give one of the --fallback-image-path, -url and -data") }
         guard fallbackImageHTTPCode == 0 || (100...599).contains(fallbackImageHTTPCode) else {
             throw ValidationError("--fallback-image-http-code must be 0 or 100–599")
         }
         guard fallbackImageTTL >= 0 else { throw ValidationError("--fallback-image-ttl cannot be negative") }
-        let bytes: [UInt8]
-        if let path = fallbackImagePath {
-            guard let data = FileManager.default.contents(atPath: path), data.count <= maxBytes else {
-                throw ValidationError("--fallback-image-path \(path): cannot be read, or larger than --max-src-bytes")
-            }
-            bytes = Array(data)
-        } else if let text = fallbackImageData {
-            guard text.utf8.count <= maxBytes / 3 * 4 + 4, let data = Data(base64Encoded: text) else {
-                throw ValidationError("--fallback-image-data: not base64, or larger than --max-src-bytes")
-            }
-            bytes = Array(data)
-        } else {
-            guard let text = fallbackImageURL, let url = URL(string: text), url.scheme != nil else {
-                throw ValidationError("--fallback-image-url: not a URL")
-            }
-            var options = manager.defaultOptions
-            options.cache.memory.expiration = .expired
-            do {
-                bytes = try await manager.retrieveData(with: .network(url), options: options).data
-            } catch {
-                throw ValidationError("--fallback-image-url \(text): \(error)")
-            }
-        }
-        guard (try? ImageInfo(probing: bytes)) != nil else {
-            throw ValidationError("the fallback image is not an image this server reads")
-        }
+        guard
+            let bytes = try await ConfiguredImage.load(
+                path: fallbackImagePath, url: fallbackImageURL, data: fallbackImageData, flag: "--fallback-image",
+                manager: manager, maxBytes: maxBytes)
+        else { return nil }
         return FallbackImage(bytes: bytes, status: fallbackImageHTTPCode, ttl: fallbackImageTTL)
     }
 }

@@ -57,13 +57,6 @@ extension ServerCommand {
         try applyOutputDefaults(&configuration)
         guard maxSigma >= 0, maxSigma <= 100 else { throw ValidationError("--max-sigma must be 0–100") }
         configuration.maxSigma = maxSigma
-        if let watermarkPath {
-            do {
-                configuration.watermark = try OverlayProcessor(contentsOfFile: watermarkPath)
-            } catch {
-                throw ValidationError("--watermark-path \(watermarkPath): \(error)")
-            }
-        }
         guard variantMemoryLimit >= 0 else { throw ValidationError("--variant-memory-limit cannot be negative") }
         configuration.variantMemoryLimit = variantMemoryLimit
         var download = ImageDownloader.Config(
@@ -90,6 +83,7 @@ extension ServerCommand {
             $0.processingConcurrency = workers
         }
         configuration.fallback = try await fallback.load(manager: manager, maxBytes: maxSrcBytes)
+        configuration.watermark = try await watermark.load(manager: manager, maxBytes: maxSrcBytes)
         return ImageService(
             manager: manager, configuration: configuration, accessLog: accessLog ? Logger(label: "magpie.access") : nil,
             metrics: metrics ?? NOOPMetricsHandler.instance)

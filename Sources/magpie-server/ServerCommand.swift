@@ -49,6 +49,7 @@ struct ServerCommand: AsyncParsableCommand {
     @OptionGroup(title: "Paths and presets") var paths: PathOptions
     @OptionGroup(title: "Answers and origin requests") var headers: HeaderOptions
     @OptionGroup(title: "Fallback image") var fallback: FallbackOptions
+    @OptionGroup(title: "Watermark") var watermark: WatermarkOptions
     @OptionGroup(title: "Sources beyond http(s)") var sources: SourceOptions
     @OptionGroup(title: "Traces") var tracing: TracingOptions
     @Option(name: .long, help: "Cache-Control max-age of results, in seconds.")
@@ -119,8 +120,6 @@ struct ServerCommand: AsyncParsableCommand {
     var keepColorProfile = false
     @Option(name: .long, help: "Seconds a request may take in all; past it the answer is 503.")
     var requestTimeout = 20.0
-    @Option(name: .long, help: "The image `wm` composites (decoded once at start).")
-    var watermarkPath: String?
     @Option(name: .long, help: "Largest `bl` and `sh` sigma a URL may ask for (up to 100).")
     var maxSigma = 20.0
     @Flag(inversion: .prefixedNo, help: "Log a line per request on standard error (id, status, bytes, ms, cache).")

@@ -54,3 +54,20 @@ extension ImageServiceTests {
         }
     }
 }
+
+/// The server's watermark opacity (`IMGPROXY_WATERMARK_OPACITY`) is the base a URL's `wm`
+/// opacity multiplies.
+extension ImageServiceTests {
+    @Test func theWatermarksOpacityIsTheBaseAURLsMultiplies() async throws {
+        let mark = try Image(width: 8, height: 8, rgba: Array(repeating: [255, 0, 0, 255], count: 64).flatMap { $0 })
+        let half = try await Self.harness(Self.images) { $0.watermark = OverlayProcessor(mark, opacity: 0.5) }
+        let full = try await Self.harness(Self.images) { $0.watermark = OverlayProcessor(mark) }
+        let a = await half.get(half.target("rs:fit:48:48/wm:1:nowe", "/a.jpg", ext: "png"))
+        let b = await full.get(full.target("rs:fit:48:48/wm:0.5:nowe", "/a.jpg", ext: "png"))
+        let c = await full.get(full.target("rs:fit:48:48/wm:1:nowe", "/a.jpg", ext: "png"))
+        #expect(a.status == 200 && a.body == b.body, "0.5 × 1 is 1 × 0.5")
+        #expect(a.body != c.body)
+        try await half.finish()
+        try await full.finish()
+    }
+}

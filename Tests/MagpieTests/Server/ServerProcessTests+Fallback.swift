@@ -18,6 +18,7 @@ extension ServerProcessTests {
             environment: [
                 "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES": "1", "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES": "1",
                 "IMGPROXY_FALLBACK_IMAGE_DATA": data, "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE": "410",
+                "IMGPROXY_WATERMARK_DATA": data, "IMGPROXY_WATERMARK_OPACITY": "0.5",
             ])
         let line = try #require(child.readLine())
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) }, "\(line)")
@@ -27,6 +28,15 @@ extension ServerProcessTests {
                 url: URL(string: "http://127.0.0.1:\(port)/_/w:24/plain/http://127.0.0.2:\(origin.port)/x.jpg")!,
                 acceptableStatusCodes: 0..<600), progress: { _, _ in })
         #expect(r.statusCode == 410 && (try? Image(decoding: r.body))?.width == 24)
+        // The watermark from base64 text, at half opacity: red over the red fallback stays red,
+        // so the fallback (80×40 red) marked with itself is still red at full alpha.
+        let marked = try await loader.load(
+            DataRequest(
+                url: URL(
+                    string: "http://127.0.0.1:\(port)/_/w:24/wm:1:ce/f:png/plain/http://127.0.0.2:\(origin.port)/y.jpg")!,
+                acceptableStatusCodes: 0..<600), progress: { _, _ in })
+        let pixels = try Image(decoding: marked.body).pixels
+        #expect(marked.statusCode == 410 && Array(pixels[0..<4]) == [255, 0, 0, 255])
         try await loader.shutdown()
         kill(child.process.processIdentifier, SIGTERM)
         child.process.waitUntilExit()
