@@ -70,6 +70,10 @@ public struct ServiceConfiguration: Sendable {
     /// Serve `s3://bucket/key` sources (imgproxy's `IMGPROXY_USE_S3`; the manager's downloader
     /// needs ``ImageDownloader/Config/s3``); off: they are refused (403).
     public var s3Sources = false
+    /// When not empty, the only buckets `s3://` sources may name (`IMGPROXY_S3_ALLOWED_BUCKETS`).
+    public var s3AllowedBuckets: Set<String> = []
+    /// Buckets `s3://` sources may not name (`IMGPROXY_S3_DENIED_BUCKETS`).
+    public var s3DeniedBuckets: Set<String> = []
     /// Sent as `X-Magpie-Node` (which node of a fleet answered).
     public var nodeName: String?
     /// Image requests answered at once at most; past it a request is 429 with `Retry-After: 1`

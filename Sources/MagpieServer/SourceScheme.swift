@@ -12,6 +12,8 @@ import Magpie
 struct SourceScheme: Sendable {
     var enabled: @Sendable (ServiceConfiguration) -> Bool
     var isWellFormed: @Sendable (URL) -> Bool
+    /// Whether this configuration lets this URL be fetched (403 otherwise).
+    var permits: @Sendable (ServiceConfiguration, URL) -> Bool = { _, _ in true }
 
     static let all: [String: SourceScheme] = [
         "http": web, "https": web,
@@ -24,6 +26,12 @@ struct SourceScheme: Sendable {
             enabled: { $0.s3Sources },
             isWellFormed: { url in
                 !(url.host(percentEncoded: true)?.isEmpty ?? true) && url.path.count > 1 && url.port == nil
+            },
+            // imgproxy's `IMGPROXY_S3_ALLOWED_BUCKETS` and `IMGPROXY_S3_DENIED_BUCKETS`.
+            permits: { configuration, url in
+                let bucket = url.host(percentEncoded: true) ?? ""
+                return (configuration.s3AllowedBuckets.isEmpty || configuration.s3AllowedBuckets.contains(bucket))
+                    && !configuration.s3DeniedBuckets.contains(bucket)
             }),
     ]
 
@@ -42,7 +50,7 @@ extension ImageService {
         else { throw .malformedPath }
         guard row.enabled(configuration) else { throw .sourceDenied }
         guard row.isWellFormed(url) else { throw .malformedPath }
-        guard url.user == nil, url.password == nil else { throw .sourceDenied }
+        guard url.user == nil, url.password == nil, row.permits(configuration, url) else { throw .sourceDenied }
         let allowed = configuration.allowedSources
         guard allowed.isEmpty || allowed.contains(where: { text.utf8.starts(with: $0.utf8) }) else {
             throw .sourceDenied

@@ -51,6 +51,8 @@ extension ImgproxyEnvironment {
         read("IMGPROXY_USE_S3", ["--s3"], flag("--s3")),
         read("IMGPROXY_S3_ENDPOINT", ["--s3-endpoint"], string("--s3-endpoint")),
         read("IMGPROXY_S3_REGION", ["--s3-region"], string("--s3-region")),
+        read("IMGPROXY_S3_ALLOWED_BUCKETS", ["--s3-allowed-bucket"], list("--s3-allowed-bucket")),
+        read("IMGPROXY_S3_DENIED_BUCKETS", ["--s3-denied-bucket"], list("--s3-denied-bucket")),
         read("IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE", ["--s3-virtual-hosted"], unlessTrue("--s3-virtual-hosted")),
         read("IMGPROXY_PROMETHEUS_BIND", ["--metrics-bind"], bind("--metrics-bind")),
         read(

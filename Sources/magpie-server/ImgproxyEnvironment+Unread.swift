@@ -56,9 +56,6 @@ extension ImgproxyEnvironment {
             "there is no STS client here: give the role's credentials in AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN"
         )
         + refused(["IMGPROXY_S3_USE_DECRYPTION_CLIENT"], "S3 client-side decryption is not supported")
-        + refused(
-            ["IMGPROXY_S3_ALLOWED_BUCKETS", "IMGPROXY_S3_DENIED_BUCKETS"],
-            "\(pending): refused rather than open every bucket")
         + refused(["IMGPROXY_IGNORE_SSL_VERIFICATION"], "unsafe: an origin's certificate is always verified")
         + refused(
             ["IMGPROXY_PNG_UNLIMITED", "IMGPROXY_SVG_UNLIMITED"],

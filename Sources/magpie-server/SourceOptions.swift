@@ -33,6 +33,10 @@ struct SourceOptions: ParsableArguments {
     var s3Region: String?
     @Flag(name: .long, help: "Name the bucket in --s3-endpoint's host (bucket.host) rather than its path.")
     var s3VirtualHosted = false
+    @Option(name: .customLong("s3-allowed-bucket"), help: "A bucket s3:// sources may name (repeatable; default: all).")
+    var s3AllowedBuckets: [String] = []
+    @Option(name: .customLong("s3-denied-bucket"), help: "A bucket s3:// sources may not name (repeatable).")
+    var s3DeniedBuckets: [String] = []
 
     /// Turns the sources on in `configuration` and `download`; the transports the downloader needs
     /// beyond its own.
@@ -51,6 +55,8 @@ struct SourceOptions: ParsableArguments {
         if let s3 = try s3Configuration(ProcessInfo.processInfo.environment) {
             download.s3 = s3
             configuration.s3Sources = true
+            configuration.s3AllowedBuckets = Set(s3AllowedBuckets)
+            configuration.s3DeniedBuckets = Set(s3DeniedBuckets)
         }
         return transports
     }

@@ -56,4 +56,21 @@ extension ImageServiceTests {
         #expect(await h.get("/trusted-two/w:20/plain/\(h.url("/a.jpg"))").status == 403)
         try await h.finish()
     }
+
+    /// `IMGPROXY_S3_ALLOWED_BUCKETS` and `_DENIED_BUCKETS`: judged before anything is fetched.
+    @Test func s3BucketListsAreJudgedBeforeAnyFetch() async throws {
+        let h = try await Self.harness(Self.images) {
+            $0.s3Sources = true
+            $0.s3AllowedBuckets = ["photos", "avatars"]
+            $0.s3DeniedBuckets = ["avatars"]
+        }
+        func plan(_ bucket: String) throws {
+            _ = try h.service.plan(
+                ServiceRequest(method: "GET", target: h.target("w:10", source: "s3://\(bucket)/a.jpg")))
+        }
+        #expect(throws: Never.self) { try plan("photos") }
+        #expect(throws: ServiceError.sourceDenied) { try plan("avatars") }
+        #expect(throws: ServiceError.sourceDenied) { try plan("backups") }
+        try await h.finish()
+    }
 }

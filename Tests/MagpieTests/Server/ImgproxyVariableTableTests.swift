@@ -54,7 +54,7 @@ import Testing
         for (name, value) in [
             ("IMGPROXY_IGNORE_SSL_VERIFICATION", "true"), ("IMGPROXY_USE_GCS", "1"), ("IMGPROXY_GCS_KEY", "{}"),
             ("IMGPROXY_NETWORK", "unix"), ("IMGPROXY_ENV_LOCAL_FILE_PATH", "/etc/imgproxy.env"),
-            ("IMGPROXY_S3_ALLOWED_BUCKETS", "a,b"), ("IMGPROXY_SVG_UNLIMITED", "t"),
+            ("IMGPROXY_S3_ASSUME_ROLE_ARN", "arn:aws:iam::1:role/r"), ("IMGPROXY_SVG_UNLIMITED", "t"),
         ] {
             #expect(throws: ImgproxyEnvironment.Failure.self, "\(name)=\(value)") {
                 try ImgproxyEnvironment.arguments([name: value], given: [])
