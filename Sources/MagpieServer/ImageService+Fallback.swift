@@ -65,7 +65,7 @@ extension ImageService {
         let maxAge = fallback.ttl > 0 ? min(plan.maxAge, fallback.ttl) : plan.maxAge
         headers += [("Cache-Control", "public, max-age=\(maxAge)"), ("X-Magpie-Cache", "fallback")]
         if status == 200 { headers.append(("ETag", variant.etag)) }
-        if plan.variesOnAccept { headers.append(("Vary", "Accept")) }
+        if let vary = plan.vary { headers.append(("Vary", vary)) }
         headers.append(("Content-Length", String(variant.data.count)))
         return ServiceResponse(status: status, headers: headers, body: variant.data)
     }

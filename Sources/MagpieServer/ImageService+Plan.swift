@@ -14,17 +14,18 @@ extension ImageService {
         final class Parts: Sendable {
             let source: URL
             let options: ImageOptions
-            let variesOnAccept: Bool
+            /// `Vary` of the answer: the request headers that can change it.
+            let vary: String?
             let expires: Int?
             let key: String
             /// The `Content-Disposition` stem and kind, when `fn` or `att` asked for one.
             let disposition: (stem: String, attachment: Bool)?
             let passThrough: PassThrough?
             init(
-                source: URL, options: ImageOptions, variesOnAccept: Bool, expires: Int?, key: String,
+                source: URL, options: ImageOptions, vary: String?, expires: Int?, key: String,
                 disposition: (stem: String, attachment: Bool)?, passThrough: PassThrough?
             ) {
-                (self.source, self.options, self.variesOnAccept) = (source, options, variesOnAccept)
+                (self.source, self.options, self.vary) = (source, options, vary)
                 (self.expires, self.key, self.disposition, self.passThrough) = (expires, key, disposition, passThrough)
             }
         }
@@ -41,11 +42,11 @@ extension ImageService {
         var sourceLimits: Variant.SourceLimits?
 
         init(
-            source: URL, options: ImageOptions, maxAge: Int, variesOnAccept: Bool, expires: Int?, key: String,
+            source: URL, options: ImageOptions, maxAge: Int, vary: String?, expires: Int?, key: String,
             disposition: (stem: String, attachment: Bool)? = nil, passThrough: PassThrough? = nil
         ) {
             parts = Parts(
-                source: source, options: options, variesOnAccept: variesOnAccept, expires: expires, key: key,
+                source: source, options: options, vary: vary, expires: expires, key: key,
                 disposition: disposition, passThrough: passThrough)
             self.maxAge = maxAge
         }
@@ -57,7 +58,7 @@ extension ImageService {
             var options = parts.options
             options.cache.key = parts.source.absoluteString + "#file=" + stamp
             var copy = Plan(
-                source: source, options: options, maxAge: maxAge, variesOnAccept: variesOnAccept, expires: expires,
+                source: source, options: options, maxAge: maxAge, vary: vary, expires: expires,
                 key: key + "\u{0}" + stamp, disposition: disposition, passThrough: passThrough)
             copy.sourceLimits = sourceLimits
             return copy
@@ -65,7 +66,7 @@ extension ImageService {
 
         var source: URL { parts.source }
         var options: ImageOptions { parts.options }
-        var variesOnAccept: Bool { parts.variesOnAccept }
+        var vary: String? { parts.vary }
         /// The `exp` option, seconds since 1970.
         var expires: Int? { parts.expires }
         /// The variant's name in the memory tier: source and processor.
@@ -85,8 +86,9 @@ extension ImageService {
         {
             throw .badSignature
         }
+        let features = ClientFeatures(request, configuration)
         var options = try ProcessingOptions.parse(
-            path.options, presets: configuration.presets, rules: rules, named: path.presets)
+            path.options, presets: configuration.presets, rules: rules, named: path.presets, hints: features)
         // `wm` on a server without a watermark is parsed and draws nothing (as imgproxy).
         if configuration.watermark == nil { options.effects.watermark = nil }
         var maxAge = configuration.ttl
@@ -108,15 +110,19 @@ extension ImageService {
             guard let named = ImageFormat(fileExtension: ext), named.isEncodable else { throw .badOption }
             format = named.fileExtension
         }
-        var varies = false
-        // An animation's format: the one named, else what Accept takes for animations, else
-        // (nil) the source's own rule.
-        var animatedFormat: String? = format == "auto" ? nil : format
-        if format == "auto" && (configuration.autoWebP || configuration.autoAVIF) {
-            varies = true
-            animatedFormat = negotiatedAnimation(request)
-            format = negotiatedFormat(request) ?? format
-        }
+        // What the client's headers change: the format (`--auto-*` where none is named,
+        // `--enforce-*` over a named one; an animation's AVIF falls to WebP or the one named) and
+        // the client hints' defaults; `Vary` names what can change the answer.
+        let named: String? = format == "auto" ? nil : format
+        let c = configuration
+        let acceptMatters =
+            named == nil
+            ? (c.autoWebP || c.autoAVIF || c.enforceWebP || c.enforceAVIF) : (c.enforceWebP || c.enforceAVIF)
+        let animatedFormat = features.animatedFormat(named: named)
+        format = features.format(named: named) ?? "auto"
+        var varyNames = acceptMatters ? ["Accept"] : []
+        if c.clientHints { varyNames += ["Sec-CH-DPR", "DPR", "Sec-CH-Width", "Width"] }
+        let vary = varyNames.isEmpty ? nil : varyNames.joined(separator: ", ")
         let limits = sourceLimits(options.output)
         let variant = Variant(
             options, format: format, limits: limits, watermark: configuration.watermark,
@@ -134,31 +140,13 @@ extension ImageService {
         let skip = options.output.skip.union(configuration.skipProcessingFormats)
         let attachment = options.attachment ?? configuration.returnsAttachment
         var plan = Plan(
-            source: source, options: o, maxAge: maxAge, variesOnAccept: varies, expires: options.expires,
+            source: source, options: o, maxAge: maxAge, vary: vary, expires: options.expires,
             key: source.absoluteString + "\u{0}" + o.processorIdentifier,
             disposition: options.filename != nil || attachment
                 ? (options.filename ?? ContentDisposition.stem(of: source), attachment) : nil,
             passThrough: options.output.raw ? .raw : skip.isEmpty ? nil : .skip(skip, format: format))
         plan.sourceLimits = limits
         return plan
-    }
-
-    /// The format `Accept` chooses where the request names none: AVIF with `--auto-avif` (it wins),
-    /// else WebP with `--auto-webp`; `nil`: the source's own rule.
-    func negotiatedFormat(_ request: ServiceRequest) -> String? {
-        guard configuration.autoAVIF || configuration.autoWebP else { return nil }
-        let accept = request.header("Accept")?.lowercased() ?? ""
-        if configuration.autoAVIF && accept.contains("image/avif") && ImageFormat.avif.isEncodable { return "avif" }
-        if configuration.autoWebP && accept.contains("image/webp") { return "webp" }
-        return nil
-    }
-
-    /// The format `Accept` chooses for an animated source where the request names none: WebP when
-    /// the client takes it and the server negotiates (AVIF here has no animations); `nil`: the
-    /// source's own rule.
-    func negotiatedAnimation(_ request: ServiceRequest) -> String? {
-        guard configuration.autoAVIF || configuration.autoWebP else { return nil }
-        return request.header("Accept")?.lowercased().contains("image/webp") == true ? "webp" : nil
     }
 
     /// The server's limits on a source, tightened (never loosened) by `msr`, `msfs`, `maf` and

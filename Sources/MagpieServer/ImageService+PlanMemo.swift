@@ -6,7 +6,7 @@ extension ImageService {
     /// the time-dependent part, `exp`, is checked again. Refused requests are not remembered.
     func memoizedPlan(_ request: ServiceRequest) throws(ServiceError) -> Plan {
         let key = PlanMemo.Key(
-            target: request.target, negotiated: negotiatedFormat(request), animated: negotiatedAnimation(request))
+            target: request.target, features: ClientFeatures(request, configuration))
         if var plan = plans.plan(for: key) {
             if let expires = plan.expires {
                 let left = Double(expires) - now()
@@ -29,15 +29,14 @@ extension ImageService {
 /// new, remembering each filled both generations with plans never asked again (8.7 MB of a
 /// 19 MB heap peak in the outside benchmark's cold workload, measured with heaptrack).
 /// Nothing in a plan depends on anything but the target, the configuration and (with
-/// `--auto-webp` or `--auto-avif`) the format `Accept` chooses, so a remembered plan is the one
-/// parsing would give.
+/// `--auto-*`, `--enforce-*` or client hints) what the client's headers say (``ClientFeatures``),
+/// so a remembered plan is the one parsing would give.
 final class PlanMemo: Sendable {
     struct Key: Hashable, Sendable {
         var target: String
-        /// What `Accept` chose for a request that names no format (``ImageService/negotiatedFormat(_:)``).
-        var negotiated: String?
-        /// What `Accept` chose for an animated source (``ImageService/negotiatedAnimation(_:)``).
-        var animated: String?
+        /// What the client's headers change (``ClientFeatures``: the formats `Accept` takes that
+        /// the server negotiates, and the client hints).
+        var features: ClientFeatures
     }
 
     static let longestTarget = 1024

@@ -204,7 +204,7 @@ public final class ImageService: Sendable {
             ? result.etag : "\"" + Digest.hex(Digest.md5(Array((result.etag + configuration.etagBuster).utf8))) + "\""
         var headers = standardHeaders(id, Self.contentType(result.format))
         headers += [("Cache-Control", "public, max-age=\(plan.maxAge)"), ("ETag", etag), ("X-Magpie-Cache", cache)]
-        if plan.variesOnAccept { headers.append(("Vary", "Accept")) }
+        if let vary = plan.vary { headers.append(("Vary", vary)) }
         if configuration.setsCanonicalHeader, ["http", "https"].contains(plan.source.scheme) {
             headers.append(("Link", "<\(Self.headerSafe(plan.source.absoluteString))>; rel=\"canonical\""))
         }

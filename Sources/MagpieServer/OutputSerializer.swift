@@ -14,10 +14,15 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
     var keepsCopyright = false
     /// The AV1 encoder's speed for AVIF results (`--avif-speed`, imgproxy's `IMGPROXY_AVIF_SPEED`).
     var avifSpeed = 8
+    /// imgproxy's `IMGPROXY_PREFERRED_FORMATS` for `auto`: the source's format when listed, else
+    /// the first listed that can carry the result's alpha, else the first; nil: Magpie's rule.
+    var preferred: [String]?
 
     var name: String {
         let fq = formatQuality.sorted { $0.key < $1.key }.map { ",\($0.key)\($0.value)" }.joined()
-        let speed = avifSpeed == 8 ? "" : ",avif-speed\(avifSpeed)"
+        let speed =
+            (avifSpeed == 8 ? "" : ",avif-speed\(avifSpeed)")
+            + (preferred.map { ",pref:" + $0.joined(separator: ".") } ?? "")
         return
             "\(format),q\(quality)\(fq)\(maxBytes > 0 ? ",mb\(maxBytes)" : "")\(keepsCopyright ? ",kcr" : "")\(speed)"
     }
@@ -53,12 +58,26 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
             return encoding
         }
         let source = original.map { bytes in bytes.withUnsafeBytes { ImageFormat(sniffing: $0) } } ?? .unknown
+        if let preferred, !preferred.isEmpty {
+            let candidates = preferred.compactMap { ImageFormat(fileExtension: $0) }
+            let named =
+                candidates.contains(source)
+                ? source : candidates.first { !image.hasAlpha || Self.carriesAlpha($0) } ?? candidates[0]
+            if let e = EncodingFormat.standard(named, quality: quality(for: named)) {
+                if case .avif(let q, _) = e { return .avif(quality: q, speed: avifSpeed) }
+                return e
+            }
+        }
         if source == .jpeg { return .jpeg(quality: quality(for: .jpeg)) }
         if source == .png || source == .gif || image.hasAlpha { return .png() }
         return .jpeg(quality: quality(for: .jpeg))
     }
 
     func quality(for format: ImageFormat) -> Int { formatQuality[format.fileExtension] ?? quality }
+
+    /// Whether `format` keeps an alpha channel (imgproxy's `SupportsAlpha`: all it writes but JPEG
+    /// and BMP).
+    static func carriesAlpha(_ format: ImageFormat) -> Bool { format != .jpeg && format != .bmp }
 
     /// imgproxy's `max_bytes`: the body at `quality` if it fits; else at 10 (the floor) if even that
     /// does not fit (the smallest there is); else two guesses between, each where the size line

@@ -59,6 +59,18 @@ public struct ServiceConfiguration: Sendable {
     /// Serve AVIF to clients whose `Accept` names it, when the request names no format; it wins
     /// over WebP (imgproxy's `IMGPROXY_AUTO_AVIF`).
     public var autoAVIF = false
+    /// Serve WebP to clients whose `Accept` names it even where the request names another format
+    /// (imgproxy's `IMGPROXY_ENFORCE_WEBP`).
+    public var enforceWebP = false
+    /// The same for AVIF, stills only (`IMGPROXY_ENFORCE_AVIF`); it wins over WebP.
+    public var enforceAVIF = false
+    /// Read `Sec-CH-DPR`/`DPR` and `Sec-CH-Width`/`Width` as defaults a URL's `dpr` and `w`
+    /// override (`IMGPROXY_ENABLE_CLIENT_HINTS`), with `Vary` naming them.
+    public var clientHints = false
+    /// Formats (file extensions) a result is written in where the request names none: the
+    /// source's own when listed, else the first that can carry the result's alpha (animations:
+    /// the first that animates); `nil`: Magpie's rule (`IMGPROXY_PREFERRED_FORMATS`).
+    public var preferredFormats: [String]?
     /// The AV1 encoder's speed for AVIF results, 0 (slowest, smallest) – 10 (imgproxy's
     /// `IMGPROXY_AVIF_SPEED`). 8.
     public var avifSpeed = 8
@@ -135,7 +147,8 @@ public struct ServiceConfiguration: Sendable {
     var variantDefaults: Variant.Defaults {
         Variant.Defaults(
             quality: quality, formatQuality: formatQuality, autoRotate: autoRotate,
-            enforcesThumbnail: enforcesThumbnail, keepsCopyright: keepsCopyright, avifSpeed: avifSpeed)
+            enforcesThumbnail: enforcesThumbnail, keepsCopyright: keepsCopyright, avifSpeed: avifSpeed,
+            preferredFormats: preferredFormats)
     }
 
     public init() {}

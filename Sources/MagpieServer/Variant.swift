@@ -17,6 +17,8 @@ struct Variant: Sendable {
         var enforcesThumbnail = false
         var keepsCopyright = false
         var avifSpeed = 8
+        /// imgproxy's `IMGPROXY_PREFERRED_FORMATS` (file extensions); nil: Magpie's own rule.
+        var preferredFormats: [String]?
     }
 
     /// - Parameter animatedFormat: the format an animated source is written in: the one the request
@@ -63,9 +65,15 @@ struct Variant: Sendable {
             formatQuality: options.quality != nil
                 ? [:] : defaults.formatQuality.merging(options.output.formatQuality) { $1 },
             maxBytes: options.output.maxBytes, keepsCopyright: options.output.keepCopyright ?? defaults.keepsCopyright,
-            avifSpeed: defaults.avifSpeed)
+            avifSpeed: defaults.avifSpeed, preferred: format == "auto" ? defaults.preferredFormats : nil)
+        // With preferred formats, an animation the request names no format for is written in the
+        // first of them that animates (imgproxy's rule), else its own.
+        let preferredAnimated = defaults.preferredFormats?.first { ext in
+            ImageFormat(fileExtension: ext).flatMap { EncodingFormat.standard($0, quality: 80) }?.animates == true
+        }
         let animation = Self.animation(
-            inner, animatedFormat: animatedFormat, trims: g.trim != nil, limits: limits,
+            inner, animatedFormat: animatedFormat ?? (format == "auto" ? preferredAnimated : nil),
+            trims: g.trim != nil, limits: limits,
             serializer: serializer)
         var tag = "\(options.variantName)\(limits.quality == .fast ? "|fast" : "")\(keepsColorProfile ? "|kcp" : "")"
         tag += (autoRotate ? "" : "|ar0") + (thumbnail ? "|eth" : "") + "|\(serializer.name)"

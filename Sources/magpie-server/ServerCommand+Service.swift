@@ -78,6 +78,7 @@ extension ServerCommand {
             disk: DiskCache.Config(directory: cacheDir, sizeLimit: diskLimit))
         let transports = try sources.apply(to: &configuration, download: &download)
         try headers.apply(to: &configuration, download: &download)
+        try formats.apply(to: &configuration)
         let manager = ImageManager(cache: cache, downloader: ImageDownloader(config: download, transports: transports))
         {
             $0.processingConcurrency = workers

@@ -50,6 +50,7 @@ struct ServerCommand: AsyncParsableCommand {
     @OptionGroup(title: "Answers and origin requests") var headers: HeaderOptions
     @OptionGroup(title: "Fallback image") var fallback: FallbackOptions
     @OptionGroup(title: "Watermark") var watermark: WatermarkOptions
+    @OptionGroup(title: "Formats for the client") var formats: FormatOptions
     @OptionGroup(title: "Sources beyond http(s)") var sources: SourceOptions
     @OptionGroup(title: "Traces") var tracing: TracingOptions
     @Option(name: .long, help: "Cache-Control max-age of results, in seconds.")

@@ -42,9 +42,12 @@ struct ProcessingOptions: Sendable, Hashable {
     /// not checked).
     static func parse(
         _ segments: [String], presets: [String: [String]], rules: PathRules = .init(),
-        named: [String] = []
+        named: [String] = [], hints: ClientFeatures = ClientFeatures()
     ) throws(ServiceError) -> ProcessingOptions {
         var options = ProcessingOptions()
+        // Client hints first, as imgproxy's defaults: the width asked is in CSS pixels.
+        if let dpr = hints.dpr { options.dpr = dpr }
+        if let width = hints.width { options.width = Int((Double(width) / (hints.dpr ?? 1)).rounded()) }
         let separator = rules.argumentsSeparator
         if presets["default"] != nil { try options.expand(["default"], presets, separator, expanding: []) }
         try options.expand(named, presets, separator, expanding: [])

@@ -66,9 +66,14 @@ extension ImageServiceTests {
             print("SKIPPED: no GIF or AVIF output here")
             return
         }
-        let h = try await Self.harness(try Self.animations()) { $0.autoAVIF = true }
+        let h = try await Self.harness(try Self.animations()) {
+            $0.autoAVIF = true
+            $0.autoWebP = true
+        }
         let target = h.target("rs:fit:30:30", "/a.gif")
         // Both ask for AVIF for stills; one takes WebP too. Asked twice each (the plan memo).
+        // (With --auto-avif alone an animation keeps its own format, as imgproxy's does: only
+        // --auto-webp or --enforce-webp turn one into WebP.)
         for _ in 0..<2 {
             let both = await h.get(target, headers: [("Accept", "image/avif,image/webp")])
             #expect(both.header("Content-Type") == "image/webp" && both.header("Vary") == "Accept")

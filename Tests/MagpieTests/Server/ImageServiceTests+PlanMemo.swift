@@ -42,21 +42,21 @@ extension ImageServiceTests {
     @Test func thePlanMemoIsBounded() {
         let memo = PlanMemo(capacity: 4)
         let plan = ImageService.Plan(
-            source: URL(string: "http://a/b")!, options: ImageOptions(), maxAge: 1, variesOnAccept: false,
+            source: URL(string: "http://a/b")!, options: ImageOptions(), maxAge: 1, vary: nil,
             expires: nil, key: "k")
         // A target parsed once is not remembered: cold traffic leaves the memo empty.
-        for i in 0..<20 { memo.remember(plan, for: .init(target: "/once-\(i)", negotiated: nil)) }
+        for i in 0..<20 { memo.remember(plan, for: .init(target: "/once-\(i)", features: ClientFeatures())) }
         #expect(memo.count == 0)
-        #expect(memo.plan(for: .init(target: "/once-19", negotiated: nil)) == nil)
+        #expect(memo.plan(for: .init(target: "/once-19", features: ClientFeatures())) == nil)
         // Parsed twice, it is; and the memo stays within two generations.
         for i in 0..<20 {
-            for _ in 0..<2 { memo.remember(plan, for: .init(target: "/\(i)", negotiated: nil)) }
+            for _ in 0..<2 { memo.remember(plan, for: .init(target: "/\(i)", features: ClientFeatures())) }
         }
         #expect(memo.count <= 8)
-        #expect(memo.plan(for: .init(target: "/19", negotiated: nil)) != nil)
-        #expect(memo.plan(for: .init(target: "/0", negotiated: nil)) == nil)
+        #expect(memo.plan(for: .init(target: "/19", features: ClientFeatures())) != nil)
+        #expect(memo.plan(for: .init(target: "/0", features: ClientFeatures())) == nil)
         let long = "/" + String(repeating: "a", count: PlanMemo.longestTarget)
-        for _ in 0..<2 { memo.remember(plan, for: .init(target: long, negotiated: nil)) }
-        #expect(memo.plan(for: .init(target: long, negotiated: nil)) == nil)
+        for _ in 0..<2 { memo.remember(plan, for: .init(target: long, features: ClientFeatures())) }
+        #expect(memo.plan(for: .init(target: long, features: ClientFeatures())) == nil)
     }
 }
