@@ -125,6 +125,8 @@ struct ServerCommand: AsyncParsableCommand {
     var maxSigma = 20.0
     @Flag(inversion: .prefixedNo, help: "Log a line per request on standard error (id, status, bytes, ms, cache).")
     var accessLog = true
+    @Option(name: .long, help: "The least level logged: debug, info, warn or error (imgproxy's names).")
+    var logLevel = "info"
     @Option(name: .long, help: "Quality of results where a URL gives none (1–100).")
     var quality = 80
     @Option(name: .long, help: "Quality for one output format where a URL gives none, FORMAT=Q (repeatable).")
@@ -182,7 +184,13 @@ struct ServerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        LoggingSystem.bootstrap { LineLogHandler(label: $0) }
+        let levels: [String: Logger.Level] = ["debug": .debug, "info": .info, "warn": .warning, "error": .error]
+        guard let level = levels[logLevel] else { throw ValidationError("--log-level: debug, info, warn or error") }
+        LoggingSystem.bootstrap {
+            var handler = LineLogHandler(label: $0)
+            handler.logLevel = level
+            return handler
+        }
         let (host, port) = try Self.address(bind)
         guard maxConnections > 0, idleTimeout > 0, readRequestTimeout > 0, readRequestTimeout <= 3600 else {
             throw ValidationError("--max-connections, --idle-timeout and --read-request-timeout must be positive")

@@ -6,9 +6,11 @@ import Testing
 @testable import Magpie
 
 /// The access log on standard error: one line per request in swift-log's format, and none with
-/// `--no-access-log`.
+/// `--no-access-log` or with `IMGPROXY_LOG_LEVEL=error` (`--log-level`: the access log is `info`).
 extension ServerProcessTests {
-    @Test(arguments: [true, false]) func theAccessLogIsOneLinePerRequestUnlessTurnedOff(_ on: Bool) async throws {
+    @Test(arguments: ["on", "off", "error level"])
+    func theAccessLogIsOneLinePerRequestUnlessTurnedOff(_ mode: String) async throws {
+        let on = mode == "on"
         let dir = try TemporaryDirectory()
         let logPath = dir.path("stderr.log")
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
@@ -16,7 +18,8 @@ extension ServerProcessTests {
         let child = try ChildProcess(
             Self.binary,
             ["--bind", "127.0.0.1:0", "--allow-unsigned", "--cache-dir", dir.path("cache")]
-                + (on ? [] : ["--no-access-log"]), standardError: log)
+                + (mode == "off" ? ["--no-access-log"] : []), standardError: log,
+            environment: mode == "error level" ? ["IMGPROXY_LOG_LEVEL": "error"] : [:])
         let line = try #require(child.readLine())
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) }, "\(line)")
         for id in ["req-a", "req-b"] {
