@@ -14,6 +14,8 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
     var keepsCopyright = false
     /// The AV1 encoder's speed for AVIF results (`--avif-speed`, imgproxy's `IMGPROXY_AVIF_SPEED`).
     var avifSpeed = 8
+    /// libwebp's method for WebP results, 1 (fast) – 6 (small) (`IMGPROXY_WEBP_EFFORT`); 4.
+    var webpEffort = 4
     /// imgproxy's `IMGPROXY_PREFERRED_FORMATS` for `auto`: the source's format when listed, else
     /// the first listed that can carry the result's alpha, else the first; nil: Magpie's rule.
     var preferred: [String]?
@@ -21,7 +23,7 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
     var name: String {
         let fq = formatQuality.sorted { $0.key < $1.key }.map { ",\($0.key)\($0.value)" }.joined()
         let speed =
-            (avifSpeed == 8 ? "" : ",avif-speed\(avifSpeed)")
+            (avifSpeed == 8 ? "" : ",avif-speed\(avifSpeed)") + (webpEffort == 4 ? "" : ",webp-effort\(webpEffort)")
             + (preferred.map { ",pref:" + $0.joined(separator: ".") } ?? "")
         return
             "\(format),q\(quality)\(fq)\(maxBytes > 0 ? ",mb\(maxBytes)" : "")\(keepsCopyright ? ",kcr" : "")\(speed)"
@@ -54,8 +56,7 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
         if let named = ImageFormat(fileExtension: format),
             let encoding = EncodingFormat.standard(named, quality: quality(for: named))
         {
-            if case .avif(let q, _) = encoding { return .avif(quality: q, speed: avifSpeed) }
-            return encoding
+            return tuned(encoding)
         }
         let source = original.map { bytes in bytes.withUnsafeBytes { ImageFormat(sniffing: $0) } } ?? .unknown
         if let preferred, !preferred.isEmpty {
@@ -63,10 +64,7 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
             let named =
                 candidates.contains(source)
                 ? source : candidates.first { !image.hasAlpha || Self.carriesAlpha($0) } ?? candidates[0]
-            if let e = EncodingFormat.standard(named, quality: quality(for: named)) {
-                if case .avif(let q, _) = e { return .avif(quality: q, speed: avifSpeed) }
-                return e
-            }
+            if let e = EncodingFormat.standard(named, quality: quality(for: named)) { return tuned(e) }
         }
         if source == .jpeg { return .jpeg(quality: quality(for: .jpeg)) }
         if source == .png || source == .gif || image.hasAlpha { return .png() }
@@ -74,6 +72,16 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
     }
 
     func quality(for format: ImageFormat) -> Int { formatQuality[format.fileExtension] ?? quality }
+
+    /// `encoding` at the server's AVIF speed and WebP effort.
+    func tuned(_ encoding: EncodingFormat) -> EncodingFormat {
+        switch encoding {
+        case .avif(let q, _): return .avif(quality: q, speed: avifSpeed)
+        case .webp(let q, _): return .webp(quality: q, method: webpEffort)
+        case .webpLossless(let effort, _): return .webpLossless(effort: effort, method: webpEffort)
+        default: return encoding
+        }
+    }
 
     /// Whether `format` keeps an alpha channel (imgproxy's `SupportsAlpha`: all it writes but JPEG
     /// and BMP).

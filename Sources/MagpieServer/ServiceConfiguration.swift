@@ -71,6 +71,8 @@ public struct ServiceConfiguration: Sendable {
     /// source's own when listed, else the first that can carry the result's alpha (animations:
     /// the first that animates); `nil`: Magpie's rule (`IMGPROXY_PREFERRED_FORMATS`).
     public var preferredFormats: [String]?
+    /// libwebp's method for WebP results, 1 (fast) – 6 (small) (imgproxy's `IMGPROXY_WEBP_EFFORT`). 4.
+    public var webpEffort = 4
     /// The AV1 encoder's speed for AVIF results, 0 (slowest, smallest) – 10 (imgproxy's
     /// `IMGPROXY_AVIF_SPEED`). 8.
     public var avifSpeed = 8
@@ -148,7 +150,7 @@ public struct ServiceConfiguration: Sendable {
         Variant.Defaults(
             quality: quality, formatQuality: formatQuality, autoRotate: autoRotate,
             enforcesThumbnail: enforcesThumbnail, keepsCopyright: keepsCopyright, avifSpeed: avifSpeed,
-            preferredFormats: preferredFormats)
+            webpEffort: webpEffort, preferredFormats: preferredFormats)
     }
 
     public init() {}

@@ -17,6 +17,7 @@ struct Variant: Sendable {
         var enforcesThumbnail = false
         var keepsCopyright = false
         var avifSpeed = 8
+        var webpEffort = 4
         /// imgproxy's `IMGPROXY_PREFERRED_FORMATS` (file extensions); nil: Magpie's own rule.
         var preferredFormats: [String]?
     }
@@ -65,7 +66,8 @@ struct Variant: Sendable {
             formatQuality: options.quality != nil
                 ? [:] : defaults.formatQuality.merging(options.output.formatQuality) { $1 },
             maxBytes: options.output.maxBytes, keepsCopyright: options.output.keepCopyright ?? defaults.keepsCopyright,
-            avifSpeed: defaults.avifSpeed, preferred: format == "auto" ? defaults.preferredFormats : nil)
+            avifSpeed: defaults.avifSpeed, webpEffort: defaults.webpEffort,
+            preferred: format == "auto" ? defaults.preferredFormats : nil)
         // With preferred formats, an animation the request names no format for is written in the
         // first of them that animates (imgproxy's rule), else its own.
         let preferredAnimated = defaults.preferredFormats?.first { ext in
@@ -100,7 +102,7 @@ struct Variant: Sendable {
             guard let f = ImageFormat(fileExtension: named),
                 let e = EncodingFormat.standard(f, quality: serializer.quality(for: f)), e.animates
             else { return nil }
-            encoding = e
+            encoding = serializer.tuned(e)
         }
         return AnimationProcessor(
             chain, format: encoding, maxFrames: limits.animationFrames, timeLimit: limits.timeLimit)

@@ -17,6 +17,8 @@ struct FormatOptions: ParsableArguments {
     var preferredFormats: [String] = []
     @Flag(name: .long, help: "Take Sec-CH-DPR/DPR and Sec-CH-Width/Width as the defaults of dpr and w.")
     var clientHints = false
+    @Option(name: .long, help: "libwebp's method for WebP results, 1 (fast) – 6 (small).")
+    var webpEffort = 4
 
     func apply(to configuration: inout ServiceConfiguration) throws {
         if enforceAvif && !ImageFormat.avif.isEncodable {
@@ -25,6 +27,8 @@ struct FormatOptions: ParsableArguments {
         configuration.enforceWebP = enforceWebp
         configuration.enforceAVIF = enforceAvif
         configuration.clientHints = clientHints
+        guard (1...6).contains(webpEffort) else { throw ValidationError("--webp-effort must be 1–6") }
+        configuration.webpEffort = webpEffort
         guard !preferredFormats.isEmpty else { return }
         var formats: [String] = []
         for name in preferredFormats.flatMap({ $0.split(separator: ",").map(String.init) }) {

@@ -98,3 +98,22 @@ extension ImageServiceTests {
         try await h.finish()
     }
 }
+
+/// `IMGPROXY_WEBP_EFFORT`: libwebp's method for WebP results, stills and animations.
+extension ImageServiceTests {
+    @Test func theWebPEffortIsLibwebpsMethod() async throws {
+        var bodies: [[UInt8]] = []
+        for effort in [1, 6] {
+            let h = try await Self.harness(Self.images) { $0.webpEffort = effort }
+            let r = await h.get(h.target("w:64", "/a.jpg", ext: "webp"))
+            #expect(r.status == 200 && r.header("Content-Type") == "image/webp")
+            #expect(try Image(decoding: r.body).width == 64)
+            bodies.append(r.body)
+            try await h.finish()
+        }
+        #expect(bodies[0] != bodies[1], "method 1 and method 6 write different bytes")
+        #expect(
+            OutputSerializer(format: "webp", quality: 80, webpEffort: 6).tuned(.webp(quality: 80))
+                == .webp(quality: 80, method: 6))
+    }
+}
