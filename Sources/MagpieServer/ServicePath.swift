@@ -37,13 +37,13 @@ struct ServicePath: Sendable, Hashable {
         var presets: [String] = []
         if rules.onlyPresets {
             guard let slash = rest.firstIndex(of: "/") else { throw .malformedPath }
-            presets = colonsDecoded(rest[..<slash]).split(separator: rules.argumentsSeparator).map(String.init)
+            presets = rules.split(colonsDecoded(rest[..<slash])).filter { !$0.isEmpty }.map(String.init)
             rest = rest[rest.index(after: slash)...]
         } else {
             while let slash = rest.firstIndex(of: "/") {
                 let segment = rest[..<slash]
                 let decoded = colonsDecoded(segment)
-                guard segment != "plain", decoded.contains(rules.argumentsSeparator) else { break }
+                guard segment != "plain", rules.hasSeparator(decoded) else { break }
                 options.append(decoded)
                 rest = rest[rest.index(after: slash)...]
             }

@@ -48,40 +48,40 @@ struct ProcessingOptions: Sendable, Hashable {
         // Client hints first, as imgproxy's defaults: the width asked is in CSS pixels.
         if let dpr = hints.dpr { options.dpr = dpr }
         if let width = hints.width { options.width = Int((Double(width) / (hints.dpr ?? 1)).rounded()) }
-        let separator = rules.argumentsSeparator
-        if presets["default"] != nil { try options.expand(["default"], presets, separator, expanding: []) }
-        try options.expand(named, presets, separator, expanding: [])
+        if presets["default"] != nil { try options.expand(["default"], presets, rules, expanding: []) }
+        try options.expand(named, presets, rules, expanding: [])
         for segment in segments {
-            let name = segment.split(separator: separator, maxSplits: 1, omittingEmptySubsequences: false)[0]
-            guard rules.allowedOptions.isEmpty || rules.allowedOptions.contains(String(name)) else {
-                throw .forbiddenOption
+            if !rules.allowedOptions.isEmpty {
+                guard rules.allowedOptions.contains(String(rules.split(segment, maxSplits: 1)[0])) else {
+                    throw .forbiddenOption
+                }
             }
-            try options.apply([segment], presets: presets, separator, expanding: [])
+            try options.apply([segment], presets: presets, rules, expanding: [])
         }
         return options
     }
 
     private mutating func apply(
-        _ segments: [String], presets: [String: [String]], _ separator: String, expanding: Set<String>
+        _ segments: [String], presets: [String: [String]], _ rules: PathRules, expanding: Set<String>
     ) throws(ServiceError) {
         for segment in segments {
-            let parts = segment.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
+            let parts = rules.split(segment).map(String.init)
             guard parts[0] == "pr" || parts[0] == "preset" else {
                 try apply(parts)
                 continue
             }
             guard parts.count >= 2 else { throw .badOption }
-            try expand(Array(parts.dropFirst()), presets, separator, expanding: expanding)
+            try expand(Array(parts.dropFirst()), presets, rules, expanding: expanding)
         }
     }
 
     private mutating func expand(
-        _ names: [String], _ presets: [String: [String]], _ separator: String, expanding: Set<String>
+        _ names: [String], _ presets: [String: [String]], _ rules: PathRules, expanding: Set<String>
     ) throws(ServiceError) {
         for name in names {
             guard let preset = presets[name] else { throw .badOption }
             if expanding.contains(name) { continue }
-            try apply(preset, presets: presets, separator, expanding: expanding.union([name]))
+            try apply(preset, presets: presets, rules, expanding: expanding.union([name]))
         }
     }
 
