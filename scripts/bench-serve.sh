@@ -115,6 +115,8 @@ awk -v s="$(( $(steal) - steal0 ))" -v t="$(( $(total) - total0 ))" \
 if [ -n "${BASELINE_BIN:-}" ]; then
     echo "== this build against the baseline ($BASELINE_BIN), medians of $rounds interleaved rounds"
     for pair in "magpie B|baseline B" "magpie B --fast|baseline B --fast" "magpie warm|baseline warm"; do
+        # A part PARTS left out has no runs to compare.
+        [ -s "$work/rps-${pair%|*}" ] && [ -s "$work/rps-${pair#*|}" ] || continue
         a=$(median "${pair%|*}"); b=$(median "${pair#*|}")
         awk -v l="${pair%|*}" -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "  %s: %.0f against %.0f requests/s, %.3f×\n", l, a, b, a / b }'
     done

@@ -44,6 +44,7 @@ extension ImgproxyEnvironment {
         read("IMGPROXY_ENABLE_CLIENT_HINTS", ["--client-hints"], flag("--client-hints")),
         read("IMGPROXY_LOG_LEVEL", ["--log-level"], string("--log-level")),
         read("IMGPROXY_WEBP_EFFORT", ["--webp-effort"], int("--webp-effort", 1...6)),
+        read("IMGPROXY_REQUESTS_QUEUE_SIZE", ["--requests-queue-size"], int("--requests-queue-size")),
         read("IMGPROXY_DOWNLOAD_TIMEOUT", ["--download-timeout"], int("--download-timeout", 1...3600)),
         read("IMGPROXY_MAX_REDIRECTS", ["--max-redirects"], int("--max-redirects", 0...100)),
         read("IMGPROXY_WORKERS", ["--workers"], int("--workers", 1...4096)),

@@ -45,7 +45,11 @@ extension ServerCommand {
         else {
             throw ValidationError("limits must be positive")
         }
-        configuration.maxInFlight = maxInflight
+        // imgproxy's IMGPROXY_REQUESTS_QUEUE_SIZE: the workers plus the queue are answered at once,
+        // more are 429. (imgproxy's 0 is no limit; Magpie keeps --max-inflight then.)
+        guard requestsQueueSize >= 0 else { throw ValidationError("--requests-queue-size cannot be negative") }
+        let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
+        configuration.maxInFlight = requestsQueueSize > 0 ? workerCount + requestsQueueSize : maxInflight
         configuration.maxSourcePixels = maxSrcPixels
         configuration.maxFrames = maxFrames
         configuration.maxAnimationFrames = maxAnimationFrames

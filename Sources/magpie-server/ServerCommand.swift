@@ -99,6 +99,9 @@ struct ServerCommand: AsyncParsableCommand {
     var shutdownDelay = 0
     @Option(name: .long, help: "Image requests answered at once; more are 429 at once.")
     var maxInflight = 256
+    @Option(
+        name: .long, help: "Requests that may wait for a worker: --max-inflight becomes the workers plus it (0: keep).")
+    var requestsQueueSize = 0
     @Option(name: .long, help: "Bytes of encoded variants kept in memory (0: none), each for at most 60 s.")
     var variantMemoryLimit = 16 << 20
     @Option(name: .long, help: "Largest source in pixels, from its header before decoding.")

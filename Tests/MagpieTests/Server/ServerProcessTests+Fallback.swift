@@ -57,3 +57,45 @@ extension ServerProcessTests {
         try await origin.shutdown()
     }
 }
+
+/// `IMGPROXY_REQUESTS_QUEUE_SIZE`: the workers plus the queue are answered at once, the next is
+/// 429 at once.
+extension ServerProcessTests {
+    @Test func theRequestsQueueSizeBoundsRequestsInFlight() async throws {
+        let gate = Gate()
+        let arrived = Recorder<String>()
+        let origin = try await LoopbackServer(host: "127.0.0.2") { request in
+            arrived.add(request.path)
+            await gate.wait()
+            return .ok(NetFixture.jpeg, contentType: "image/jpeg")
+        }
+        let dir = try TemporaryDirectory()
+        let child = try ChildProcess(
+            Self.binary, ["--allow-unsigned", "--bind", "127.0.0.1:0", "--cache-dir", dir.path("cache")],
+            environment: [
+                "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES": "1", "IMGPROXY_WORKERS": "1",
+                "IMGPROXY_REQUESTS_QUEUE_SIZE": "1",
+            ])
+        let line = try #require(child.readLine())
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) }, "\(line)")
+        let loader = HTTPDataLoader(addressPolicy: .allowAll)
+        func get(_ name: String) async throws -> Int {
+            try await loader.load(
+                DataRequest(
+                    url: URL(string: "http://127.0.0.1:\(port)/_/w:8/plain/http://127.0.0.2:\(origin.port)/\(name)")!,
+                    acceptableStatusCodes: 0..<600), progress: { _, _ in }
+            ).statusCode
+        }
+        async let first = get("a.jpg")
+        async let second = get("b.jpg")
+        await eventually("both requests at the origin") { arrived.all.count == 2 }
+        #expect(try await get("c.jpg") == 429, "one worker and a queue of one: the third is refused at once")
+        gate.open()
+        let (a, b) = try await (first, second)
+        #expect(a == 200 && b == 200)
+        try await loader.shutdown()
+        kill(child.process.processIdentifier, SIGTERM)
+        child.process.waitUntilExit()
+        try await origin.shutdown()
+    }
+}
