@@ -61,6 +61,11 @@ import Testing
             }
         }
         #expect(throws: Never.self) { try ImgproxyEnvironment.arguments(["IMGPROXY_NETWORK": "tcp4"], given: []) }
+        // imgproxy's 0 for "no limit" keeps Magpie's bound: a server facing strangers is bounded.
+        let (zeros, _) = try ImgproxyEnvironment.arguments(
+            ["IMGPROXY_MAX_SRC_FILE_SIZE": "0", "IMGPROXY_MAX_CLIENTS": "0", "IMGPROXY_MAX_RESULT_DIMENSION": "0"],
+            given: [])
+        #expect(zeros.isEmpty, "\(zeros)")
         #expect(throws: ImgproxyEnvironment.Failure.self) {
             try ImgproxyEnvironment.arguments(["IMGPROXY_URL_REPLACEMENTS": "no-equals"], given: [])
         }
