@@ -75,12 +75,7 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
 
     /// `encoding` at the server's AVIF speed and WebP effort.
     func tuned(_ encoding: EncodingFormat) -> EncodingFormat {
-        switch encoding {
-        case .avif(let q, _): return .avif(quality: q, speed: avifSpeed)
-        case .webp(let q, _): return .webp(quality: q, method: webpEffort)
-        case .webpLossless(let effort, _): return .webpLossless(effort: effort, method: webpEffort)
-        default: return encoding
-        }
+        encoding.withEffort(avifSpeed: avifSpeed, webpMethod: webpEffort)
     }
 
     /// Whether `format` keeps an alpha channel (imgproxy's `SupportsAlpha`: all it writes but JPEG

@@ -17,31 +17,38 @@ extension EncodingFormat {
         let quality: Int?
         /// The same encoding at another quality (itself where it has none).
         let requalified: @Sendable (Int) -> EncodingFormat
+        /// The same encoding at an AVIF speed and a WebP method (itself where it has neither).
+        var retuned: @Sendable (_ avifSpeed: Int, _ webpMethod: Int) -> EncodingFormat
     }
 
     /// This encoding's row.
     var row: Row {
         switch self {
         case .png(let level):
-            return Row(format: .png, core: .png(compressionLevel: level), lossy: false, quality: nil) { _ in self }
+            return Row(
+                format: .png, core: .png(compressionLevel: level), lossy: false, quality: nil,
+                requalified: { _ in self },
+                retuned: { _, _ in self })
         case .jpeg(let q, let sub):
-            return Row(format: .jpeg, core: .jpeg(quality: q, fullChroma: sub == .yuv444), lossy: true, quality: q) {
-                .jpeg(quality: $0, chromaSubsampling: sub)
-            }
+            return Row(
+                format: .jpeg, core: .jpeg(quality: q, fullChroma: sub == .yuv444), lossy: true, quality: q,
+                requalified: { .jpeg(quality: $0, chromaSubsampling: sub) }, retuned: { _, _ in self })
         case .webp(let q, let method):
-            return Row(format: .webp, core: .webp(quality: q, method: method), lossy: true, quality: q) {
-                .webp(quality: $0, method: method)
-            }
+            return Row(
+                format: .webp, core: .webp(quality: q, method: method), lossy: true, quality: q,
+                requalified: { .webp(quality: $0, method: method) }, retuned: { .webp(quality: q, method: $1) })
         case .webpLossless(let effort, let method):
             return Row(
-                format: .webp, core: .webpLossless(effort: effort, method: method), lossy: false, quality: nil
-            ) { _ in self }
+                format: .webp, core: .webpLossless(effort: effort, method: method), lossy: false, quality: nil,
+                requalified: { _ in self }, retuned: { .webpLossless(effort: effort, method: $1) })
         case .avif(let q, let speed):
-            return Row(format: .avif, core: .avif(quality: q, speed: speed), lossy: true, quality: q) {
-                .avif(quality: $0, speed: speed)
-            }
+            return Row(
+                format: .avif, core: .avif(quality: q, speed: speed), lossy: true, quality: q,
+                requalified: { .avif(quality: $0, speed: speed) }, retuned: { s, _ in .avif(quality: q, speed: s) })
         case .gif(let dithering):
-            return Row(format: .gif, core: .gif(dithering: dithering), lossy: false, quality: nil) { _ in self }
+            return Row(
+                format: .gif, core: .gif(dithering: dithering), lossy: false, quality: nil, requalified: { _ in self },
+                retuned: { _, _ in self })
         }
     }
 
@@ -57,6 +64,10 @@ extension EncodingFormat {
 
     /// This encoding at `quality`, its other settings kept (itself where it has no quality).
     public func withQuality(_ quality: Int) -> EncodingFormat { row.requalified(quality) }
+
+    /// This encoding at an AVIF `speed` (0–10) and a WebP `method` (0–6), its other settings kept
+    /// (itself where it has neither).
+    public func withEffort(avifSpeed: Int, webpMethod: Int) -> EncodingFormat { row.retuned(avifSpeed, webpMethod) }
 
     var core: CoreEncoding { row.core }
 

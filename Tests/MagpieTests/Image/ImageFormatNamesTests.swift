@@ -58,5 +58,18 @@ import Testing
                 == .jpeg(quality: 20, chromaSubsampling: .yuv444))
         #expect(EncodingFormat.avif(quality: 40, speed: 6).withQuality(20) == .avif(quality: 20, speed: 6))
         #expect(EncodingFormat.webp(quality: 60, method: 2).withQuality(20) == .webp(quality: 20, method: 2))
+        // The effort: AVIF's speed and WebP's method, each row its own; the others unchanged.
+        #expect(
+            EncodingFormat.avif(quality: 40, speed: 6).withEffort(avifSpeed: 9, webpMethod: 1)
+                == .avif(quality: 40, speed: 9))
+        #expect(
+            EncodingFormat.webp(quality: 60, method: 2).withEffort(avifSpeed: 9, webpMethod: 6)
+                == .webp(quality: 60, method: 6))
+        #expect(
+            EncodingFormat.webpLossless(effort: 50, method: 2).withEffort(avifSpeed: 9, webpMethod: 5)
+                == .webpLossless(effort: 50, method: 5))
+        for encoding in [EncodingFormat.png(), .jpeg(quality: 70), .gif()] {
+            #expect(encoding.withEffort(avifSpeed: 1, webpMethod: 1) == encoding, "\(encoding)")
+        }
     }
 }
