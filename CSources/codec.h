@@ -117,7 +117,9 @@ MAGPIE_HIDDEN magpie__probe_fn magpie__probe_jpeg;
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_jpeg;
 MAGPIE_HIDDEN magpie__thumbnail_fn magpie__thumbnail_jpeg;
 MAGPIE_HIDDEN magpie__encode_fn magpie__encode_jpeg;
-/* PNG: probe_png.c, png.c, encode.c */
+/* Whether every one of w × h RGBA pixels (rows `stride` apart) is opaque (encode.c). */
+MAGPIE_HIDDEN int magpie__rgba_opaque(const uint8_t *px, uint32_t w, uint32_t h, size_t stride);
+/* PNG: probe_png.c, png.c, png_encode.c */
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_png;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_png;
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_png;
@@ -146,10 +148,11 @@ MAGPIE_HIDDEN magpie__probe_fn magpie__probe_isobmff;
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_avif;
 MAGPIE_HIDDEN magpie__encode_fn magpie__encode_avif;
 MAGPIE_HIDDEN extern const magpie__frames_ops magpie__avif_frames;
-/* JPEG XL: probe_jxl.c, jxl.c (libjxl, loaded on the first decode) */
+/* JPEG XL: probe_jxl.c, jxl.c, jxl_encode.c (libjxl, loaded on first use: jxl_loader.c) */
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_jxl;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_jxl;
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_jxl;
+MAGPIE_HIDDEN magpie__encode_fn magpie__encode_jxl;
 MAGPIE_HIDDEN int magpie__jxl_available(void);
 /* HEIC: heic.c (libheif, loaded on the first decode) */
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_heic;

@@ -134,8 +134,13 @@ MAGPIE_API const char *magpie_format_media_type(magpie_format format);
  */
 MAGPIE_API int magpie_format_decodable(magpie_format format);
 
-/** Whether `magpie_encode` writes `format`: 1 for PNG and JPEG, and WebP with libwebp; else 0. */
+/** Whether `magpie_encode` writes `format`: 1 for PNG and JPEG always; WebP with libwebp; AVIF and
+ *  JPEG XL when libavif / libjxl are there to load; GIF when libimagequant is; else 0. */
 MAGPIE_API int magpie_format_encodable(magpie_format format);
+
+/** Whether libimagequant is there to load (PNG palettes, `palette_colors`, and GIF output), without
+ *  loading it. */
+MAGPIE_API int magpie_palette_available(void);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Probing                                                                                    */
@@ -675,11 +680,22 @@ typedef enum magpie_subsampling {
     MAGPIE_SUBSAMPLING_444 = 1  /**< Full chroma. */
 } magpie_subsampling;
 
+/** libwebp's presets (cwebp's -preset): the filter strength, sharpness and noise shaping tuned to a
+ *  kind of picture before `quality` and `method` apply. */
+typedef enum magpie_webp_preset {
+    MAGPIE_WEBP_PRESET_DEFAULT = 0,
+    MAGPIE_WEBP_PRESET_PICTURE = 1, /**< Digital picture, such as a portrait or an inside shot. */
+    MAGPIE_WEBP_PRESET_PHOTO = 2,   /**< Outdoor photograph, natural lighting. */
+    MAGPIE_WEBP_PRESET_DRAWING = 3, /**< Hand or line drawing, high-contrast detail. */
+    MAGPIE_WEBP_PRESET_ICON = 4,    /**< Small, colourful images. */
+    MAGPIE_WEBP_PRESET_TEXT = 5     /**< Text-like. */
+} magpie_webp_preset;
+
 /** Options of `magpie_encode`. Initialise with `magpie_encode_options_init`. */
 typedef struct magpie_encode_options {
     uint32_t struct_size;
-    magpie_format format;           /**< MAGPIE_FORMAT_PNG (default), JPEG, WEBP, AVIF or GIF. */
-    int quality;                    /**< JPEG quality 1–100; default 85. */
+    magpie_format format;           /**< MAGPIE_FORMAT_PNG (default), JPEG, WEBP, AVIF, JXL or GIF. */
+    int quality;                    /**< JPEG, WebP, AVIF and JPEG XL quality 1–100; default 85. */
     magpie_subsampling subsampling; /**< JPEG chroma subsampling. */
     int compression_level;          /**< PNG zlib level 0–9; default 6. */
     uint32_t background;            /**< JPEG has no alpha: pixels are composited over this
@@ -693,10 +709,18 @@ typedef struct magpie_encode_options {
     size_t icc_profile_size;    /**< Its size: at most 4 MiB, else MAGPIE_EINVAL. */
     /* Added with AVIF output. */
     int speed; /**< AVIF: the AV1 encoder's speed, 0 (slowest, smallest) – 10; default 8. */
+    /* Added with JPEG XL output, PNG palettes and WebP presets. */
+    int effort;         /**< JPEG XL: libjxl's effort, 1 (fastest) – 9 (smallest), cjxl's -e; default 7. */
+    int palette_colors; /**< PNG: 0 (the default) for truecolour; 2–256 for a palette of at most that many
+                             colours (libimagequant, loaded on first use; `magpie_palette_available`),
+                             at the smallest bit depth that holds them, with a tRNS chunk where a colour
+                             is not opaque. */
+    magpie_webp_preset webp_preset; /**< WebP: libwebp's preset, cwebp's -preset; default MAGPIE_WEBP_PRESET_DEFAULT. */
 } magpie_encode_options;
 
-/** Sets defaults: PNG, level 6; JPEG quality 85, 4:2:0, white background; WebP lossy at
- *  quality 85, method 4; AVIF at quality 85, speed 8. */
+/** Sets defaults: PNG, level 6, truecolour; JPEG quality 85, 4:2:0, white background; WebP lossy at
+ *  quality 85, method 4, the default preset; AVIF at quality 85, speed 8; JPEG XL at quality 85,
+ *  effort 7. */
 MAGPIE_API void magpie_encode_options_init(magpie_encode_options *options);
 
 /**
@@ -705,11 +729,15 @@ MAGPIE_API void magpie_encode_options_init(magpie_encode_options *options);
  * and leaves it out when every pixel is opaque, one thread, no metadata; AVIF (libavif, loaded on
  * first use; `magpie_format_encodable` says whether it is there) is 4:2:0 8-bit with sRGB
  * signalled, alpha when a pixel is not opaque, `quality` 1–100 mapped onto the AV1 quantizer as
- * libavif's own quality is, at `speed`, one thread. Output is deterministic: the same input and options give the
+ * libavif's own quality is, at `speed`, one thread; JPEG XL (libjxl, loaded on first use) is a bare
+ * codestream at `effort`, `quality` mapped onto libjxl's distance as libjxl's
+ * JxlEncoderDistanceFromQuality maps it (100 and `lossless` are lossless), alpha when a pixel is not
+ * opaque, the ICC profile when one is given (else sRGB signalled), one thread. Output is deterministic: the same input and options give the
  * same bytes (no timestamps). On success `*out` is a library allocation of `*out_size` bytes, to
  * be freed with `magpie_free`.
- * - Returns MAGPIE_EINVAL for bad arguments (zero size, stride < width * 4, quality out of range),
- *   MAGPIE_ENOMEM, MAGPIE_EENCODE.
+ * - Returns MAGPIE_EINVAL for bad arguments (zero size, stride < width * 4, quality, effort, palette
+ *   colours or preset out of range), MAGPIE_EUNSUPPORTED for a format (or a PNG palette) this build or
+ *   machine cannot write, MAGPIE_ENOMEM, MAGPIE_EENCODE.
  */
 MAGPIE_API int magpie_encode(const uint8_t *pixels, uint32_t width, uint32_t height,
                              size_t stride, const magpie_encode_options *options, uint8_t **out,

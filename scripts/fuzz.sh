@@ -13,7 +13,10 @@
 # profiles lcms2 makes) and decodes a JPEG that carries it.
 # The animation target reads any image a frame at a time and encodes the frames as an animated WebP
 # and GIF, then decodes both and checks the frame count and size (the round trip).
-# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|bmp|ico|tiff|heic|jxl|svg|process|icc|animation|url|path ...]
+# The encode target makes pixels and settings from the input and round-trips them through the JPEG XL
+# encoder (lossy and lossless), PNG palettes and WebP presets, checking sizes, lossless samples and
+# the palette's colour count.
+# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|bmp|ico|tiff|heic|jxl|svg|process|icc|animation|encode|url|path ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
@@ -25,7 +28,7 @@ flags=(-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
   -DMAGPIE_HAVE_IMAGEQUANT=1)
 libs=(-lturbojpeg -ljpeg -lpng16 -lgif -lwebpdemux -lwebpmux -lwebp -lavif -llcms2 -lz -lm -ldl -lpthread)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif bmp ico tiff heic jxl svg process icc animation url path)
+[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif bmp ico tiff heic jxl svg process icc animation encode url path)
 corpus=../shared/corpus
 # The C core is compiled once for every C harness (they differ only in their own file), two files
 # at a time.
@@ -56,6 +59,7 @@ for t in "${targets[@]}"; do
     ico) src=Tests/fuzz/fuzz_decode.c; def=(-DMAGPIE_FUZZ_FORMAT=MAGPIE_FORMAT_ICO); seeds=(other bad/other "$fixtures"); runs=20000 ;;
     process) src=Tests/fuzz/fuzz_process.c; def=(); seeds=(); runs=100000 ;;
     animation) src=Tests/fuzz/fuzz_animation.c; def=(); seeds=(gif "$more/webp" "$more/avif"); runs=5000 ;;
+    encode) src=Tests/fuzz/fuzz_encode.c; def=(); seeds=(); runs=12000 ;;
     icc) src=Tests/fuzz/fuzz_icc.c; def=(-ICSources); seeds=(); runs=8000 ;;
     url | path) ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;

@@ -5,6 +5,7 @@
  * MAGPIE_EUNSUPPORTED, with the loader's reason). */
 #include "avif_loader.h"
 #include "codec.h"
+#include "quant.h"
 
 #ifdef MAGPIE_HAVE_WEBP
 static int magpie__webp_built(void) { return 1; }
@@ -48,7 +49,7 @@ static const magpie__codec magpie__codecs[] = {
     {MAGPIE_FORMAT_ICO, "ico", "image/vnd.microsoft.icon", magpie__sniff_ico, magpie__probe_ico, NULL,
      NULL, magpie__decode_ico, NULL, NULL, NULL, NULL, NULL, 0},
     {MAGPIE_FORMAT_JXL, "jxl", "image/jxl", magpie__sniff_jxl, magpie__probe_jxl, NULL,
-     NULL, magpie__decode_jxl, NULL, NULL, NULL, magpie__jxl_available, NULL, OPTIONAL},
+     NULL, magpie__decode_jxl, magpie__encode_jxl, NULL, NULL, magpie__jxl_available, NULL, OPTIONAL},
     {MAGPIE_FORMAT_AVIF, "avif", "image/avif", magpie__sniff_avif, magpie__probe_isobmff, NULL,
      NULL, magpie__decode_avif, magpie__encode_avif, &magpie__avif_frames, NULL, MAGPIE__AVIF_AVAILABLE,
      NULL, OPTIONAL},
@@ -94,6 +95,8 @@ magpie_format magpie_sniff(const void *data, size_t size) {
 int magpie_format_decodable(magpie_format format) { return magpie__codec_decodes(magpie__codec_of(format)); }
 
 int magpie_format_encodable(magpie_format format) { return magpie__codec_encodes(magpie__codec_of(format)); }
+
+int magpie_palette_available(void) { return magpie__quant_available(); }
 
 const char *magpie_format_name(magpie_format format) {
     const magpie__codec *c = magpie__codec_of(format);

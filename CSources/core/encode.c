@@ -1,10 +1,10 @@
-/* Encoding: PNG through libpng, JPEG through TurboJPEG (the only file that uses its API). */
+/* Encoding: the options, the entry point that asks the codec table for the encoder, and JPEG through
+ * TurboJPEG (the only file that uses its API); PNG is png_encode.c. */
 #include <setjmp.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 
-#include <png.h>
 #include <turbojpeg.h>
 
 #include "codec.h"
@@ -21,118 +21,20 @@ void magpie_encode_options_init(magpie_encode_options *o) {
     o->lossless = 0;
     o->method = 4;
     o->speed = 8;
+    o->effort = 7;
+    o->palette_colors = 0;
+    o->webp_preset = MAGPIE_WEBP_PRESET_DEFAULT;
 }
 
 void magpie_free(void *buffer) { free(buffer); }
 
-static int magpie__opaque(const uint8_t *px, uint32_t w, uint32_t h, size_t stride) {
+int magpie__rgba_opaque(const uint8_t *px, uint32_t w, uint32_t h, size_t stride) {
     for (uint32_t y = 0; y < h; y++) {
         const uint8_t *r = px + (size_t)y * stride;
         for (uint32_t x = 0; x < w; x++)
             if (r[(size_t)x * 4 + 3] != 255) return 0;
     }
     return 1;
-}
-
-/* ---- PNG ---- */
-
-typedef struct {
-    uint8_t *buf;
-    size_t len, cap;
-    int oom;
-    int opaque;
-    uint8_t *row;
-} magpie__png_out;
-
-static void magpie__png_write(png_structp png, png_bytep data, size_t len) {
-    magpie__png_out *o = png_get_io_ptr(png);
-    if (len > o->cap - o->len) {
-        size_t cap = o->cap ? o->cap : 4096;
-        while (cap - o->len < len) {
-            if (cap > SIZE_MAX / 2) {
-                o->oom = 1;
-                png_error(png, "output too large");
-            }
-            cap *= 2;
-        }
-        uint8_t *b = realloc(o->buf, cap);
-        if (!b) {
-            o->oom = 1;
-            png_error(png, "out of memory");
-        }
-        o->buf = b;
-        o->cap = cap;
-    }
-    memcpy(o->buf + o->len, data, len);
-    o->len += len;
-}
-
-static void magpie__png_flush(png_structp png) { (void)png; }
-static void magpie__png_werror(png_structp png, png_const_charp msg) {
-    (void)msg;
-    png_longjmp(png, 1);
-}
-static void magpie__png_wwarn(png_structp png, png_const_charp msg) {
-    (void)png;
-    (void)msg;
-}
-
-int magpie__encode_png(const uint8_t *px, uint32_t w, uint32_t h, size_t stride,
-                       const magpie_encode_options *opt, uint8_t **out, size_t *n) {
-    if (opt->compression_level < 0 || opt->compression_level > 9) return MAGPIE_EINVAL;
-    magpie__png_out *o = calloc(1, sizeof *o);
-    if (!o) return MAGPIE_ENOMEM;
-    o->opaque = magpie__opaque(px, w, h, stride);
-    volatile int rc = MAGPIE_OK;
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, magpie__png_werror, magpie__png_wwarn);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!png || !info) {
-        png_destroy_write_struct(png ? &png : NULL, NULL);
-        free(o);
-        return MAGPIE_ENOMEM;
-    }
-    if (setjmp(png_jmpbuf(png))) {
-        rc = o->oom ? MAGPIE_ENOMEM : MAGPIE_EENCODE;
-        goto done;
-    }
-    png_set_write_fn(png, o, magpie__png_write, magpie__png_flush);
-    png_set_compression_level(png, opt->compression_level);
-    png_set_IHDR(png, info, w, h, 8, o->opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    if (opt->icc_profile) { /* written as given: libpng's checks of it are warnings, not errors */
-        png_set_benign_errors(png, 1);
-        png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
-        png_set_iCCP(png, info, "icc", PNG_COMPRESSION_TYPE_BASE, opt->icc_profile, (png_uint_32)opt->icc_profile_size);
-    }
-    png_write_info(png, info);
-    if (o->opaque) {
-        o->row = malloc((size_t)w * 3);
-        if (!o->row) {
-            rc = MAGPIE_ENOMEM;
-            goto done;
-        }
-    }
-    for (uint32_t y = 0; y < h; y++) {
-        const uint8_t *r = px + (size_t)y * stride;
-        if (o->opaque) {
-            for (uint32_t x = 0; x < w; x++) memcpy(o->row + (size_t)x * 3, r + (size_t)x * 4, 3);
-            png_write_row(png, o->row);
-        } else {
-            png_write_row(png, (png_const_bytep)r);
-        }
-    }
-    png_write_end(png, NULL);
-done:
-    png_destroy_write_struct(&png, &info);
-    free(o->row);
-    if (rc == MAGPIE_OK) {
-        *out = o->buf;
-        *n = o->len;
-    } else {
-        free(o->buf);
-    }
-    free(o);
-    return rc;
 }
 
 /* ---- JPEG ---- */
@@ -176,7 +78,7 @@ int magpie__encode_jpeg(const uint8_t *px, uint32_t w, uint32_t h, size_t stride
     uint8_t *flat = NULL;
     size_t pitch = stride;
     int pf = TJPF_RGBA;
-    if (!magpie__opaque(px, w, h, stride)) {
+    if (!magpie__rgba_opaque(px, w, h, stride)) {
         flat = malloc((size_t)w * h * 3);
         if (!flat) return MAGPIE_ENOMEM;
         uint32_t bg[3] = {opt->background >> 16 & 255, opt->background >> 8 & 255, opt->background & 255};

@@ -119,7 +119,7 @@ static void round_trip(const char *name, const uint8_t *srgb, uint32_t w, uint32
     cmsDeleteTransform(t);
     cmsCloseProfile(s);
     cmsCloseProfile(p);
-    const magpie_format formats[] = {MAGPIE_FORMAT_JPEG, MAGPIE_FORMAT_PNG, MAGPIE_FORMAT_WEBP};
+    const magpie_format formats[] = {MAGPIE_FORMAT_JPEG, MAGPIE_FORMAT_PNG, MAGPIE_FORMAT_WEBP, MAGPIE_FORMAT_JXL};
     for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
         if (!magpie_format_encodable(formats[i])) continue;
         size_t n = 0;

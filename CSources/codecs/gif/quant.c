@@ -88,6 +88,7 @@ int magpie__quantize(const uint8_t *px, uint32_t w, uint32_t h, size_t stride, i
             pal->rgb[i][0] = p->entries[i].r;
             pal->rgb[i][1] = p->entries[i].g;
             pal->rgb[i][2] = p->entries[i].b;
+            pal->alpha[i] = p->entries[i].a;
             if (p->entries[i].a < 128 && pal->transparent < 0) pal->transparent = i;
         }
     }

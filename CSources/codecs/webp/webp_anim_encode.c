@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "webp_config.h"
 
 #ifdef MAGPIE_HAVE_WEBP
 #include <webp/encode.h>
@@ -29,21 +30,20 @@ static int magpie__webp_animate_open(uint32_t w, uint32_t h, const magpie_encode
                                      const magpie_animation_options *a, void **state) {
     *state = NULL;
     if (w > WEBP_MAX_DIMENSION || h > WEBP_MAX_DIMENSION) return MAGPIE_EINVAL;
-    if (o->quality < 0 || o->quality > 100 || o->method < 0 || o->method > 6) return MAGPIE_EINVAL;
+    WebPConfig config;
+    int rc = magpie__webp_config(o, &config);
+    if (rc) return rc;
     magpie__webp_anim_enc *st = calloc(1, sizeof *st);
     if (!st) return MAGPIE_ENOMEM;
     st->width = w;
     st->height = h;
     st->max_bytes = a->max_bytes;
     WebPAnimEncoderOptions eo;
-    if (!WebPConfigInit(&st->config) || !WebPAnimEncoderOptionsInit(&eo)) {
+    st->config = config;
+    if (!WebPAnimEncoderOptionsInit(&eo)) {
         free(st);
         return MAGPIE_EINTERNAL;
     }
-    st->config.lossless = o->lossless ? 1 : 0;
-    st->config.quality = (float)o->quality;
-    st->config.method = o->method;
-    st->config.thread_level = 0;
     /* Magpie's loop count is GIF's (repeats after the first play; -1 plays once); WebP's counts
      * the plays, 0 forever (as gif2webp converts it). */
     eo.anim_params.loop_count = a->loop_count == 0 ? 0 : a->loop_count < 0 ? 1 : a->loop_count + 1;
@@ -53,7 +53,7 @@ static int magpie__webp_animate_open(uint32_t w, uint32_t h, const magpie_encode
     eo.kmax = a->kmax;
     eo.allow_mixed = 0;
     eo.verbose = 0;
-    if (!WebPValidateConfig(&st->config) || !(st->enc = WebPAnimEncoderNew((int)w, (int)h, &eo))) {
+    if (!(st->enc = WebPAnimEncoderNew((int)w, (int)h, &eo))) {
         free(st);
         return MAGPIE_EINVAL;
     }

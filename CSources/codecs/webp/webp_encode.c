@@ -1,13 +1,31 @@
-/* WebP encoding through libwebp: lossy at a quality, or lossless; one thread and no metadata, so
- * the same pixels and options give the same bytes. */
+/* WebP encoding through libwebp: lossy at a quality, or lossless, from one of libwebp's presets;
+ * one thread and no metadata, so the same pixels and options give the same bytes. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "codec.h"
+#include "webp_config.h"
 
 #ifdef MAGPIE_HAVE_WEBP
 #include <webp/encode.h>
 #include <webp/mux.h>
+
+/* libwebp's presets in the order of magpie_webp_preset. */
+static const WebPPreset magpie__webp_presets[] = {WEBP_PRESET_DEFAULT, WEBP_PRESET_PICTURE, WEBP_PRESET_PHOTO,
+                                                  WEBP_PRESET_DRAWING, WEBP_PRESET_ICON, WEBP_PRESET_TEXT};
+
+int magpie__webp_config(const magpie_encode_options *o, WebPConfig *cfg) {
+    if (o->quality < 0 || o->quality > 100 || o->method < 0 || o->method > 6 || (o->lossless != 0 && o->lossless != 1))
+        return MAGPIE_EINVAL;
+    if (!o->lossless && o->quality < 1) return MAGPIE_EINVAL;
+    if ((unsigned)o->webp_preset >= sizeof magpie__webp_presets / sizeof *magpie__webp_presets) return MAGPIE_EINVAL;
+    if (!WebPConfigPreset(cfg, magpie__webp_presets[o->webp_preset], (float)o->quality)) return MAGPIE_EINTERNAL;
+    cfg->quality = (float)o->quality;
+    cfg->method = o->method;
+    cfg->lossless = o->lossless;
+    cfg->thread_level = 0;
+    return WebPValidateConfig(cfg) ? MAGPIE_OK : MAGPIE_EINVAL;
+}
 
 /* The encoded image with the ICC profile in an ICCP chunk (libwebp's mux writes the VP8X header
  * that announces it), into our own allocation. */
@@ -32,25 +50,18 @@ static int magpie__webp_with_icc(const uint8_t *webp, size_t size, const magpie_
 int magpie__encode_webp(const uint8_t *px, uint32_t w, uint32_t h, size_t stride, const magpie_encode_options *o,
                         uint8_t **out, size_t *n) {
     if (w > WEBP_MAX_DIMENSION || h > WEBP_MAX_DIMENSION || stride > 0x7fffffff) return MAGPIE_EINVAL;
-    if (o->quality < 0 || o->quality > 100 || o->method < 0 || o->method > 6 || (o->lossless != 0 && o->lossless != 1))
-        return MAGPIE_EINVAL;
-    if (!o->lossless && o->quality < 1) return MAGPIE_EINVAL;
     WebPConfig cfg;
     WebPPicture pic;
     WebPMemoryWriter wr;
-    if (!WebPConfigInit(&cfg) || !WebPPictureInit(&pic)) return MAGPIE_EINTERNAL;
-    cfg.quality = (float)o->quality;
-    cfg.method = o->method;
-    cfg.lossless = o->lossless;
-    cfg.thread_level = 0;
-    if (!WebPValidateConfig(&cfg)) return MAGPIE_EINVAL;
+    int rc = magpie__webp_config(o, &cfg);
+    if (rc) return rc;
+    if (!WebPPictureInit(&pic)) return MAGPIE_EINTERNAL;
     pic.width = (int)w;
     pic.height = (int)h;
     pic.use_argb = o->lossless; /* lossless works on ARGB; lossy converts to YUV on import */
     WebPMemoryWriterInit(&wr);
     pic.writer = WebPMemoryWrite;
     pic.custom_ptr = &wr;
-    int rc = MAGPIE_OK;
     if (!WebPPictureImportRGBA(&pic, px, (int)stride)) rc = MAGPIE_ENOMEM;
     else if (!WebPEncode(&cfg, &pic))
         rc = pic.error_code == VP8_ENC_ERROR_OUT_OF_MEMORY || pic.error_code == VP8_ENC_ERROR_BITSTREAM_OUT_OF_MEMORY

@@ -1,71 +1,18 @@
-/* JPEG XL decoding through libjxl 0.7, loaded on the first JPEG XL decode (lazy.c): stills, and
+/* JPEG XL decoding through libjxl 0.7, loaded on first use (jxl_loader.c): stills, and
  * the first frame of an animation (composited), to RGBA8 with straight alpha, the orientation
  * left to the resampler (the probe reads it from the header), and the colour space the pixels come
  * out in given as an ICC profile (converted to sRGB after the resize, or kept). Every allocation
  * libjxl makes goes through a memory manager that charges the job, so its limit holds inside
  * libjxl too; no thread runner: a server decodes many images at once. */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "codec.h"
 #include "icc.h"
+#include "jxl_loader.h"
 
 #ifdef MAGPIE_HAVE_JXL
-#include <jxl/decode.h>
-
-#include "lazy.h"
-
-static struct {
-    uint32_t (*version)(void);
-    JxlDecoder *(*create)(const JxlMemoryManager *);
-    void (*destroy)(JxlDecoder *);
-    JxlDecoderStatus (*subscribe)(JxlDecoder *, int);
-    JxlDecoderStatus (*keep_orientation)(JxlDecoder *, JXL_BOOL);
-    JxlDecoderStatus (*unpremultiply)(JxlDecoder *, JXL_BOOL);
-    JxlDecoderStatus (*set_input)(JxlDecoder *, const uint8_t *, size_t);
-    JxlDecoderStatus (*process)(JxlDecoder *);
-    JxlDecoderStatus (*basic_info)(const JxlDecoder *, JxlBasicInfo *);
-    JxlDecoderStatus (*icc_size)(const JxlDecoder *, const JxlPixelFormat *, JxlColorProfileTarget, size_t *);
-    JxlDecoderStatus (*icc)(const JxlDecoder *, const JxlPixelFormat *, JxlColorProfileTarget, uint8_t *, size_t);
-    JxlDecoderStatus (*out_size)(const JxlDecoder *, const JxlPixelFormat *, size_t *);
-    JxlDecoderStatus (*set_out)(JxlDecoder *, const JxlPixelFormat *, void *, size_t);
-} magpie__jxl;
-
-static int magpie__jxl_bind(void *h, char *why, size_t why_size) {
-    int missing = 0;
-#define MAGPIE__LOAD(field, symbol) MAGPIE__LAZY_SYM(magpie__jxl, h, missing, field, symbol)
-    MAGPIE__LOAD(version, "JxlDecoderVersion");
-    MAGPIE__LOAD(create, "JxlDecoderCreate");
-    MAGPIE__LOAD(destroy, "JxlDecoderDestroy");
-    MAGPIE__LOAD(subscribe, "JxlDecoderSubscribeEvents");
-    MAGPIE__LOAD(keep_orientation, "JxlDecoderSetKeepOrientation");
-    MAGPIE__LOAD(unpremultiply, "JxlDecoderSetUnpremultiplyAlpha");
-    MAGPIE__LOAD(set_input, "JxlDecoderSetInput");
-    MAGPIE__LOAD(process, "JxlDecoderProcessInput");
-    MAGPIE__LOAD(basic_info, "JxlDecoderGetBasicInfo");
-    MAGPIE__LOAD(icc_size, "JxlDecoderGetICCProfileSize");
-    MAGPIE__LOAD(icc, "JxlDecoderGetColorAsICCProfile");
-    MAGPIE__LOAD(out_size, "JxlDecoderImageOutBufferSize");
-    MAGPIE__LOAD(set_out, "JxlDecoderSetImageOutBuffer");
-#undef MAGPIE__LOAD
-    uint32_t v = missing ? 0 : magpie__jxl.version(), want = JPEGXL_MAJOR_VERSION * 1000000u + JPEGXL_MINOR_VERSION * 1000u;
-    if (missing || v / 1000 != want / 1000) {
-        snprintf(why, why_size, "libjxl %u.%u is not the %d.%d this build expects", v / 1000000, v / 1000 % 1000,
-                 JPEGXL_MAJOR_VERSION, JPEGXL_MINOR_VERSION);
-        return -1;
-    }
-    return 0;
-}
-
-#define MAGPIE__JXL_SONAME_(major, minor) "libjxl.so." #major "." #minor
-#define MAGPIE__JXL_SONAME(major, minor) MAGPIE__JXL_SONAME_(major, minor)
-static magpie__lazy magpie__jxl_lib =
-    MAGPIE__LAZY_INIT(MAGPIE__JXL_SONAME(JPEGXL_MAJOR_VERSION, JPEGXL_MINOR_VERSION), magpie__jxl_bind);
-
-int magpie__jxl_available(void) { return magpie__lazy_available(&magpie__jxl_lib); }
-
 /* ---- libjxl's allocations, charged to the job (libjxl runs on this thread only) ---- */
 
 typedef struct {
@@ -133,7 +80,7 @@ static int magpie__jxl_deliver(magpie__job *job, const uint8_t *px, uint32_t w, 
 }
 
 int magpie__decode_jxl(magpie__job *job) {
-    const char *unavailable = magpie__lazy_ready(&magpie__jxl_lib);
+    const char *unavailable = magpie__jxl_ready();
     if (unavailable) {
         magpie__detail(job, "%s", unavailable);
         return MAGPIE_EUNSUPPORTED;
@@ -207,8 +154,6 @@ out:
 }
 
 #else
-
-int magpie__jxl_available(void) { return 0; }
 
 int magpie__decode_jxl(magpie__job *job) {
     magpie__detail(job, "this build of magpie has no JPEG XL decoder");
