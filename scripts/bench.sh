@@ -21,4 +21,5 @@ swift build -c release --static-swift-stdlib --product magpie-server --scratch-p
 python3 Benchmarks/bench_smartcrop.py "$bin" .build-bench/release/magpie-server "${BENCH_DIR:-/tmp/magpie-bench}"
 printf '\n== AVIF output against vips (libheif), equal SSIM\n'
 python3 Benchmarks/bench_avif.py "$bin" "${BENCH_DIR:-/tmp/magpie-bench}"
+python3 Benchmarks/bench_jxl.py "$bin" "${BENCH_DIR:-/tmp/magpie-bench}"
 python3 Benchmarks/bench_animation.py "$bin" "${BENCH_DIR:-/tmp/magpie-bench}"

@@ -2,13 +2,15 @@ import Magpie
 
 /// What a request's headers tell of its client, as imgproxy's `clientfeatures` detector reads
 /// them: the formats `Accept` names that the server negotiates (`--auto-webp`, `--enforce-webp`,
-/// and AVIF's), and with client hints on (`IMGPROXY_ENABLE_CLIENT_HINTS`) the device pixel ratio
+/// and AVIF's and JPEG XL's), and with client hints on (`IMGPROXY_ENABLE_CLIENT_HINTS`) the device pixel ratio
 /// (`Sec-CH-DPR`, else `DPR`; above 0, at most 8) and the width (`Sec-CH-Width`, else `Width`).
 struct ClientFeatures: Sendable, Hashable {
     var preferWebP = false
     var enforceWebP = false
     var preferAVIF = false
     var enforceAVIF = false
+    var preferJXL = false
+    var enforceJXL = false
     var dpr: Double?
     var width: Int?
 
@@ -23,6 +25,9 @@ struct ClientFeatures: Sendable, Hashable {
         }
         if (c.autoAVIF || c.enforceAVIF) && accept.contains("image/avif") && ImageFormat.avif.isEncodable {
             (preferAVIF, enforceAVIF) = (true, c.enforceAVIF)
+        }
+        if (c.autoJXL || c.enforceJXL) && accept.contains("image/jxl") && ImageFormat.jxl.isEncodable {
+            (preferJXL, enforceJXL) = (true, c.enforceJXL)
         }
         guard c.clientHints else { return }
         for name in ["Sec-CH-DPR", "DPR"] {
@@ -43,22 +48,24 @@ struct ClientFeatures: Sendable, Hashable {
         }
     }
 
-    /// The format written where the request names none (`nil`: the source's own rule) and where
-    /// it names `named`: AVIF where preferred (stills), else WebP; an enforced one replaces a
-    /// named format too, as imgproxy's `ENFORCE_*` do.
+    /// The format a still is written in where the request names none (`nil`: the source's own
+    /// rule) and where it names `named`: JPEG XL where preferred, else AVIF, else WebP; an
+    /// enforced one replaces a named format too, as imgproxy's `ENFORCE_*` do.
     func format(named: String?) -> String? {
         if let named {
+            if enforceJXL { return "jxl" }
             if enforceAVIF { return "avif" }
             if enforceWebP { return "webp" }
             return named
         }
+        if preferJXL { return "jxl" }
         if preferAVIF { return "avif" }
         if preferWebP { return "webp" }
         return nil
     }
 
-    /// The format an animated source is written in (AVIF has no animations here, so it falls to
-    /// WebP or the format named; `nil`: the source's own rule).
+    /// The format an animated source is written in (JPEG XL and AVIF are stills here, as in
+    /// imgproxy, so it falls to WebP or the format named; `nil`: the source's own rule).
     func animatedFormat(named: String?) -> String? {
         if named == nil ? preferWebP : enforceWebP { return "webp" }
         return named

@@ -111,13 +111,12 @@ extension ImageService {
             format = named.fileExtension
         }
         // What the client's headers change: the format (`--auto-*` where none is named,
-        // `--enforce-*` over a named one; an animation's AVIF falls to WebP or the one named) and
+        // `--enforce-*` over a named one; an animation's AVIF or JPEG XL falls to WebP or the one named) and
         // the client hints' defaults; `Vary` names what can change the answer.
         let named: String? = format == "auto" ? nil : format
         let c = configuration
-        let acceptMatters =
-            named == nil
-            ? (c.autoWebP || c.autoAVIF || c.enforceWebP || c.enforceAVIF) : (c.enforceWebP || c.enforceAVIF)
+        let enforces = c.enforceWebP || c.enforceAVIF || c.enforceJXL
+        let acceptMatters = named == nil ? (enforces || c.autoWebP || c.autoAVIF || c.autoJXL) : enforces
         let animatedFormat = features.animatedFormat(named: named)
         format = features.format(named: named) ?? "auto"
         var varyNames = acceptMatters ? ["Accept"] : []

@@ -1,6 +1,6 @@
 import Magpie
 
-/// Encodes results as the request asks: `jpg`, `png`, `webp`, or `auto`: the source's format for
+/// Encodes results as the request asks: `jpg`, `png`, `webp`, `avif`, `jxl`, …, or `auto`: the source's format for
 /// JPEG and PNG, PNG for a GIF's first frame and other sources with alpha, JPEG otherwise. The
 /// quality is the one per format (`fq`, then the server's) unless `q` fixed it; with `maxBytes`
 /// (`mb`) a lossy format's quality is lowered until the body fits.
@@ -12,19 +12,17 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
     var maxBytes = 0
     /// `kcr`: the source's copyright and artist written into the result.
     var keepsCopyright = false
-    /// The AV1 encoder's speed for AVIF results (`--avif-speed`, imgproxy's `IMGPROXY_AVIF_SPEED`).
-    var avifSpeed = 8
-    /// libwebp's method for WebP results, 1 (fast) – 6 (small) (`IMGPROXY_WEBP_EFFORT`); 4.
-    var webpEffort = 4
+    /// The server's settings for every encoding of a kind: AVIF's speed, WebP's method and preset,
+    /// JPEG XL's effort, PNG palettes (imgproxy's `AVIF_SPEED`, `WEBP_EFFORT`, `WEBP_PRESET`,
+    /// `JXL_EFFORT`, `PNG_QUANTIZE`).
+    var encoders = Self.baseline
     /// imgproxy's `IMGPROXY_PREFERRED_FORMATS` for `auto`: the source's format when listed, else
     /// the first listed that can carry the result's alpha, else the first; nil: Magpie's rule.
     var preferred: [String]?
 
     var name: String {
         let fq = formatQuality.sorted { $0.key < $1.key }.map { ",\($0.key)\($0.value)" }.joined()
-        let speed =
-            (avifSpeed == 8 ? "" : ",avif-speed\(avifSpeed)") + (webpEffort == 4 ? "" : ",webp-effort\(webpEffort)")
-            + (preferred.map { ",pref:" + $0.joined(separator: ".") } ?? "")
+        let speed = Self.settingsName(encoders) + (preferred.map { ",pref:" + $0.joined(separator: ".") } ?? "")
         return
             "\(format),q\(quality)\(fq)\(maxBytes > 0 ? ",mb\(maxBytes)" : "")\(keepsCopyright ? ",kcr" : "")\(speed)"
     }
@@ -52,11 +50,16 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
         try Image(decoding: data, options: options)
     }
 
+    /// The encoding of `image`, with the server's settings for its kind.
     func encoding(for image: Image, original: [UInt8]?) -> EncodingFormat {
+        chosen(for: image, original: original).tuned(encoders)
+    }
+
+    private func chosen(for image: Image, original: [UInt8]?) -> EncodingFormat {
         if let named = ImageFormat(fileExtension: format),
             let encoding = EncodingFormat.standard(named, quality: quality(for: named))
         {
-            return tuned(encoding)
+            return encoding
         }
         let source = original.map { bytes in bytes.withUnsafeBytes { ImageFormat(sniffing: $0) } } ?? .unknown
         if let preferred, !preferred.isEmpty {
@@ -64,7 +67,7 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
             let named =
                 candidates.contains(source)
                 ? source : candidates.first { !image.hasAlpha || Self.carriesAlpha($0) } ?? candidates[0]
-            if let e = EncodingFormat.standard(named, quality: quality(for: named)) { return tuned(e) }
+            if let e = EncodingFormat.standard(named, quality: quality(for: named)) { return e }
         }
         if source == .jpeg { return .jpeg(quality: quality(for: .jpeg)) }
         if source == .png || source == .gif || image.hasAlpha { return .png() }
@@ -73,9 +76,19 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
 
     func quality(for format: ImageFormat) -> Int { formatQuality[format.fileExtension] ?? quality }
 
-    /// `encoding` at the server's AVIF speed and WebP effort.
-    func tuned(_ encoding: EncodingFormat) -> EncodingFormat {
-        encoding.withEffort(avifSpeed: avifSpeed, webpMethod: webpEffort)
+    /// The settings a serializer has unless the server says otherwise: imgproxy's defaults (AVIF
+    /// speed 8, WebP effort 4 and its default preset, JPEG XL effort 4, truecolour PNG).
+    static let baseline = EncoderSettings(avifSpeed: 8, webpMethod: 4, webpPreset: .default, jxlEffort: 4)
+
+    /// The settings in a variant's name, where they are not the baseline's (so a default server's
+    /// names, and cache keys, stay as they were).
+    static func settingsName(_ s: EncoderSettings) -> String {
+        let b = baseline
+        return (s.avifSpeed == b.avifSpeed ? "" : ",avif-speed\(s.avifSpeed)")
+            + (s.webpMethod == b.webpMethod ? "" : ",webp-effort\(s.webpMethod)")
+            + (s.webpPreset == b.webpPreset ? "" : ",webp-preset:\(s.webpPreset.rawValue)")
+            + (s.jxlEffort == b.jxlEffort ? "" : ",jxl-effort\(s.jxlEffort)")
+            + (s.pngPaletteColors.map { ",png-colors\($0)" } ?? "")
     }
 
     /// Whether `format` keeps an alpha channel (imgproxy's `SupportsAlpha`: all it writes but JPEG

@@ -64,6 +64,11 @@ public struct ServiceConfiguration: Sendable {
     public var enforceWebP = false
     /// The same for AVIF, stills only (`IMGPROXY_ENFORCE_AVIF`); it wins over WebP.
     public var enforceAVIF = false
+    /// Serve JPEG XL to clients whose `Accept` names `image/jxl` where the request names no
+    /// format, stills only; it wins over AVIF and WebP (imgproxy's `IMGPROXY_AUTO_JXL`).
+    public var autoJXL = false
+    /// The same where the request names a format too (`IMGPROXY_ENFORCE_JXL`).
+    public var enforceJXL = false
     /// Read `Sec-CH-DPR`/`DPR` and `Sec-CH-Width`/`Width` as defaults a URL's `dpr` and `w`
     /// override (`IMGPROXY_ENABLE_CLIENT_HINTS`), with `Vary` naming them.
     public var clientHints = false
@@ -76,6 +81,14 @@ public struct ServiceConfiguration: Sendable {
     /// The AV1 encoder's speed for AVIF results, 0 (slowest, smallest) – 10 (imgproxy's
     /// `IMGPROXY_AVIF_SPEED`). 8.
     public var avifSpeed = 8
+    /// libjxl's effort for JPEG XL results, 1 (fastest) – 9 (smallest) (imgproxy's
+    /// `IMGPROXY_JXL_EFFORT`). 4.
+    public var jxlEffort = 4
+    /// libwebp's preset for WebP results (imgproxy's `IMGPROXY_WEBP_PRESET`).
+    public var webpPreset = EncodingFormat.WebPPreset.default
+    /// PNG results written with a palette of at most this many colours, 2–256 (imgproxy's
+    /// `IMGPROXY_PNG_QUANTIZE` with `IMGPROXY_PNG_QUANTIZATION_COLORS`); nil: truecolour.
+    public var pngPaletteColors: Int?
     /// When not empty, a source URL must start with one of these (exact prefix match).
     public var allowedSources: [String] = []
     /// `local:///path` sources are files beneath this folder (the manager's downloader needs the
@@ -149,8 +162,11 @@ public struct ServiceConfiguration: Sendable {
     var variantDefaults: Variant.Defaults {
         Variant.Defaults(
             quality: quality, formatQuality: formatQuality, autoRotate: autoRotate,
-            enforcesThumbnail: enforcesThumbnail, keepsCopyright: keepsCopyright, avifSpeed: avifSpeed,
-            webpEffort: webpEffort, preferredFormats: preferredFormats)
+            enforcesThumbnail: enforcesThumbnail, keepsCopyright: keepsCopyright,
+            encoders: EncoderSettings(
+                avifSpeed: avifSpeed, webpMethod: webpEffort, webpPreset: webpPreset, jxlEffort: jxlEffort,
+                pngPaletteColors: pngPaletteColors),
+            preferredFormats: preferredFormats)
     }
 
     public init() {}

@@ -16,8 +16,7 @@ struct Variant: Sendable {
         var autoRotate = true
         var enforcesThumbnail = false
         var keepsCopyright = false
-        var avifSpeed = 8
-        var webpEffort = 4
+        var encoders = OutputSerializer.baseline
         /// imgproxy's `IMGPROXY_PREFERRED_FORMATS` (file extensions); nil: Magpie's own rule.
         var preferredFormats: [String]?
     }
@@ -66,7 +65,7 @@ struct Variant: Sendable {
             formatQuality: options.quality != nil
                 ? [:] : defaults.formatQuality.merging(options.output.formatQuality) { $1 },
             maxBytes: options.output.maxBytes, keepsCopyright: options.output.keepCopyright ?? defaults.keepsCopyright,
-            avifSpeed: defaults.avifSpeed, webpEffort: defaults.webpEffort,
+            encoders: defaults.encoders,
             preferred: format == "auto" ? defaults.preferredFormats : nil)
         // With preferred formats, an animation the request names no format for is written in the
         // first of them that animates (imgproxy's rule), else its own.
@@ -102,7 +101,7 @@ struct Variant: Sendable {
             guard let f = ImageFormat(fileExtension: named),
                 let e = EncodingFormat.standard(f, quality: serializer.quality(for: f)), e.animates
             else { return nil }
-            encoding = serializer.tuned(e)
+            encoding = e.tuned(serializer.encoders)
         }
         return AnimationProcessor(
             chain, format: encoding, maxFrames: limits.animationFrames, timeLimit: limits.timeLimit)

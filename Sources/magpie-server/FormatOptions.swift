@@ -2,9 +2,10 @@ import ArgumentParser
 import Magpie
 import MagpieServer
 
-/// How a result's format follows the client, as imgproxy's variables set it
-/// (`IMGPROXY_ENFORCE_WEBP`, `_ENFORCE_AVIF`, `_PREFERRED_FORMATS`, `_ENABLE_CLIENT_HINTS`; the
-/// `--auto-*` flags are the server's own).
+/// How a result's format follows the client, and how each format is written, as imgproxy's
+/// variables set them (`IMGPROXY_ENFORCE_WEBP`, `_ENFORCE_AVIF`, `_AUTO_JXL`, `_ENFORCE_JXL`,
+/// `_PREFERRED_FORMATS`, `_ENABLE_CLIENT_HINTS`, `_WEBP_EFFORT`, `_WEBP_PRESET`, `_JXL_EFFORT`,
+/// `_PNG_QUANTIZE`, `_PNG_QUANTIZATION_COLORS`; `--auto-webp` and `--auto-avif` are the server's own).
 struct FormatOptions: ParsableArguments {
     @Flag(name: .long, help: "Serve WebP to clients that accept it even where the URL names a format.")
     var enforceWebp = false
@@ -19,16 +20,30 @@ struct FormatOptions: ParsableArguments {
     var clientHints = false
     @Option(name: .long, help: "libwebp's method for WebP results, 1 (fast) – 6 (small).")
     var webpEffort = 4
+    @Option(name: .long, help: "libwebp's preset for WebP results: default, photo, picture, drawing, icon, text.")
+    var webpPreset = "default"
+    @Flag(name: .long, help: "Serve JPEG XL to clients that accept it where the URL names no format (stills).")
+    var autoJxl = false
+    @Flag(name: .long, help: "Serve JPEG XL to clients that accept it even where the URL names a format (stills).")
+    var enforceJxl = false
+    @Option(name: .long, help: "libjxl's effort for JPEG XL results, 1 (fastest) – 9 (smallest).")
+    var jxlEffort = 4
+    @Flag(name: .long, help: "Write PNG results with a palette (libimagequant), as pngquant does.")
+    var pngQuantize = false
+    @Option(name: .long, help: "The most colours of a PNG palette, 2–256 (with --png-quantize).")
+    var pngQuantizationColors = 256
 
     func apply(to configuration: inout ServiceConfiguration) throws {
         if enforceAvif && !ImageFormat.avif.isEncodable {
             throw ValidationError("--enforce-avif: this build cannot write AVIF (libavif is not there)")
         }
-        configuration.enforceWebP = enforceWebp
-        configuration.enforceAVIF = enforceAvif
+        if (autoJxl || enforceJxl) && !ImageFormat.jxl.isEncodable {
+            throw ValidationError("--auto-jxl, --enforce-jxl: this build cannot write JPEG XL (libjxl is not there)")
+        }
+        (configuration.enforceWebP, configuration.enforceAVIF) = (enforceWebp, enforceAvif)
+        (configuration.autoJXL, configuration.enforceJXL) = (autoJxl, enforceJxl)
         configuration.clientHints = clientHints
-        guard (1...6).contains(webpEffort) else { throw ValidationError("--webp-effort must be 1–6") }
-        configuration.webpEffort = webpEffort
+        try applyEncoders(to: &configuration)
         guard !preferredFormats.isEmpty else { return }
         var formats: [String] = []
         for name in preferredFormats.flatMap({ $0.split(separator: ",").map(String.init) }) {
@@ -44,5 +59,22 @@ struct FormatOptions: ParsableArguments {
         }
         guard !formats.isEmpty else { throw ValidationError("--preferred-format: none of them can be written here") }
         configuration.preferredFormats = formats
+    }
+
+    /// Each format's settings: WebP's method and preset, JPEG XL's effort, PNG palettes.
+    func applyEncoders(to configuration: inout ServiceConfiguration) throws {
+        guard (1...6).contains(webpEffort) else { throw ValidationError("--webp-effort must be 1–6") }
+        guard let preset = EncodingFormat.WebPPreset(rawValue: webpPreset.lowercased()) else {
+            throw ValidationError("--webp-preset must be default, photo, picture, drawing, icon or text")
+        }
+        guard (1...9).contains(jxlEffort) else { throw ValidationError("--jxl-effort must be 1–9") }
+        guard (2...256).contains(pngQuantizationColors) else {
+            throw ValidationError("--png-quantization-colors must be 2–256")
+        }
+        if pngQuantize && !ImageFormat.palettesAvailable {
+            throw ValidationError("--png-quantize: libimagequant is not there (Debian: libimagequant0)")
+        }
+        (configuration.webpEffort, configuration.webpPreset, configuration.jxlEffort) = (webpEffort, preset, jxlEffort)
+        configuration.pngPaletteColors = pngQuantize ? pngQuantizationColors : nil
     }
 }

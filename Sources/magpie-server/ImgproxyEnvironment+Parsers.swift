@@ -87,7 +87,7 @@ extension ImgproxyEnvironment {
         }
     }
 
-    /// `jpeg=80,webp=70,avif=60`: formats this server does not write (jxl, gif…) are left out.
+    /// `jpeg=80,webp=70,avif=60,jxl=77`: formats without a quality here (gif…) are left out.
     @Sendable static func formatQuality(_ v: String) throws(Failure) -> [String] {
         var out: [String] = []
         for item in v.split(separator: ",") {
@@ -95,9 +95,9 @@ extension ImgproxyEnvironment {
             guard parts.count == 2, let q = Int(parts[1]), (1...100).contains(q) else {
                 throw Failure(description: "not FORMAT=QUALITY,… with qualities 1–100")
             }
-            if ["jpg", "jpeg", "png", "webp", "avif"].contains(parts[0].lowercased()) {
+            if ["jpg", "jpeg", "png", "webp", "avif", "jxl"].contains(parts[0].lowercased()) {
                 out += ["--format-quality", "\(parts[0].lowercased())=\(q)"]
-            } else if !["jxl", "gif", "heic", "tiff", "bmp", "ico"].contains(parts[0].lowercased()) {
+            } else if !["gif", "heic", "tiff", "bmp", "ico"].contains(parts[0].lowercased()) {
                 throw Failure(description: "unknown format \(parts[0])")
             }
         }

@@ -44,6 +44,14 @@ extension ImgproxyEnvironment {
         read("IMGPROXY_ENABLE_CLIENT_HINTS", ["--client-hints"], flag("--client-hints")),
         read("IMGPROXY_LOG_LEVEL", ["--log-level"], string("--log-level")),
         read("IMGPROXY_WEBP_EFFORT", ["--webp-effort"], int("--webp-effort", 1...6)),
+        read("IMGPROXY_WEBP_PRESET", ["--webp-preset"], string("--webp-preset")),
+        read("IMGPROXY_AUTO_JXL", ["--auto-jxl"], flag("--auto-jxl")),
+        read("IMGPROXY_ENFORCE_JXL", ["--enforce-jxl"], flag("--enforce-jxl")),
+        read("IMGPROXY_JXL_EFFORT", ["--jxl-effort"], int("--jxl-effort", 1...9)),
+        read("IMGPROXY_PNG_QUANTIZE", ["--png-quantize"], flag("--png-quantize")),
+        read(
+            "IMGPROXY_PNG_QUANTIZATION_COLORS", ["--png-quantization-colors"], int("--png-quantization-colors", 2...256)
+        ),
         read("IMGPROXY_REQUESTS_QUEUE_SIZE", ["--requests-queue-size"], int("--requests-queue-size")),
         read("IMGPROXY_DOWNLOAD_TIMEOUT", ["--download-timeout"], int("--download-timeout", 1...3600)),
         read("IMGPROXY_MAX_REDIRECTS", ["--max-redirects"], int("--max-redirects", 0...100)),

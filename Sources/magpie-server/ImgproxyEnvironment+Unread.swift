@@ -75,9 +75,6 @@ extension ImgproxyEnvironment {
             when: { !$0.isEmpty })
         + ignored(
             [
-                "IMGPROXY_AUTO_JXL",
-                "IMGPROXY_ENFORCE_JXL", "IMGPROXY_JXL_EFFORT", "IMGPROXY_PNG_QUANTIZE",
-                "IMGPROXY_PNG_QUANTIZATION_COLORS", "IMGPROXY_WEBP_PRESET",
                 "IMGPROXY_DISABLE_SHRINK_ON_LOAD", "IMGPROXY_USE_LINEAR_COLORSPACE", "IMGPROXY_PRESERVE_HDR",
                 "IMGPROXY_SANITIZE_SVG",
 

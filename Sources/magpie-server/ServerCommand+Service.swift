@@ -102,7 +102,7 @@ extension ServerCommand {
             let parts = pair.split(separator: "=").map(String.init)
             guard parts.count == 2, let format = ImageFormat(fileExtension: parts[0]), format.isEncodable,
                 let q = Int(parts[1]), (1...100).contains(q)
-            else { throw ValidationError("--format-quality FORMAT=1…100 (jpg, png, webp, avif): \(pair)") }
+            else { throw ValidationError("--format-quality FORMAT=1…100 (jpg, png, webp, avif, jxl): \(pair)") }
             configuration.formatQuality[format.fileExtension] = q
         }
         let secret = self.secret ?? ProcessInfo.processInfo.environment["MAGPIE_SECRET"]

@@ -46,12 +46,12 @@ enum CLI {
 
     /// Writes the first frame to `path` in the format of its extension (any encodable format, see
     /// `encodingFormat(forPath:quality:)`), or binary PPM (P6, RGB, for comparisons with djpeg).
-    static func save(_ image: Image, to path: String, quality: Int) throws {
+    static func save(_ image: Image, to path: String, encoder: EncoderFlags) throws {
         if path.lowercased().hasSuffix(".ppm") {
             try OutputFile.write(to: path) { try $0.writePPM(image) }
             return
         }
-        let bytes = try image.encoded(as: encodingFormat(forPath: path, quality: quality))
+        let bytes = try image.encoded(as: encodingFormat(forPath: path, encoder: encoder))
         try OutputFile.write(to: path) { try $0.write(bytes) }
     }
 
@@ -65,18 +65,19 @@ enum CLI {
     }
 
     /// Whether `input` is an animation and `output`'s format writes animations.
-    static func isAnimatedSource(_ input: String, output: String, quality: Int) throws -> Bool {
-        guard !output.lowercased().hasSuffix(".ppm"), try encodingFormat(forPath: output, quality: quality).animates
+    static func isAnimatedSource(_ input: String, output: String, encoder: EncoderFlags) throws -> Bool {
+        guard !output.lowercased().hasSuffix(".ppm"), try encodingFormat(forPath: output, encoder: encoder).animates
         else { return false }
         return try ImageInfo(contentsOfFile: input).frameCount > 1
     }
 
-    static func encodingFormat(forPath path: String, quality: Int) throws -> EncodingFormat {
+    /// The encoding OUT's extension names, at the flags' quality and with their settings.
+    static func encodingFormat(forPath path: String, encoder: EncoderFlags) throws -> EncodingFormat {
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
         if let format = ImageFormat(fileExtension: ext),
-            let encoding = EncodingFormat.standard(format, quality: quality)
+            let encoding = EncodingFormat.standard(format, quality: encoder.quality)
         {
-            return encoding
+            return encoding.tuned(encoder.settings)
         }
         let written = ImageFormat.all.filter(\.isEncodable).map { "." + $0.fileExtension } + [".ppm"]
         let what = ImageFormat(fileExtension: ext).map { "this build does not write \($0.rawValue.uppercased())" }

@@ -6,7 +6,7 @@ struct Thumb: ParsableCommand {
         commandName: "thumb",
         abstract: "Make an upright thumbnail that fits SIZE×SIZE (or W×H), like vipsthumbnail -s.",
         discussion: """
-            The output format follows OUT's extension (png, jpg, webp, gif, avif). An animated IN (GIF, WebP, AVIF \
+            The output format follows OUT's extension (png, jpg, webp, gif, avif, jxl). An animated IN (GIF, WebP, AVIF \
             sequence) stays animated where OUT's format has animations (webp, gif), a frame at a time; \
             --first-frame writes its first frame alone. Default OUT: tn_<name>.jpg beside IN.
             """)
@@ -17,7 +17,7 @@ struct Thumb: ParsableCommand {
     @Option(name: .shortAndLong, help: "Box to fit: SIZE or WxH.")
     var size: String
 
-    @Option(name: .shortAndLong, help: "Output file (.png, .jpg, .webp, .gif, .avif).")
+    @Option(name: .shortAndLong, help: "Output file (.png, .jpg, .webp, .gif, .avif, .jxl).")
     var output: String?
 
     @Flag(name: .long, help: "Only an animation's first frame, as a still.")
@@ -33,8 +33,8 @@ struct Thumb: ParsableCommand {
     )
     var smart = false
 
-    @Option(name: .long, help: "JPEG and WebP quality 1–100.")
-    var quality = 85
+    @OptionGroup(title: "Encoding")
+    var encoder: EncoderFlags
 
     @Flag(name: .long, help: "Faster, slightly softer: shrink-on-load down to the size itself, not twice it.")
     var fast = false
@@ -54,7 +54,6 @@ struct Thumb: ParsableCommand {
         guard Self.parseSize(size) != nil else {
             throw ValidationError("--size must be N or WxH with positive numbers")
         }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100") }
         if smart && !fill { throw ValidationError("--smart needs --fill") }
         if let sharpenResize { _ = try EffectFlags.sharpening(sharpenResize) }
     }
@@ -75,9 +74,9 @@ struct Thumb: ParsableCommand {
         let out = output ?? Self.defaultOutput(for: input)
         let chain = try effects.processors()
         do {
-            if !out.lowercased().hasSuffix(".ppm") { _ = try CLI.encodingFormat(forPath: out, quality: quality) }
+            if !out.lowercased().hasSuffix(".ppm") { _ = try CLI.encodingFormat(forPath: out, encoder: encoder) }
             if !firstFrame, let animated = try animation(w, h, to: out, effects: chain) {
-                try CLI.save(animated, to: out, quality: quality)
+                try CLI.save(animated, to: out, encoder: encoder)
                 return
             }
             var options = DecodingOptions(
@@ -101,7 +100,7 @@ struct Thumb: ParsableCommand {
                     .image(image), firstFrameOnly: true)
             }
             if let sharpenResize { image = try image.sharpened(try EffectFlags.sharpening(sharpenResize)) }
-            try CLI.save(try EffectFlags.apply(chain, to: image), to: out, quality: quality)
+            try CLI.save(try EffectFlags.apply(chain, to: image), to: out, encoder: encoder)
         } catch {
             throw CLI.fail(input, error)
         }
@@ -110,7 +109,7 @@ struct Thumb: ParsableCommand {
     /// An animated input into an animated output, a frame at a time through the same resize and
     /// effects (the smart crop's window found on each frame); nil where either is not animated.
     func animation(_ w: Int, _ h: Int, to out: String, effects chain: [any ImageProcessor]) throws -> Image? {
-        guard try CLI.isAnimatedSource(input, output: out, quality: quality) else { return nil }
+        guard try CLI.isAnimatedSource(input, output: out, encoder: encoder) else { return nil }
         var resize = DownsamplingProcessor(
             width: w, height: h, mode: smart ? .cover : fill ? .fill : .fit, quality: fast ? .fast : .standard,
             transform: effects.orientation, keepsColorProfile: keepProfile)
@@ -118,7 +117,7 @@ struct Thumb: ParsableCommand {
         var steps: [any ImageProcessor] = [resize]
         if smart { steps.append(CroppingProcessor(width: w, height: h, anchor: .smart)) }
         let processor = (steps + chain).dropFirst().reduce(steps[0]) { CompositeProcessor($0, $1) }
-        let encoding = try CLI.encodingFormat(forPath: out, quality: quality)
+        let encoding = try CLI.encodingFormat(forPath: out, encoder: encoder)
         return try AnimationProcessor(processor, format: encoding).animation(of: .file(input), concurrently: true)
     }
 

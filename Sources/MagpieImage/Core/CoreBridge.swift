@@ -35,6 +35,8 @@ enum CoreBridge {
     static func encodes(formatNamed name: String) -> Bool {
         cFormat(named: name).map { magpie_format_encodable($0) != 0 } ?? false
     }
+    /// Whether libimagequant is there to load (PNG palettes and GIF output).
+    static var palettesAvailable: Bool { magpie_palette_available() != 0 }
     /// The media type the core gives the format named `name`.
     static func mediaType(formatNamed name: String) -> String? {
         cFormat(named: name).flatMap { magpie_format_media_type($0).map { String(cString: $0) } }

@@ -6,17 +6,20 @@ extension CoreEncoding {
         var o = magpie_encode_options()
         magpie_encode_options_init(&o)
         switch self {
-        case .png(let level):
+        case .png(let level, let colors):
             o.format = MAGPIE_FORMAT_PNG
             o.compression_level = Int32(clamping: level)
+            o.palette_colors = Int32(clamping: colors)
         case .jpeg(let quality, let fullChroma):
             o.format = MAGPIE_FORMAT_JPEG
             o.quality = Int32(clamping: quality)
             o.subsampling = fullChroma ? MAGPIE_SUBSAMPLING_444 : MAGPIE_SUBSAMPLING_420
-        case .webp(let quality, let method):
+        case .webp(let quality, let method, let preset):
             o.format = MAGPIE_FORMAT_WEBP
             o.quality = Int32(clamping: quality)
             o.method = Int32(clamping: method)
+            let index = EncodingFormat.WebPPreset.allCases.firstIndex(of: preset) ?? 0
+            o.webp_preset = magpie_webp_preset(rawValue: UInt32(index))
         case .webpLossless(let effort, let method):
             o.format = MAGPIE_FORMAT_WEBP
             o.lossless = 1
@@ -26,6 +29,10 @@ extension CoreEncoding {
             o.format = MAGPIE_FORMAT_AVIF
             o.quality = Int32(clamping: quality)
             o.speed = Int32(clamping: speed)
+        case .jxl(let quality, let effort):
+            o.format = MAGPIE_FORMAT_JXL
+            o.quality = Int32(clamping: quality)
+            o.effort = Int32(clamping: effort)
         case .gif:
             o.format = MAGPIE_FORMAT_GIF
         }

@@ -71,10 +71,11 @@ enum CoreProfileOutcome: Sendable {
 
 /// An encoding and its settings.
 enum CoreEncoding: Sendable {
-    case png(compressionLevel: Int)
+    case png(compressionLevel: Int, colors: Int)
     case jpeg(quality: Int, fullChroma: Bool)
-    case webp(quality: Int, method: Int)
+    case webp(quality: Int, method: Int, preset: EncodingFormat.WebPPreset)
     case webpLossless(effort: Int, method: Int)
     case avif(quality: Int, speed: Int)
+    case jxl(quality: Int, effort: Int)
     case gif(dithering: Int)
 }

@@ -3,11 +3,16 @@
 public enum EncodingFormat: Sendable, Hashable {
     /// PNG, zlib level 0–9. RGB when every pixel is opaque, else RGBA.
     case png(compressionLevel: Int = 6)
+    /// PNG with a palette of at most `colors` (2–256) from libimagequant (loaded on first use, as
+    /// for GIF; pngquant's and libvips's quantizer), dithered, at the smallest bit depth that holds
+    /// it, alpha kept in a tRNS chunk. Usually a third to a half of a truecolour PNG's size for a
+    /// photo. ``ImageFormat/palettesAvailable`` says whether this machine has libimagequant.
+    case pngPalette(colors: Int = 256, compressionLevel: Int = 6)
     /// JPEG, quality 1–100; alpha is composited over white.
     case jpeg(quality: Int = 85, chromaSubsampling: ChromaSubsampling = .yuv420)
-    /// Lossy WebP, quality 1–100, `method` 0 (fast) – 6 (small, cwebp's `-m`); alpha is kept,
-    /// and left out when every pixel is opaque.
-    case webp(quality: Int = 85, method: Int = 4)
+    /// Lossy WebP, quality 1–100, `method` 0 (fast) – 6 (small, cwebp's `-m`), from libwebp's
+    /// `preset` (cwebp's `-preset`); alpha is kept, and left out when every pixel is opaque.
+    case webp(quality: Int = 85, method: Int = 4, preset: WebPPreset = .default)
     /// Lossless WebP; `effort` 0–100 is cwebp's `-q` with `-lossless`. Colour under fully
     /// transparent pixels is not kept.
     case webpLossless(effort: Int = 75, method: Int = 4)
@@ -16,6 +21,11 @@ public enum EncodingFormat: Sendable, Hashable {
     /// kept when a pixel is not opaque. Speed 8, the default: a 512-px thumbnail in about 80 ms on
     /// one core, 10% smaller than at 9 and four times faster than at 6.
     case avif(quality: Int = 60, speed: Int = 8)
+    /// JPEG XL (libjxl, loaded on first use), a bare codestream: quality 1–100 mapped onto libjxl's
+    /// distance as libjxl maps it (90 is distance 1, "visually lossless"; 100 is lossless, every
+    /// sample kept), `effort` 1 (fastest) – 9 (smallest), cjxl's `-e`. Alpha kept when a pixel is
+    /// not opaque; the colour profile embedded, else sRGB signalled. One thread, deterministic.
+    case jxl(quality: Int = 75, effort: Int = 7)
     /// GIF through giflib, palettes from libimagequant (loaded on first use; GPL-3.0, see the
     /// README): the first frame's palette is the global one, a frame it shows badly gets its own;
     /// alpha below 128 is transparent. `dithering` 0 (none, the default: smaller, and no shimmer
@@ -25,6 +35,12 @@ public enum EncodingFormat: Sendable, Hashable {
     public enum ChromaSubsampling: Sendable, Hashable {
         case yuv420
         case yuv444
+    }
+
+    /// libwebp's presets (cwebp's `-preset`, imgproxy's `IMGPROXY_WEBP_PRESET`): its filter
+    /// strength, sharpness and noise shaping tuned to a kind of picture. In the C core's order.
+    public enum WebPPreset: String, Sendable, Hashable, CaseIterable {
+        case `default`, picture, photo, drawing, icon, text
     }
 
     /// Whether this build writes animations in this encoding (WebP; GIF where libimagequant is).

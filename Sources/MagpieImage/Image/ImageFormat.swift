@@ -33,6 +33,10 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// Whether ``Image/encoded(as:)`` writes the format, as the C core says (`magpie_format_encodable`).
     public var isEncodable: Bool { coreEncodes }
 
+    /// Whether this machine writes PNG palettes (``EncodingFormat/pngPalette(colors:compressionLevel:)``):
+    /// whether libimagequant is there to load, as for GIF output.
+    public static var palettesAvailable: Bool { CoreBridge.palettesAvailable }
+
     /// The formats an app asks an origin for first: the web's, the smaller encodings first.
     public static let preferred: [ImageFormat] = [.avif, .webp, .png, .jpeg, .gif]
 

@@ -45,6 +45,8 @@ import Testing
             (.jpeg(quality: 70, chromaSubsampling: .yuv444), .jpeg, true, 70),
             (.webp(quality: 60, method: 2), .webp, true, 60), (.webpLossless(effort: 50), .webp, false, nil),
             (.avif(quality: 40, speed: 6), .avif, true, 40), (.gif(dithering: 30), .gif, false, nil),
+            (.jxl(quality: 80, effort: 3), .jxl, true, 80), (.jxl(quality: 100), .jxl, false, 100),
+            (.pngPalette(colors: 64), .png, false, nil),
         ]
         for (encoding, format, lossy, quality) in rows {
             #expect(
@@ -58,18 +60,23 @@ import Testing
                 == .jpeg(quality: 20, chromaSubsampling: .yuv444))
         #expect(EncodingFormat.avif(quality: 40, speed: 6).withQuality(20) == .avif(quality: 20, speed: 6))
         #expect(EncodingFormat.webp(quality: 60, method: 2).withQuality(20) == .webp(quality: 20, method: 2))
-        // The effort: AVIF's speed and WebP's method, each row its own; the others unchanged.
+        #expect(EncodingFormat.jxl(quality: 80, effort: 3).withQuality(20) == .jxl(quality: 20, effort: 3))
+        // A server's settings: each row takes those for its kind; the others are unchanged.
+        let settings = EncoderSettings(
+            avifSpeed: 9, webpMethod: 6, webpPreset: .photo, jxlEffort: 4, pngPaletteColors: 128)
+        #expect(EncodingFormat.avif(quality: 40, speed: 6).tuned(settings) == .avif(quality: 40, speed: 9))
         #expect(
-            EncodingFormat.avif(quality: 40, speed: 6).withEffort(avifSpeed: 9, webpMethod: 1)
-                == .avif(quality: 40, speed: 9))
+            EncodingFormat.webp(quality: 60, method: 2).tuned(settings) == .webp(quality: 60, method: 6, preset: .photo)
+        )
         #expect(
-            EncodingFormat.webp(quality: 60, method: 2).withEffort(avifSpeed: 9, webpMethod: 6)
-                == .webp(quality: 60, method: 6))
+            EncodingFormat.webpLossless(effort: 50, method: 2).tuned(settings) == .webpLossless(effort: 50, method: 6))
+        #expect(EncodingFormat.jxl(quality: 80, effort: 7).tuned(settings) == .jxl(quality: 80, effort: 4))
         #expect(
-            EncodingFormat.webpLossless(effort: 50, method: 2).withEffort(avifSpeed: 9, webpMethod: 5)
-                == .webpLossless(effort: 50, method: 5))
-        for encoding in [EncodingFormat.png(), .jpeg(quality: 70), .gif()] {
-            #expect(encoding.withEffort(avifSpeed: 1, webpMethod: 1) == encoding, "\(encoding)")
+            EncodingFormat.png(compressionLevel: 3).tuned(settings) == .pngPalette(colors: 128, compressionLevel: 3))
+        #expect(EncodingFormat.png().tuned(EncoderSettings()) == .png(), "no palette asked: truecolour")
+        for encoding in [EncodingFormat.jpeg(quality: 70), .gif()] {
+            #expect(encoding.tuned(settings) == encoding, "\(encoding)")
         }
+        #expect(EncodingFormat.standard(.jxl, quality: 70) == (ImageFormat.jxl.isEncodable ? .jxl(quality: 70) : nil))
     }
 }

@@ -112,8 +112,9 @@ extension ImageServiceTests {
             try await h.finish()
         }
         #expect(bodies[0] != bodies[1], "method 1 and method 6 write different bytes")
+        let pixel = try Image(width: 1, height: 1, rgba: [0, 0, 0, 255])
         #expect(
-            OutputSerializer(format: "webp", quality: 80, webpEffort: 6).tuned(.webp(quality: 80))
-                == .webp(quality: 80, method: 6))
+            OutputSerializer(format: "webp", quality: 80, encoders: EncoderSettings(webpMethod: 6))
+                .encoding(for: pixel, original: nil) == .webp(quality: 80, method: 6))
     }
 }

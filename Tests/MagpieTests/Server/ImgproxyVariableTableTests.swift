@@ -1,4 +1,6 @@
 import Foundation
+import Magpie
+import MagpieServer
 import Testing
 
 @testable import magpie_server
@@ -68,6 +70,45 @@ import Testing
         #expect(zeros.isEmpty, "\(zeros)")
         #expect(throws: ImgproxyEnvironment.Failure.self) {
             try ImgproxyEnvironment.arguments(["IMGPROXY_URL_REPLACEMENTS": "no-equals"], given: [])
+        }
+    }
+
+    /// The encoders' variables: JPEG XL negotiation and effort, PNG palettes, WebP presets, and
+    /// JPEG XL's format quality, each onto its flag; out of imgproxy's ranges, refused at start.
+    @Test func theEncoderVariablesSetTheirFlags() throws {
+        let (arguments, notes) = try ImgproxyEnvironment.arguments(
+            [
+                "IMGPROXY_AUTO_JXL": "true", "IMGPROXY_ENFORCE_JXL": "false", "IMGPROXY_JXL_EFFORT": "6",
+                "IMGPROXY_PNG_QUANTIZE": "1", "IMGPROXY_PNG_QUANTIZATION_COLORS": "64",
+                "IMGPROXY_WEBP_PRESET": "photo", "IMGPROXY_FORMAT_QUALITY": "jxl=77,webp=79,gif=50",
+            ], given: [])
+        #expect(notes.isEmpty, "\(notes)")
+        let expected = [
+            ["--auto-jxl"], ["--jxl-effort", "6"], ["--png-quantize"], ["--png-quantization-colors", "64"],
+            ["--webp-preset", "photo"], ["--format-quality", "jxl=77"], ["--format-quality", "webp=79"],
+        ]
+        for flag in expected {
+            let found = arguments.indices.contains { i in Array(arguments[i...].prefix(flag.count)) == flag }
+            #expect(found, "\(flag) in \(arguments)")
+        }
+        #expect(!arguments.contains("--enforce-jxl"), "false asks for nothing")
+        for (name, value) in [
+            ("IMGPROXY_JXL_EFFORT", "0"), ("IMGPROXY_JXL_EFFORT", "10"), ("IMGPROXY_PNG_QUANTIZATION_COLORS", "1"),
+            ("IMGPROXY_PNG_QUANTIZATION_COLORS", "257"),
+        ] {
+            #expect(throws: ImgproxyEnvironment.Failure.self, "\(name)=\(value)") {
+                try ImgproxyEnvironment.arguments([name: value], given: [])
+            }
+        }
+        // The flags onto the service's configuration, checked as imgproxy checks the variables.
+        var c = ServiceConfiguration()
+        let palette = ImageFormat.palettesAvailable ? ["--png-quantize", "--png-quantization-colors", "32"] : []
+        try FormatOptions.parse(["--jxl-effort", "5", "--webp-preset", "text"] + palette).apply(to: &c)
+        #expect(c.jxlEffort == 5 && c.webpPreset == .text && c.pngPaletteColors == (palette.isEmpty ? nil : 32))
+        try FormatOptions.parse([]).apply(to: &c)
+        #expect(c.jxlEffort == 4 && c.webpPreset == .default && c.pngPaletteColors == nil, "imgproxy's defaults")
+        for bad in [["--jxl-effort", "0"], ["--webp-preset", "poster"], ["--png-quantization-colors", "300"]] {
+            #expect(throws: (any Error).self, "\(bad)") { try FormatOptions.parse(bad).apply(to: &c) }
         }
     }
 }

@@ -1,0 +1,63 @@
+"""JPEG XL output beside cjxl (issue 54): a 1024x768 PNG to JPEG XL at the same quality and effort,
+whole process, `magpie convert` against `cjxl` as its users run it (its own thread pool) and on one
+thread (as Magpie encodes, one core per request). Time (medians of interleaved runs), peak RSS,
+bytes and SSIM against the source, at imgproxy's effort (4) and libjxl's default (7).
+Usage: python3 Benchmarks/bench_jxl.py MAGPIE_BINARY WORKDIR
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+from PIL import Image
+
+from benchlib import Comparison, RUNS, print_table, source_photo, work_folder
+
+MAGPIE = sys.argv[1]
+WORK, path = work_folder(sys.argv[2])
+SRC = os.path.join(WORK, "jxl-1024.png")
+
+
+def luma(jxl):
+    png = jxl + ".png"
+    subprocess.run(["djxl", jxl, png], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return np.asarray(Image.open(png).convert("L"), dtype=np.float64)
+
+
+def ssim(a, b):
+    """Mean SSIM over 8x8 windows (step 4) of luma, the usual constants."""
+    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
+    scores = []
+    for y in range(0, a.shape[0] - 7, 4):
+        for x in range(0, a.shape[1] - 7, 4):
+            p, q = a[y:y + 8, x:x + 8], b[y:y + 8, x:x + 8]
+            mp, mq = p.mean(), q.mean()
+            vp, vq, cov = p.var(), q.var(), ((p - mp) * (q - mq)).mean()
+            scores.append(((2 * mp * mq + c1) * (2 * cov + c2)) / ((mp * mp + mq * mq + c1) * (vp + vq + c2)))
+    return float(np.mean(scores))
+
+
+def main():
+    if not shutil.which("cjxl") or not shutil.which("djxl"):
+        print("SKIPPED: JPEG XL: cjxl/djxl (libjxl-tools) are not installed")
+        return
+    if not os.path.exists(SRC):
+        source_photo().resize((1024, 768), Image.LANCZOS).save(SRC)
+    ref = np.asarray(Image.open(SRC).convert("L"), dtype=np.float64)
+    cmp = Comparison(MAGPIE)
+    sizes = []
+    for effort in (4, 7):
+        mine = [MAGPIE, "convert", SRC, "-o", path(f"m{effort}.jxl"), "--quality", "75", "--jxl-effort", str(effort)]
+        pooled = ["cjxl", SRC, path(f"c{effort}.jxl"), "-q", "75", "-e", str(effort), "--quiet"]
+        single = pooled + ["--num_threads=0"]
+        cmp.compare(f"PNG 1024x768 -> JXL q75 e{effort}", mine, pooled, "cjxl")
+        cmp.compare(f"PNG 1024x768 -> JXL q75 e{effort}, 1 thread", mine, single, "cjxl 1 thread")
+        m, c = os.path.getsize(path(f"m{effort}.jxl")), os.path.getsize(path(f"c{effort}.jxl"))
+        sizes.append((effort, m, c, ssim(ref, luma(path(f"m{effort}.jxl"))), ssim(ref, luma(path(f"c{effort}.jxl")))))
+    print_table(cmp.rows, RUNS, f"magpie --version peak RSS {cmp.base_rss:.1f} MiB")
+    for effort, m, c, ms, cs in sizes:
+        print(f"effort {effort}: magpie {m} bytes (SSIM {ms:.4f}), cjxl {c} bytes (SSIM {cs:.4f}): {m / c:.3f}x")
+
+
+main()
