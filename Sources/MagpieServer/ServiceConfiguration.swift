@@ -81,6 +81,9 @@ public struct ServiceConfiguration: Sendable {
     /// The AV1 encoder's speed for AVIF results, 0 (slowest, smallest) – 10 (imgproxy's
     /// `IMGPROXY_AVIF_SPEED`). 8.
     public var avifSpeed = 8
+    /// What the service's metric names begin with, before `_` (imgproxy's
+    /// `IMGPROXY_PROMETHEUS_NAMESPACE`); empty: no prefix. "magpie".
+    public var metricsNamespace = "magpie"
     /// libjxl's effort for JPEG XL results, 1 (fastest) – 9 (smallest) (imgproxy's
     /// `IMGPROXY_JXL_EFFORT`). 4.
     public var jxlEffort = 4
@@ -170,6 +173,14 @@ public struct ServiceConfiguration: Sendable {
     }
 
     public init() {}
+
+    /// Whether `namespace` makes Prometheus names (`[a-zA-Z_:][a-zA-Z0-9_:]*`, or empty for none).
+    public static func isMetricsNamespace(_ namespace: String) -> Bool {
+        namespace.utf8.enumerated().allSatisfy { i, c in
+            c == 0x5F || c == 0x3A || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c)
+                || (i > 0 && (0x30...0x39).contains(c))
+        }
+    }
 }
 
 /// Hexadecimal text.

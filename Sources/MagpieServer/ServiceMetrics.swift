@@ -1,27 +1,31 @@
 import Metrics
 
-/// What the service reports through swift-metrics (names prefixed `magpie_`, never labelled by
-/// URL or host): requests by route and status code, their durations, requests in flight, variant
-/// cache results, and refusals by reason.
+/// What the service reports through swift-metrics (names prefixed with the namespace, `magpie_`
+/// by default; never labelled by URL or host): requests by route and status code, their
+/// durations, requests in flight, variant cache results, and refusals by reason.
 struct ServiceMetrics: Sendable {
     let factory: any MetricsFactory
     let inFlight: Meter
+    /// What names begin with: `magpie_`, the namespace asked for and `_`, or nothing.
+    let prefix: String
 
-    init(factory: any MetricsFactory) {
+    init(factory: any MetricsFactory, namespace: String = "magpie") {
         self.factory = factory
-        inFlight = Meter(label: "magpie_requests_in_flight", factory: factory)
+        prefix = namespace.isEmpty ? "" : namespace + "_"
+        inFlight = Meter(label: prefix + "requests_in_flight", factory: factory)
     }
 
     /// One request answered.
     func record(route: String, response: ServiceResponse, duration: Duration) {
         Counter(
-            label: "magpie_requests_total", dimensions: [("route", route), ("code", String(response.status))],
+            label: prefix + "requests_total", dimensions: [("route", route), ("code", String(response.status))],
             factory: factory
         ).increment()
-        Timer(label: "magpie_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+        Timer(label: prefix + "request_duration_seconds", dimensions: [("route", route)], factory: factory)
             .recordNanoseconds(Int64(duration / .nanoseconds(1)))
         if let cache = response.header("X-Magpie-Cache") {
-            Counter(label: "magpie_variant_cache_total", dimensions: [("result", cache)], factory: factory).increment()
+            Counter(label: prefix + "variant_cache_total", dimensions: [("result", cache)], factory: factory)
+                .increment()
         }
     }
 
@@ -39,6 +43,6 @@ struct ServiceMetrics: Sendable {
         case .requestTimeout: reason = "timeout"
         default: return
         }
-        Counter(label: "magpie_rejections_total", dimensions: [("reason", reason)], factory: factory).increment()
+        Counter(label: prefix + "rejections_total", dimensions: [("reason", reason)], factory: factory).increment()
     }
 }

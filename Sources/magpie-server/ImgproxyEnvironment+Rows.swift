@@ -70,6 +70,7 @@ extension ImgproxyEnvironment {
         read("IMGPROXY_S3_DENIED_BUCKETS", ["--s3-denied-bucket"], list("--s3-denied-bucket")),
         read("IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE", ["--s3-virtual-hosted"], unlessTrue("--s3-virtual-hosted")),
         read("IMGPROXY_PROMETHEUS_BIND", ["--metrics-bind"], bind("--metrics-bind")),
+        read("IMGPROXY_PROMETHEUS_NAMESPACE", ["--metrics-namespace"], { v in ["--metrics-namespace", v] }),
         read(
             "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES", ["--allow-loopback-sources"],
             flag("--allow-loopback-sources")),

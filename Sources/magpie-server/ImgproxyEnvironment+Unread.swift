@@ -58,6 +58,12 @@ extension ImgproxyEnvironment {
         + refused(["IMGPROXY_S3_USE_DECRYPTION_CLIENT"], "S3 client-side decryption is not supported")
         + refused(["IMGPROXY_IGNORE_SSL_VERIFICATION"], "unsafe: an origin's certificate is always verified")
         + refused(
+            ["IMGPROXY_SANITIZE_SVG"],
+            "unsafe: an SVG answered as it is (raw, skp) always goes with a policy that lets it run and load nothing",
+            when: { ["0", "f", "F", "false", "FALSE", "False"].contains($0) })
+        + refused(
+            ["IMGPROXY_PRESERVE_HDR"], "impossible here: results are written 8 bits a sample (HDR sources are reduced)")
+        + refused(
             ["IMGPROXY_PNG_UNLIMITED", "IMGPROXY_SVG_UNLIMITED"],
             "unsafe: the limits on PNG and SVG sources always apply")
         + refused(
@@ -75,8 +81,7 @@ extension ImgproxyEnvironment {
             when: { !$0.isEmpty })
         + ignored(
             [
-                "IMGPROXY_DISABLE_SHRINK_ON_LOAD", "IMGPROXY_USE_LINEAR_COLORSPACE", "IMGPROXY_PRESERVE_HDR",
-                "IMGPROXY_SANITIZE_SVG",
+                "IMGPROXY_DISABLE_SHRINK_ON_LOAD", "IMGPROXY_USE_LINEAR_COLORSPACE",
 
                 "IMGPROXY_CACHE_CONTROL_PASSTHROUGH",
                 "IMGPROXY_LAST_MODIFIED_BUSTER", "IMGPROXY_COOKIE_PASSTHROUGH",
@@ -84,7 +89,7 @@ extension ImgproxyEnvironment {
                 "IMGPROXY_SOURCE_URL_QUERY_SEPARATOR",
                 "IMGPROXY_LOG_FORMAT", "IMGPROXY_WRITE_RESPONSE_TIMEOUT",
                 "IMGPROXY_CLIENT_KEEP_ALIVE_TIMEOUT", "IMGPROXY_SO_REUSEPORT",
-                "IMGPROXY_PROMETHEUS_NAMESPACE", "IMGPROXY_OPEN_TELEMETRY_ENABLE",
+                "IMGPROXY_OPEN_TELEMETRY_ENABLE",
                 "IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS", "IMGPROXY_OPEN_TELEMETRY_SERVER_CERT",
                 "IMGPROXY_OPEN_TELEMETRY_CLIENT_CERT", "IMGPROXY_OPEN_TELEMETRY_CLIENT_KEY",
                 "IMGPROXY_OPEN_TELEMETRY_TRACE_ID_GENERATOR", "IMGPROXY_OPEN_TELEMETRY_ENDPOINT",

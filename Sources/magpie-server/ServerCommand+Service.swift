@@ -40,6 +40,10 @@ extension ServerCommand {
         configuration.maxResultDimension = maxResultDimension
         configuration.allowedSources = allowedSources
         configuration.nodeName = nodeName
+        guard ServiceConfiguration.isMetricsNamespace(metricsNamespace) else {
+            throw ValidationError("--metrics-namespace must be letters, digits, _ and : (not a digit first)")
+        }
+        configuration.metricsNamespace = metricsNamespace
         guard maxInflight > 0, maxSrcPixels > 0, maxFrames > 0, maxFramePixels > 0, requestTimeout > 0,
             maxAnimationFrames > 0, maxAnimationFramePixels >= 0
         else {

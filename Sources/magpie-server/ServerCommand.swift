@@ -93,6 +93,8 @@ struct ServerCommand: AsyncParsableCommand {
     var metrics = false
     @Option(name: .long, help: "Serve /metrics on this ADDRESS:PORT only, apart from images (implies --metrics).")
     var metricsBind: String?
+    @Option(name: .long, help: "What metric names begin with, before _ (empty: nothing).")
+    var metricsNamespace = "magpie"
     @Option(name: .long, help: "Seconds in-flight requests get to finish after SIGTERM.")
     var gracefulTimeout = 20
     @Option(name: .long, help: "Seconds /health answers 503 before the listener closes, after SIGTERM.")

@@ -99,3 +99,28 @@ extension ImageServiceTests {
         #expect(OutputSerializer.settingsName(s) == ",webp-preset:photo,jxl-effort9,png-colors64")
     }
 }
+
+/// imgproxy's `IMGPROXY_SANITIZE_SVG`: an SVG answered as it is (`raw`, `skp:svg`) can carry a
+/// hostile origin's script; it goes with a policy that runs and loads nothing. Other answers do not.
+extension ImageServiceTests {
+    static let hostileSVG = Array(
+        #"<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10" onload="alert(1)"><script>alert(2)</script><rect width="20" height="10" fill="red"/></svg>"#
+            .utf8)
+
+    @Test func anSVGAnsweredAsItIsRunsNothing() async throws {
+        let h = try await Self.harness({ request in
+            if request.path == "/a.svg" { return .ok(Self.hostileSVG, contentType: "image/svg+xml") }
+            return await Self.images(request)
+        })
+        for options in ["raw:1", "skp:svg"] {
+            let r = await h.get(h.target(options, "/a.svg"))
+            #expect(r.status == 200 && r.header("Content-Type") == "image/svg+xml", "\(options): \(r.status)")
+            #expect(r.body == Self.hostileSVG, "the source's own bytes")
+            let policy = r.header("Content-Security-Policy") ?? ""
+            #expect(policy.contains("sandbox") && policy.contains("default-src 'none'"), "\(options): \(policy)")
+        }
+        let drawn = await h.get(h.target("w:10", "/a.svg", ext: "png"))
+        #expect(drawn.status == 200 && drawn.header("Content-Security-Policy") == nil, "a PNG needs no policy")
+        try await h.finish()
+    }
+}

@@ -30,4 +30,25 @@ extension ImageServiceTests {
         #expect(!text.contains("127.0.0.2") && !text.contains("a.jpg"))
         try await h.finish()
     }
+
+    /// imgproxy's `IMGPROXY_PROMETHEUS_NAMESPACE`: the names' prefix, or none.
+    @Test func metricNamesTakeTheNamespace() async throws {
+        let h = try await Self.harness(Self.images)
+        for (namespace, name) in [("imgproxy", "imgproxy_requests_total"), ("", "requests_total")] {
+            let registry = PrometheusCollectorRegistry()
+            var c = h.service.configuration
+            c.metricsNamespace = namespace
+            let service = ImageService(
+                manager: h.service.manager, configuration: c, metrics: PrometheusMetricsFactory(registry: registry))
+            _ = await service.respond(to: ServiceRequest(method: "GET", target: "/health"))
+            let text = registry.emitToString()
+            #expect(text.contains(name + #"{route="health",code="200"} 1"#), "\(text)")
+            #expect(!text.contains("magpie_"), "\(text)")
+        }
+        for good in ["", "imgproxy", "a_b:c9", "_x"] {
+            #expect(ServiceConfiguration.isMetricsNamespace(good), "\(good)")
+        }
+        for bad in ["9a", "a-b", "a b", "é", "a\n"] { #expect(!ServiceConfiguration.isMetricsNamespace(bad), "\(bad)") }
+        try await h.finish()
+    }
 }

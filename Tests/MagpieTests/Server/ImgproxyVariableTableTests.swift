@@ -57,12 +57,20 @@ import Testing
             ("IMGPROXY_IGNORE_SSL_VERIFICATION", "true"), ("IMGPROXY_USE_GCS", "1"), ("IMGPROXY_GCS_KEY", "{}"),
             ("IMGPROXY_NETWORK", "unix"), ("IMGPROXY_ENV_LOCAL_FILE_PATH", "/etc/imgproxy.env"),
             ("IMGPROXY_S3_ASSUME_ROLE_ARN", "arn:aws:iam::1:role/r"), ("IMGPROXY_SVG_UNLIMITED", "t"),
+            ("IMGPROXY_SANITIZE_SVG", "false"), ("IMGPROXY_PRESERVE_HDR", "true"),
         ] {
             #expect(throws: ImgproxyEnvironment.Failure.self, "\(name)=\(value)") {
                 try ImgproxyEnvironment.arguments([name: value], given: [])
             }
         }
         #expect(throws: Never.self) { try ImgproxyEnvironment.arguments(["IMGPROXY_NETWORK": "tcp4"], given: []) }
+        let (asked, quiet) = try ImgproxyEnvironment.arguments(
+            [
+                "IMGPROXY_SANITIZE_SVG": "true", "IMGPROXY_PRESERVE_HDR": "false",
+                "IMGPROXY_PROMETHEUS_NAMESPACE": "img",
+            ],
+            given: [])
+        #expect(asked == ["--metrics-namespace", "img"] && quiet.isEmpty, "\(asked) \(quiet)")
         // imgproxy's 0 for "no limit" keeps Magpie's bound: a server facing strangers is bounded.
         let (zeros, _) = try ImgproxyEnvironment.arguments(
             ["IMGPROXY_MAX_SRC_FILE_SIZE": "0", "IMGPROXY_MAX_CLIENTS": "0", "IMGPROXY_MAX_RESULT_DIMENSION": "0"],
