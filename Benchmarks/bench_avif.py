@@ -12,7 +12,7 @@ import sys
 import numpy as np
 from PIL import Image
 
-from benchlib import Comparison, RUNS, print_table, source_photo, work_folder
+from benchlib import Comparison, RUNS, print_table, source_photo, ssim, work_folder
 
 MAGPIE = sys.argv[1]
 WORK, path = work_folder(sys.argv[2])
@@ -23,20 +23,6 @@ def pixels(avif):
     png = avif + ".png"
     subprocess.run(["avifdec", avif, png], check=True, stdout=subprocess.DEVNULL)
     return np.asarray(Image.open(png).convert("L"), dtype=np.float64)
-
-
-def ssim(a, b):
-    """Mean SSIM over 8x8 windows (step 4) of luma, the usual constants."""
-    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
-    h, w = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
-    scores = []
-    for y in range(0, h - 7, 4):
-        for x in range(0, w - 7, 4):
-            p, q = a[y:y + 8, x:x + 8], b[y:y + 8, x:x + 8]
-            mp, mq = p.mean(), q.mean()
-            vp, vq, cov = p.var(), q.var(), ((p - mp) * (q - mq)).mean()
-            scores.append(((2 * mp * mq + c1) * (2 * cov + c2)) / ((mp * mp + mq * mq + c1) * (vp + vq + c2)))
-    return float(np.mean(scores))
 
 
 def main():

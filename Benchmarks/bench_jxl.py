@@ -12,7 +12,7 @@ import sys
 import numpy as np
 from PIL import Image
 
-from benchlib import Comparison, RUNS, print_table, source_photo, work_folder
+from benchlib import Comparison, RUNS, print_table, source_photo, ssim, work_folder
 
 MAGPIE = sys.argv[1]
 WORK, path = work_folder(sys.argv[2])
@@ -25,19 +25,6 @@ def luma(jxl):
     png = jxl + ".png"
     subprocess.run([MAGPIE, "convert", jxl, "-o", png], check=True, stdout=subprocess.DEVNULL)
     return np.asarray(Image.open(png).convert("L"), dtype=np.float64)
-
-
-def ssim(a, b):
-    """Mean SSIM over 8x8 windows (step 4) of luma, the usual constants."""
-    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
-    scores = []
-    for y in range(0, a.shape[0] - 7, 4):
-        for x in range(0, a.shape[1] - 7, 4):
-            p, q = a[y:y + 8, x:x + 8], b[y:y + 8, x:x + 8]
-            mp, mq = p.mean(), q.mean()
-            vp, vq, cov = p.var(), q.var(), ((p - mp) * (q - mq)).mean()
-            scores.append(((2 * mp * mq + c1) * (2 * cov + c2)) / ((mp * mp + mq * mq + c1) * (vp + vq + c2)))
-    return float(np.mean(scores))
 
 
 def main():

@@ -51,6 +51,20 @@ def measure(cmds):
     return {n: (statistics.median(s[0] for s in v), statistics.median(s[1] for s in v)) for n, v in samples.items()}
 
 
+def ssim(a, b):
+    """Mean SSIM over 8x8 windows (step 4) of two luma arrays (their common size), the usual constants."""
+    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
+    h, w = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
+    scores = []
+    for y in range(0, h - 7, 4):
+        for x in range(0, w - 7, 4):
+            p, q = a[y:y + 8, x:x + 8], b[y:y + 8, x:x + 8]
+            mp, mq = p.mean(), q.mean()
+            vp, vq, cov = p.var(), q.var(), ((p - mp) * (q - mq)).mean()
+            scores.append(((2 * mp * mq + c1) * (2 * cov + c2)) / ((mp * mp + mq * mq + c1) * (vp + vq + c2)))
+    return float(np.mean(scores))
+
+
 def print_table(rows, runs, baselines):
     """rows: (label, mine ms, theirs ms, theirs name, ratio, mine MiB, theirs MiB, working set, target, ws target)."""
     print(f"\nbaselines: {baselines}; medians of {runs} interleaved runs\n")

@@ -1,19 +1,11 @@
 /* AVIF encoding through libavif: round trips (opaque and with alpha) against the pixels encoded,
  * quality ordering, determinism, sRGB signalled, bad options refused, an older caller's shorter
  * options struct, and a build or machine without libavif saying so. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "magpie.h"
 #include "testutil.h"
-
-static double psnr_rgb(const uint8_t *a, const uint8_t *b, size_t pixels) {
-    double se = 0;
-    for (size_t i = 0; i < pixels; i++)
-        for (int c = 0; c < 3; c++) se += (double)(a[i * 4 + c] - b[i * 4 + c]) * (a[i * 4 + c] - b[i * 4 + c]);
-    return se == 0 ? 99.0 : 10 * log10(255.0 * 255.0 * (double)pixels * 3 / se);
-}
 
 static uint8_t *encode(const uint8_t *px, uint32_t w, uint32_t h, int quality, int speed, size_t *n, int *rc) {
     magpie_encode_options o;
@@ -46,7 +38,7 @@ int main(void) {
     magpie_free(b);
     magpie_image *img = NULL;
     CHECK(magpie_decode(a, n, NULL, &img) == MAGPIE_OK && img->width == w && img->height == h, "decodes");
-    double q80 = img ? psnr_rgb(px, img->pixels, (size_t)w * h) : 0;
+    double q80 = img ? tu_psnr_rgb(px, img->pixels, (size_t)w * h) : 0;
     CHECK(q80 > 30, "q80 PSNR %.1f dB", q80);
     CHECK(img && img->pixels[3] == 255, "opaque stays opaque");
     magpie_image_free(img);

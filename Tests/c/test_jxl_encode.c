@@ -2,20 +2,12 @@
  * `lossless`) against the pixels encoded, quality and effort ordering, determinism (profiles:
  * test_icc.c), bad options refused, an older caller's shorter options struct, and a build or machine
  * without libjxl saying so. */
-#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "magpie.h"
 #include "testutil.h"
-
-static double psnr_rgb(const uint8_t *a, const uint8_t *b, size_t pixels) {
-    double se = 0;
-    for (size_t i = 0; i < pixels; i++)
-        for (int c = 0; c < 3; c++) se += (double)(a[i * 4 + c] - b[i * 4 + c]) * (a[i * 4 + c] - b[i * 4 + c]);
-    return se == 0 ? 99.0 : 10 * log10(255.0 * 255.0 * (double)pixels * 3 / se);
-}
 
 static uint8_t *encode(const uint8_t *px, uint32_t w, uint32_t h, int quality, int effort, int lossless, size_t *n,
                        int *rc) {
@@ -55,7 +47,7 @@ int main(void) {
     magpie_free(b);
     magpie_image *img = decode(a, n);
     CHECK(img && img->width == w && img->height == h, "decodes at its size");
-    double q80 = img ? psnr_rgb(px, img->pixels, (size_t)w * h) : 0;
+    double q80 = img ? tu_psnr_rgb(px, img->pixels, (size_t)w * h) : 0;
     CHECK(q80 > 32, "q80 PSNR %.1f dB", q80);
     CHECK(img && img->pixels[3] == 255, "opaque stays opaque");
     magpie_image_free(img);
@@ -67,7 +59,7 @@ int main(void) {
     for (int effort = 1; effort <= 9; effort += 8) {
         b = encode(px, w, h, 80, effort, 0, &m, &rc);
         img = rc == MAGPIE_OK ? decode(b, m) : NULL;
-        double p = img ? psnr_rgb(px, img->pixels, (size_t)w * h) : 0;
+        double p = img ? tu_psnr_rgb(px, img->pixels, (size_t)w * h) : 0;
         CHECK(p > 30, "effort %d: PSNR %.1f dB", effort, p);
         magpie_image_free(img);
         magpie_free(b);

@@ -2,6 +2,7 @@
 
 #include "magpie.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -93,6 +94,13 @@ uint8_t *tu_gradient(uint32_t w, uint32_t h) {
             q[3] = 255;
         }
     return p;
+}
+
+double tu_psnr_rgb(const uint8_t *a, const uint8_t *b, size_t pixels) {
+    double se = 0;
+    for (size_t i = 0; i < pixels; i++)
+        for (int c = 0; c < 3; c++) se += (double)(a[i * 4 + c] - b[i * 4 + c]) * (a[i * 4 + c] - b[i * 4 + c]);
+    return se == 0 ? 99.0 : 10 * log10(255.0 * 255.0 * (double)pixels * 3 / se);
 }
 
 int tu_resize(const uint8_t *src, uint32_t src_w, uint32_t src_h, size_t src_stride, const void *window,

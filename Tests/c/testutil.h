@@ -37,6 +37,8 @@ typedef struct {
 int tu_manifest(const char *dir, tu_row **rows);
 /* An opaque RGBA gradient, w x h (w, h >= 2), malloc'd. */
 uint8_t *tu_gradient(uint32_t w, uint32_t h);
+/* The PSNR in dB of the RGB samples of two RGBA images of `pixels` pixels (99 when identical). */
+double tu_psnr_rgb(const uint8_t *a, const uint8_t *b, size_t pixels);
 /* `magpie_resample` with positional arguments, a window and a filter (what the tests call most). */
 int tu_resize(const uint8_t *src, uint32_t src_w, uint32_t src_h, size_t src_stride, const void *window,
               uint32_t out_w, uint32_t out_h, int filter, uint8_t *dst, size_t dst_stride);
