@@ -3,6 +3,8 @@
 #ifndef MAGPIE_JOB_H
 #define MAGPIE_JOB_H
 
+#include <math.h>
+
 #include "internal.h"
 
 typedef struct magpie__job {
@@ -33,9 +35,10 @@ typedef struct magpie__job {
 
 /* Charges `bytes` to the job's budget; returns MAGPIE_ELIMIT_MEMORY when it would overflow. */
 MAGPIE_HIDDEN int magpie__charge(magpie__job *job, uint64_t bytes);
-/* How much larger than the output shrink-on-load keeps the image: 2 (the "reducing gap"), or 1
- * with MAGPIE_DECODE_FAST. */
+/* How much larger than the output shrink-on-load keeps the image: 2 (the "reducing gap"), 1 with
+ * MAGPIE_DECODE_FAST, and without bound (the full size) with MAGPIE_DECODE_NO_SHRINK. */
 static inline double magpie__reducing_gap(const magpie__job *job) {
+    if (job->opt.flags & MAGPIE_DECODE_NO_SHRINK) return HUGE_VAL;
     return (job->opt.flags & MAGPIE_DECODE_FAST) ? 1.0 : 2.0;
 }
 MAGPIE_HIDDEN void magpie__uncharge(magpie__job *job, uint64_t bytes);

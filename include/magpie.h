@@ -257,6 +257,10 @@ typedef enum magpie_filter {
  *  detail is lost to it: the output is what the image would give). HEIC does this by itself with
  *  its thumbnail items. The image's orientation applies to the thumbnail. */
 #define MAGPIE_DECODE_THUMBNAIL 0x20u
+/** No shrink-on-load: JPEG and WebP are decoded at their full size and the resampler alone makes
+ *  the output (imgproxy's `IMGPROXY_DISABLE_SHRINK_ON_LOAD`): slower, the most detail kept. Wins
+ *  over MAGPIE_DECODE_FAST. */
+#define MAGPIE_DECODE_NO_SHRINK 0x40u
 
 /** An orientation (1–8, as `magpie_transform` takes it) applied after the EXIF orientation (or
  *  none, with KEEP_ORIENTATION), composed with it into one transform while rows are written: a

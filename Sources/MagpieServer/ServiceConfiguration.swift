@@ -122,7 +122,8 @@ public struct ServiceConfiguration: Sendable {
     public var maxFramePixels = 1_000_000_000
     /// `.standard` shrinks JPEG and WebP sources on load to at least twice the output, as
     /// libvips (and so imgproxy) does; `.fast` only to just past it, as Pillow's `draft` (and so
-    /// thumbor) does: fewer pixels decoded and filtered, a little sharpness lost.
+    /// thumbor) does: fewer pixels decoded and filtered, a little sharpness lost; `.full` not at all
+    /// (imgproxy's `IMGPROXY_DISABLE_SHRINK_ON_LOAD`).
     public var decodeQuality: DecodingOptions.Quality = .standard
     /// Keep sources' colour profiles (pixels as stored, the profile embedded in the result) unless a
     /// URL says `scp:1`; `false` (imgproxy's `IMGPROXY_STRIP_COLOR_PROFILE` default): convert to

@@ -14,7 +14,8 @@ extension Variant {
         let gravity: GravityOption
         /// `c`'s gravity (nil: `g`'s), in the result's frame; its pixel offsets are the source's.
         var cropGravity: GravityOption?
-        /// Shrink-on-load to twice the target (`.standard`, as libvips) or just past it (`.fast`).
+        /// Shrink-on-load to twice the target (`.standard`, as libvips), just past it (`.fast`), or
+        /// none (`.full`).
         let quality: DecodingOptions.Quality
         /// `rot` then `fl`, after the resize; the geometry is of the image after it.
         var transform: Orientation = .up

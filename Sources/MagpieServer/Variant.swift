@@ -76,7 +76,8 @@ struct Variant: Sendable {
             inner, animatedFormat: animatedFormat ?? (format == "auto" ? preferredAnimated : nil),
             trims: g.trim != nil, limits: limits,
             serializer: serializer)
-        var tag = "\(options.variantName)\(limits.quality == .fast ? "|fast" : "")\(keepsColorProfile ? "|kcp" : "")"
+        let decode = limits.quality == .fast ? "|fast" : limits.quality == .full ? "|full" : ""
+        var tag = "\(options.variantName)\(decode)\(keepsColorProfile ? "|kcp" : "")"
         tag += (autoRotate ? "" : "|ar0") + (thumbnail ? "|eth" : "") + "|\(serializer.name)"
         if maxResultDimension > 0 { tag += "|mrd\(maxResultDimension)" }
         if let animation {

@@ -43,10 +43,12 @@ extension ImgproxyEnvironment {
         read("IMGPROXY_PREFERRED_FORMATS", ["--preferred-format"], list("--preferred-format")),
         read("IMGPROXY_ENABLE_CLIENT_HINTS", ["--client-hints"], flag("--client-hints")),
         read("IMGPROXY_LOG_LEVEL", ["--log-level"], string("--log-level")),
+        read("IMGPROXY_LOG_FORMAT", ["--log-format"], string("--log-format")),
         read("IMGPROXY_WEBP_EFFORT", ["--webp-effort"], int("--webp-effort", 1...6)),
         read("IMGPROXY_WEBP_PRESET", ["--webp-preset"], string("--webp-preset")),
         read("IMGPROXY_AUTO_JXL", ["--auto-jxl"], flag("--auto-jxl")),
         read("IMGPROXY_ENFORCE_JXL", ["--enforce-jxl"], flag("--enforce-jxl")),
+        read("IMGPROXY_DISABLE_SHRINK_ON_LOAD", ["--no-shrink-on-load"], flag("--no-shrink-on-load")),
         read("IMGPROXY_JXL_EFFORT", ["--jxl-effort"], int("--jxl-effort", 1...9)),
         read("IMGPROXY_PNG_QUANTIZE", ["--png-quantize"], flag("--png-quantize")),
         read(

@@ -5,17 +5,19 @@ import Synchronization
     import Glibc
 #endif
 
-/// swift-log's `StreamLogHandler` format on standard error (its default), at a per-request cost:
+/// Log lines on standard error in one of the ``LogFormat``s (swift-log's `StreamLogHandler`
+/// format by default), at a per-request cost:
 /// metadata is kept as given and formatted only when a line is written (`StreamLogHandler`
 /// formats all of it whenever it changes, and Hummingbird sets a request ID on every request's
 /// logger), and the timestamp (UTC) is formatted once a second. One `write` per line, so whole
 /// lines never interleave.
 struct LineLogHandler: LogHandler {
     let label: String
+    let format: LogFormat
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
 
-    init(label: String) { self.label = label }
+    init(label: String, format: LogFormat = LogFormat.table["pretty"]!) { (self.label, self.format) = (label, format) }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -25,9 +27,7 @@ struct LineLogHandler: LogHandler {
     func log(event: LogEvent) {
         var all = metadata
         if let extra = event.metadata { all.merge(extra) { $1 } }
-        var line = " \(event.level) \(label) :"
-        for (key, value) in all.sorted(by: { $0.key < $1.key }) { line += " \(key)=\(value)" }
-        line += " [\(event.source)] \(event.message)\n"
+        let fields = all.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") }
         Self.output.withLock { clock in
             var now = timespec()
             clock_gettime(CLOCK_REALTIME, &now)
@@ -35,8 +35,8 @@ struct LineLogHandler: LogHandler {
                 clock.second = now.tv_sec
                 clock.stamp = Self.format(now.tv_sec)
             }
-            var bytes = Array(clock.stamp.utf8)
-            bytes += line.utf8
+            let line = format.line(clock.stamp, event.level, label, fields, event.source, "\(event.message)")
+            let bytes = Array(line.utf8)
             var written = 0
             while written < bytes.count {
                 let n = bytes[written...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }

@@ -60,7 +60,10 @@ extension ServerCommand {
         configuration.maxAnimationFramePixels = maxAnimationFramePixels == 0 ? .max : maxAnimationFramePixels
         configuration.maxFramePixels = maxFramePixels
         configuration.requestTimeout = requestTimeout
-        configuration.decodeQuality = fast ? .fast : .standard
+        guard !(fast && noShrinkOnLoad) else {
+            throw ValidationError("--fast and --no-shrink-on-load ask for opposites")
+        }
+        configuration.decodeQuality = noShrinkOnLoad ? .full : fast ? .fast : .standard
         configuration.keepsColorProfile = keepColorProfile
         try applyOutputDefaults(&configuration)
         guard maxSigma >= 0, maxSigma <= 100 else { throw ValidationError("--max-sigma must be 0–100") }

@@ -120,6 +120,8 @@ struct ServerCommand: AsyncParsableCommand {
     var maxFramePixels = 1_000_000_000
     @Flag(name: .long, help: "Shrink on load only to just past the output (as thumbor), not twice it (as imgproxy).")
     var fast = false
+    @Flag(name: .long, help: "No shrink-on-load: decode JPEG and WebP sources whole (slower, the most detail).")
+    var noShrinkOnLoad = false
     @Flag(
         name: .long,
         help: "Keep sources' colour profiles unless a URL says scp:1 (default: convert to sRGB, as imgproxy).")
@@ -132,6 +134,9 @@ struct ServerCommand: AsyncParsableCommand {
     var accessLog = true
     @Option(name: .long, help: "The least level logged: debug, info, warn or error (imgproxy's names).")
     var logLevel = "info"
+    @Option(
+        name: .long, help: "How log lines are written: pretty, structured (logfmt), json or gcp (imgproxy's names).")
+    var logFormat = "pretty"
     @Option(name: .long, help: "Quality of results where a URL gives none (1–100).")
     var quality = 80
     @Option(name: .long, help: "Quality for one output format where a URL gives none, FORMAT=Q (repeatable).")
@@ -191,8 +196,9 @@ struct ServerCommand: AsyncParsableCommand {
     func run() async throws {
         let levels: [String: Logger.Level] = ["debug": .debug, "info": .info, "warn": .warning, "error": .error]
         guard let level = levels[logLevel] else { throw ValidationError("--log-level: debug, info, warn or error") }
+        guard let format = LogFormat.table[logFormat] else { throw ValidationError("--log-format: \(LogFormat.names)") }
         LoggingSystem.bootstrap {
-            var handler = LineLogHandler(label: $0)
+            var handler = LineLogHandler(label: $0, format: format)
             handler.logLevel = level
             return handler
         }

@@ -23,6 +23,7 @@ struct CoreDecodeRequest: Sendable {
     var appliesOrientation = true
     var allowsUpscaling = false
     var fast = false
+    var noShrink = false
     /// Keep the source's colour profile (pixels as stored) rather than convert to sRGB.
     var keepsProfile = false
     var embeddedThumbnail = false

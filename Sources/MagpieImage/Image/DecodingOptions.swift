@@ -30,6 +30,9 @@ public struct DecodingOptions: Sendable, Hashable {
         /// Shrink-on-load goes down to the output size itself (Pillow's `draft` alone): fewer
         /// pixels decoded and filtered, some sharpness lost (see the README for figures).
         case fast
+        /// No shrink-on-load: JPEG and WebP are decoded at full size and the filter alone makes
+        /// the output (imgproxy's `IMGPROXY_DISABLE_SHRINK_ON_LOAD`): the most detail, the most time.
+        case full
     }
 
     /// Which frames of an animation to decode.

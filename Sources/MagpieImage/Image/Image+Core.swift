@@ -15,6 +15,7 @@ extension DecodingOptions {
         r.appliesOrientation = appliesOrientation
         r.allowsUpscaling = allowsUpscaling
         r.fast = quality == .fast
+        r.noShrink = quality == .full
         r.keepsProfile = keepsColorProfile
         r.embeddedThumbnail = usesEmbeddedThumbnail
         r.transform = transform.rawValue

@@ -45,7 +45,7 @@ public struct DownsamplingProcessor: ImageProcessor {
     /// existed still match.
     public var identifier: String {
         let up = allowsUpscaling ? ",up" : ""
-        let fast = quality == .fast ? ",fast" : ""
+        let fast = quality == .fast ? ",fast" : quality == .full ? ",full" : ""
         let sharp = sharpening.map { ",sharpen:\($0.name)" } ?? ""
         let turn = transform == .up ? "" : ",orient:\(transform.rawValue)"
         let profile = keepsColorProfile ? ",kcp" : ""

@@ -124,3 +124,22 @@ extension ImageServiceTests {
         try await h.finish()
     }
 }
+
+/// imgproxy's `IMGPROXY_DISABLE_SHRINK_ON_LOAD`: sources decoded whole (`DecodingOptions.Quality.full`,
+/// the C core's `MAGPIE_DECODE_NO_SHRINK`, whose pixels `test_resample.c` checks), each result a
+/// variant of its own.
+extension ImageServiceTests {
+    @Test func withoutShrinkOnLoadAResultIsAVariantOfItsOwn() async throws {
+        let h = try await Self.harness(Self.images) { $0.decodeQuality = .full }
+        let r = await h.get(h.target("w:20", "/a.jpg"))
+        let width = try Image(decoding: r.body).width
+        #expect(r.status == 200 && width == 20)
+        try await h.finish()
+        var limits = Variant.SourceLimits(pixels: 1 << 30, frames: 1 << 20, framePixels: 1 << 40)
+        let options = try ProcessingOptions.parse(["w:20"], presets: [:])
+        #expect(!Variant(options, format: "jpg", limits: limits).processor.identifier.contains("full"))
+        limits.quality = .full
+        #expect(Variant(options, format: "jpg", limits: limits).processor.identifier.contains("|full"))
+        #expect(DownsamplingProcessor(width: 8, height: 8, quality: .full).identifier.contains(",full"))
+    }
+}

@@ -89,11 +89,13 @@ import Testing
                 "IMGPROXY_AUTO_JXL": "true", "IMGPROXY_ENFORCE_JXL": "false", "IMGPROXY_JXL_EFFORT": "6",
                 "IMGPROXY_PNG_QUANTIZE": "1", "IMGPROXY_PNG_QUANTIZATION_COLORS": "64",
                 "IMGPROXY_WEBP_PRESET": "photo", "IMGPROXY_FORMAT_QUALITY": "jxl=77,webp=79,gif=50",
+                "IMGPROXY_DISABLE_SHRINK_ON_LOAD": "true", "IMGPROXY_LOG_FORMAT": "json",
             ], given: [])
         #expect(notes.isEmpty, "\(notes)")
         let expected = [
             ["--auto-jxl"], ["--jxl-effort", "6"], ["--png-quantize"], ["--png-quantization-colors", "64"],
             ["--webp-preset", "photo"], ["--format-quality", "jxl=77"], ["--format-quality", "webp=79"],
+            ["--no-shrink-on-load"], ["--log-format", "json"],
         ]
         for flag in expected {
             let found = arguments.indices.contains { i in Array(arguments[i...].prefix(flag.count)) == flag }
