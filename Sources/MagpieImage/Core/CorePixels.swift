@@ -18,8 +18,7 @@ extension CoreEncoding {
             o.format = MAGPIE_FORMAT_WEBP
             o.quality = Int32(clamping: quality)
             o.method = Int32(clamping: method)
-            let index = EncodingFormat.WebPPreset.allCases.firstIndex(of: preset) ?? 0
-            o.webp_preset = magpie_webp_preset(rawValue: UInt32(index))
+            o.webp_preset = magpie_webp_preset(rawValue: UInt32(clamping: preset))
         case .webpLossless(let effort, let method):
             o.format = MAGPIE_FORMAT_WEBP
             o.lossless = 1

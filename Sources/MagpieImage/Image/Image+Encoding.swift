@@ -41,6 +41,9 @@ public enum EncodingFormat: Sendable, Hashable {
     /// strength, sharpness and noise shaping tuned to a kind of picture. In the C core's order.
     public enum WebPPreset: String, Sendable, Hashable, CaseIterable {
         case `default`, picture, photo, drawing, icon, text
+
+        /// The C core's value (`magpie_webp_preset`): the case's place in this order.
+        var coreIndex: Int { Self.allCases.firstIndex(of: self) ?? 0 }
     }
 
     /// Whether this build writes animations in this encoding (WebP; GIF where libimagequant is).
