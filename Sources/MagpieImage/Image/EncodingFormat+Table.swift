@@ -45,7 +45,8 @@ extension EncodingFormat {
                 requalified: { .jpeg(quality: $0, chromaSubsampling: sub) }, retuned: { _ in self })
         case .webp(let q, let method, let preset):
             return Row(
-                format: .webp, core: .webp(quality: q, method: method, preset: preset.coreIndex), lossy: true, quality: q,
+                format: .webp, core: .webp(quality: q, method: method, preset: preset.coreIndex), lossy: true,
+                quality: q,
                 requalified: { .webp(quality: $0, method: method, preset: preset) },
                 retuned: { .webp(quality: q, method: $0.webpMethod, preset: $0.webpPreset) })
         case .webpLossless(let effort, let method):
