@@ -62,6 +62,21 @@ extension ImgproxyEnvironment {
             "unsafe: an SVG answered as it is (raw, skp) always goes with a policy that lets it run and load nothing",
             when: { ["0", "f", "F", "false", "FALSE", "False"].contains($0) })
         + refused(
+            [
+                "IMGPROXY_OPEN_TELEMETRY_SERVER_CERT", "IMGPROXY_OPEN_TELEMETRY_CLIENT_CERT",
+                "IMGPROXY_OPEN_TELEMETRY_CLIENT_KEY",
+            ],
+            "TLS material for the collector is not read from variables: the exporter checks the collector against the "
+                + "system's CA store and sends no client certificate")
+        + refused(
+            ["IMGPROXY_OPEN_TELEMETRY_GRPC_INSECURE"], "gRPC is not spoken here: traces go over OTLP/HTTP (protobuf)")
+        + ignored(
+            ["IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS"],
+            "metrics are served for Prometheus at /metrics (--metrics), not pushed over OTLP")
+        + ignored(["IMGPROXY_OPEN_TELEMETRY_TRACE_ID_GENERATOR"], "trace IDs are random W3C IDs here")
+        + ignored(
+            ["IMGPROXY_OPEN_TELEMETRY_PROPAGATORS"], "an incoming W3C traceparent is continued; no other is read")
+        + refused(
             ["IMGPROXY_PRESERVE_HDR"], "impossible here: results are written 8 bits a sample (HDR sources are reduced)")
         + refused(
             ["IMGPROXY_PNG_UNLIMITED", "IMGPROXY_SVG_UNLIMITED"],
@@ -89,12 +104,5 @@ extension ImgproxyEnvironment {
                 "IMGPROXY_SOURCE_URL_QUERY_SEPARATOR",
                 "IMGPROXY_WRITE_RESPONSE_TIMEOUT",
                 "IMGPROXY_CLIENT_KEEP_ALIVE_TIMEOUT", "IMGPROXY_SO_REUSEPORT",
-                "IMGPROXY_OPEN_TELEMETRY_ENABLE",
-                "IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS", "IMGPROXY_OPEN_TELEMETRY_SERVER_CERT",
-                "IMGPROXY_OPEN_TELEMETRY_CLIENT_CERT", "IMGPROXY_OPEN_TELEMETRY_CLIENT_KEY",
-                "IMGPROXY_OPEN_TELEMETRY_TRACE_ID_GENERATOR", "IMGPROXY_OPEN_TELEMETRY_ENDPOINT",
-                "IMGPROXY_OPEN_TELEMETRY_PROTOCOL", "IMGPROXY_OPEN_TELEMETRY_GRPC_INSECURE",
-                "IMGPROXY_OPEN_TELEMETRY_SERVICE_NAME", "IMGPROXY_OPEN_TELEMETRY_PROPAGATORS",
-                "IMGPROXY_OPEN_TELEMETRY_CONNECTION_TIMEOUT",
             ], pending)
 }

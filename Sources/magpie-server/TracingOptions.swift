@@ -36,6 +36,8 @@ struct TracingOptions: ParsableArguments {
             """)
     var otelSdk: String = "magpie"
 
+    @OptionGroup var imgproxy: ImgproxyTelemetry
+
     /// Whether this build has swift-otel.
     static var swiftOTelBuilt: Bool {
         #if OTLP
@@ -67,9 +69,9 @@ struct TracingOptions: ParsableArguments {
 
     /// Bootstraps the tracer when an endpoint is given, and returns the exporter's service, which
     /// runs beside the server and sends what is left when it stops.
-    func bootstrap(environment: [String: String]) throws -> (any Service)? {
-        let base = otelEndpoint ?? environment["OTEL_EXPORTER_OTLP_ENDPOINT"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let base else { return nil }
+    func bootstrap(environment given: [String: String]) throws -> (any Service)? {
+        let environment = try imgproxy.environment(given)
+        guard let base = try imgproxy.endpoint(given: otelEndpoint, environment: environment) else { return nil }
         if otelSdk == "swift-otel" { return try Self.bootstrapSwiftOTel(traces: Self.tracesURL(base)) }
         let settings: TracingEnvironment
         do {

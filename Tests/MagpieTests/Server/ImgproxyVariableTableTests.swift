@@ -122,3 +122,52 @@ import Testing
         }
     }
 }
+
+/// imgproxy's OpenTelemetry variables onto the OTLP/HTTP exporter: as imgproxy's
+/// `mapDeprecatedConfig` maps them (`otel_test.go`), except gRPC, which is refused.
+extension ImgproxyVariableTableTests {
+    @Test func theOpenTelemetryVariablesReachTheExporter() throws {
+        let (arguments, notes) = try ImgproxyEnvironment.arguments(
+            [
+                "IMGPROXY_OPEN_TELEMETRY_ENABLE": "true", "IMGPROXY_OPEN_TELEMETRY_ENDPOINT": "otel_endpoint:1234",
+                "IMGPROXY_OPEN_TELEMETRY_PROTOCOL": "http", "IMGPROXY_OPEN_TELEMETRY_SERVICE_NAME": "images",
+                "IMGPROXY_OPEN_TELEMETRY_CONNECTION_TIMEOUT": "3", "IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS": "true",
+            ], given: [])
+        let pairs = [
+            ["--otel-enable"], ["--otel-collector", "otel_endpoint:1234"], ["--otel-protocol", "http"],
+            ["--otel-service-name", "images"], ["--otel-timeout", "3"],
+        ]
+        for pair in pairs {
+            let found = arguments.indices.contains { i in Array(arguments[i...].prefix(pair.count)) == pair }
+            #expect(found, "\(pair) in \(arguments)")
+        }
+        #expect(arguments.count == 9, "\(arguments)")
+        #expect(notes.contains { $0.hasPrefix("IMGPROXY_OPEN_TELEMETRY_ENABLE_METRICS: metrics are served") })
+        for (name, value) in [
+            ("IMGPROXY_OPEN_TELEMETRY_SERVER_CERT", "-----BEGIN CERTIFICATE-----"),
+            ("IMGPROXY_OPEN_TELEMETRY_CLIENT_KEY", "k"), ("IMGPROXY_OPEN_TELEMETRY_GRPC_INSECURE", "1"),
+        ] {
+            #expect(throws: ImgproxyEnvironment.Failure.self, "\(name)") {
+                try ImgproxyEnvironment.arguments([name: value], given: [])
+            }
+        }
+        // The options: imgproxy's endpoint mapping (http or https before host:port), gRPC refused,
+        // the OTLP/HTTP default when only enabled, the service name and the timeout in milliseconds.
+        let mapped = try ImgproxyTelemetry.parse(["--otel-collector", "otel_endpoint:1234", "--otel-protocol", "https"])
+        #expect(try mapped.endpoint(given: nil, environment: [:]) == "https://otel_endpoint:1234")
+        #expect(throws: (any Error).self) {
+            try ImgproxyTelemetry.parse(["--otel-collector", "otel_endpoint:1234"]).endpoint(
+                given: nil, environment: [:])
+        }
+        let enabled = try ImgproxyTelemetry.parse(["--otel-enable"])
+        #expect(try enabled.endpoint(given: nil, environment: [:]) == "http://localhost:4318")
+        #expect(
+            try enabled.endpoint(given: nil, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"])
+                == "http://c:4318")
+        #expect(try enabled.endpoint(given: "http://given:4318", environment: [:]) == "http://given:4318")
+        #expect(try ImgproxyTelemetry.parse([]).endpoint(given: nil, environment: [:]) == nil, "off by default")
+        let env = try ImgproxyTelemetry.parse(["--otel-service-name", "images", "--otel-timeout", "3"])
+            .environment(["OTEL_SERVICE_NAME": "old"])
+        #expect(env["OTEL_SERVICE_NAME"] == "images" && env["OTEL_EXPORTER_OTLP_TIMEOUT"] == "3000")
+    }
+}
