@@ -60,6 +60,9 @@ extension ImgproxyEnvironment {
             "IMGPROXY_PNG_QUANTIZATION_COLORS", ["--png-quantization-colors"], int("--png-quantization-colors", 2...256)
         ),
         read("IMGPROXY_REQUESTS_QUEUE_SIZE", ["--requests-queue-size"], int("--requests-queue-size")),
+        read(
+            "IMGPROXY_CLIENT_KEEP_ALIVE_TIMEOUT", ["--origin-keep-alive-timeout"],
+            int("--origin-keep-alive-timeout", 0...3600)),
         read("IMGPROXY_DOWNLOAD_TIMEOUT", ["--download-timeout"], int("--download-timeout", 1...3600)),
         read("IMGPROXY_MAX_REDIRECTS", ["--max-redirects"], int("--max-redirects", 0...100)),
         read("IMGPROXY_WORKERS", ["--workers"], int("--workers", 1...4096)),

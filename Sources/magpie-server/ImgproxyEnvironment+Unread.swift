@@ -103,6 +103,6 @@ extension ImgproxyEnvironment {
                 "IMGPROXY_COOKIE_BASE_URL", "IMGPROXY_COOKIE_PASSTHROUGH_ALL",
                 "IMGPROXY_SOURCE_URL_QUERY_SEPARATOR",
                 "IMGPROXY_WRITE_RESPONSE_TIMEOUT",
-                "IMGPROXY_CLIENT_KEEP_ALIVE_TIMEOUT", "IMGPROXY_SO_REUSEPORT",
+                "IMGPROXY_SO_REUSEPORT",
             ], pending)
 }

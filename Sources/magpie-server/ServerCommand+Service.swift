@@ -73,6 +73,10 @@ extension ServerCommand {
         var download = ImageDownloader.Config(
             timeout: .seconds(downloadTimeout), connectTimeout: .seconds(connectTimeout), maxRedirects: maxRedirects,
             maxBodySize: maxSrcBytes)
+        guard (0...3600).contains(originKeepAliveTimeout) else {
+            throw ValidationError("--origin-keep-alive-timeout must be 0–3600 seconds")
+        }
+        download.keepAliveTimeout = originKeepAliveTimeout == 0 ? nil : .seconds(originKeepAliveTimeout)
         guard maxDownloads > 0 else { throw ValidationError("--max-downloads must be positive") }
         download.maxConcurrentDownloads = maxDownloads
         var networks = allowedNetworks

@@ -63,6 +63,8 @@ struct ServerCommand: AsyncParsableCommand {
     var maxSrcBytes = 32 << 20
     @Option(name: .long, help: "Connect timeout in seconds.")
     var connectTimeout = 3
+    @Option(name: .long, help: "Seconds an idle connection to an origin is kept for the next request (0: none).")
+    var originKeepAliveTimeout = 90
     @Option(name: .long, help: "Download timeout in seconds, redirects included.")
     var downloadTimeout = 10
     @Option(name: .long, help: "Redirects followed at most.")

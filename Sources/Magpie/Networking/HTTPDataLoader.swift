@@ -35,19 +35,25 @@ public final class HTTPDataLoader: DataLoading {
     private let ownsClient: Bool
     public let addressPolicy: AddressPolicy
     private let pins: PinnedClients?
+    /// Whether each request asks for its connection to be closed after it (keep-alive off).
+    private let closesConnections: Bool
 
     /// A loader with its own clients: `perHostConnections` connections per host at most,
     /// connecting only where `addressPolicy` allows. Names are resolved by `resolver` and an
     /// address is kept for `pinLifetime` before the name is resolved and judged again.
     /// `maxDecodedBodySize` bounds a `gzip` or `deflate` body as it is inflated (a request's own
-    /// `maxBodySize` then bounds what it keeps): a compression bomb stops there.
+    /// `maxBodySize` then bounds what it keeps): a compression bomb stops there. An idle
+    /// connection is kept for `keepAlive` for the next request to the host; `nil` sends each
+    /// request with `Connection: close` (keep-alive off, as Go's `DisableKeepAlives`).
     public init(
         perHostConnections: Int = 6, connectTimeout: Duration = .seconds(10),
         addressPolicy: AddressPolicy = .standard, resolver: any HostResolver = SystemResolver(),
-        pinLifetime: Duration = .seconds(60), maxDecodedBodySize: Int = 64 << 20
+        pinLifetime: Duration = .seconds(60), maxDecodedBodySize: Int = 64 << 20, keepAlive: Duration? = .seconds(60)
     ) {
         let configuration = Self.configuration(
-            perHostConnections: perHostConnections, connectTimeout: connectTimeout, maxDecoded: maxDecodedBodySize)
+            perHostConnections: perHostConnections, connectTimeout: connectTimeout, maxDecoded: maxDecodedBodySize,
+            keepAlive: keepAlive)
+        self.closesConnections = (keepAlive ?? .zero) <= .zero
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         self.ownsClient = true
         self.addressPolicy = addressPolicy
@@ -69,12 +75,16 @@ public final class HTTPDataLoader: DataLoading {
         self.ownsClient = false
         self.addressPolicy = .allowAll
         self.pins = nil
+        self.closesConnections = false
     }
 
-    private static func configuration(perHostConnections: Int, connectTimeout: Duration, maxDecoded: Int)
-        -> HTTPClient.Configuration
-    {
+    private static func configuration(
+        perHostConnections: Int, connectTimeout: Duration, maxDecoded: Int, keepAlive: Duration?
+    ) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
+        if let keepAlive, keepAlive > .zero {
+            configuration.connectionPool.idleTimeout = .nanoseconds(Int64(keepAlive.nanoseconds))
+        }
         configuration.redirectConfiguration = .disallow
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, perHostConnections)
         configuration.timeout = HTTPClient.Configuration.Timeout(
@@ -115,6 +125,7 @@ public final class HTTPDataLoader: DataLoading {
         do {
             var headers = HTTPHeaders()
             for field in request.headers { headers.add(name: field.name, value: field.value) }
+            if closesConnections { headers.replaceOrAdd(name: "Connection", value: "close") }
             http = try HTTPClient.Request(url: request.url.absoluteString, method: .GET, headers: headers)
         } catch {
             throw ImageDownloadError.invalidURL(request.url.absoluteString)

@@ -21,6 +21,9 @@ public final class ImageDownloader: Sendable {
         /// How long the HTTP client keeps trying to connect (it retries refused connections
         /// within this time). 10 s.
         public var connectTimeout: Duration
+        /// How long an idle connection to an origin is kept for the next request to it; `nil`:
+        /// none is kept (each request asks `Connection: close`). 60 s.
+        public var keepAliveTimeout: Duration? = .seconds(60)
         /// Downloads running at once per host; more wait their turn. 6.
         public var maxConcurrentDownloadsPerHost: Int
         /// Requests running at once, all hosts together (`nil`: no bound but the per-host one).
@@ -143,7 +146,7 @@ public final class ImageDownloader: Sendable {
             let http = HTTPDataLoader(
                 perHostConnections: config.maxConcurrentDownloadsPerHost, connectTimeout: config.connectTimeout,
                 addressPolicy: config.addressPolicy, resolver: config.resolver, pinLifetime: config.pinLifetime,
-                maxDecodedBodySize: config.maxBodySize)
+                maxDecodedBodySize: config.maxBodySize, keepAlive: config.keepAliveTimeout)
             owned.append(http)
             if all["http"] == nil { all["http"] = http }
             if all["https"] == nil { all["https"] = http }

@@ -245,3 +245,24 @@ extension DownloaderTests {
         }
     }
 }
+
+/// imgproxy's `IMGPROXY_CLIENT_KEEP_ALIVE_TIMEOUT`: an idle connection to an origin is kept for
+/// the next request (one connection for two downloads); with keep-alive off (`nil`, imgproxy's 0)
+/// each request asks `Connection: close` and gets a connection of its own.
+extension DownloaderTests {
+    @Test func keepAliveKeepsOneConnectionAndOffClosesEach() async throws {
+        for keepAlive in [Duration.seconds(60), nil] as [Duration?] {
+            try await withServer({ _ in .ok(NetFixture.jpeg, contentType: "image/jpeg") }) { server in
+                var config = ImageDownloader.Config()
+                config.keepAliveTimeout = keepAlive
+                config.addressPolicy = .allowAll
+                let downloader = makeDownloader(config)
+                for path in ["/a.jpg", "/b.jpg", "/c.jpg"] {
+                    _ = try await downloader.download(NetFixture.url(server, path))
+                }
+                #expect(server.connectionsAccepted == (keepAlive == nil ? 3 : 1), "\(String(describing: keepAlive))")
+                try await downloader.shutdown()
+            }
+        }
+    }
+}
