@@ -16,11 +16,16 @@ import Synchronization
 ///   behind idle ones. Connections with a request in progress are never closed for this; when
 ///   every one is busy, new ones wait in the listen backlog.
 ///
+/// - **A response-write deadline** (`writeResponseTimeout`, when given): from a response's head to
+///   its end written, or the connection is closed (Go's `WriteTimeout`, nginx's `send_timeout`).
+///
 /// One guard per listener: give ``availableConnections`` to the server's configuration and
 /// ``channelHandlers()`` to `HTTP1Channel.Configuration.additionalChannelHandlers`.
 public final class ConnectionGuard: Sendable {
     public let maxConnections: Int
     public let readRequestTimeout: TimeAmount
+    /// The time a response gets to be written whole; `nil`: no bound.
+    public let writeResponseTimeout: TimeAmount?
 
     private struct State {
         /// Connections accepted and not yet closed (counted by the listener's handler).
@@ -34,29 +39,39 @@ public final class ConnectionGuard: Sendable {
         /// Connections closed to admit new ones, and for a late request head.
         var reused = 0
         var timedOut = 0
+        var writesTimedOut = 0
     }
     private let state = Mutex(State())
 
     /// - Parameters:
     ///   - maxConnections: client connections open at once (at least 1).
     ///   - readRequestTimeout: the time a connection gets to send a complete request head.
-    public init(maxConnections: Int, readRequestTimeout: TimeAmount) {
+    ///   - writeResponseTimeout: the time a response gets to be written whole (`nil`: no bound).
+    public init(maxConnections: Int, readRequestTimeout: TimeAmount, writeResponseTimeout: TimeAmount? = nil) {
         precondition(maxConnections > 0 && readRequestTimeout.nanoseconds > 0)
+        precondition((writeResponseTimeout?.nanoseconds ?? 1) > 0)
         self.maxConnections = maxConnections
         self.readRequestTimeout = readRequestTimeout
+        self.writeResponseTimeout = writeResponseTimeout
     }
 
     /// For `ServerConfiguration.availableConnectionsDelegate`.
     public var availableConnections: some AvailableConnectionsDelegate { Delegate(guard: self) }
 
     /// For `HTTP1Channel.Configuration.additionalChannelHandlers` (a new handler per connection).
-    public func channelHandlers() -> [any RemovableChannelHandler] { [RequestHeadDeadlineHandler(guard: self)] }
+    public func channelHandlers() -> [any RemovableChannelHandler] {
+        let head: [any RemovableChannelHandler] = [RequestHeadDeadlineHandler(guard: self)]
+        guard let writeResponseTimeout else { return head }
+        return head + [ResponseWriteDeadlineHandler(guard: self, timeout: writeResponseTimeout)]
+    }
 
     /// Connections open now, and how many of them wait for a request head.
     public var counts: (open: Int, waiting: Int) { state.withLock { ($0.open, $0.waiting.count) } }
     /// Connections closed so far to admit new ones at the cap, and for a request head that did
     /// not arrive in time.
     public var closed: (reused: Int, timedOut: Int) { state.withLock { ($0.reused, $0.timedOut) } }
+    /// Connections closed because a response was not written in time.
+    public var writesTimedOut: Int { state.withLock { $0.writesTimedOut } }
 
     // MARK: the connection's handler reports
 
@@ -80,6 +95,7 @@ public final class ConnectionGuard: Sendable {
     }
 
     func timedOut() { state.withLock { $0.timedOut += 1 } }
+    func writeTimedOut() { state.withLock { $0.writesTimedOut += 1 } }
 
     // MARK: the listener's handler asks
 

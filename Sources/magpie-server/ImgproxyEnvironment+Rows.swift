@@ -63,6 +63,8 @@ extension ImgproxyEnvironment {
         read(
             "IMGPROXY_CLIENT_KEEP_ALIVE_TIMEOUT", ["--origin-keep-alive-timeout"],
             int("--origin-keep-alive-timeout", 0...3600)),
+        read(
+            "IMGPROXY_WRITE_RESPONSE_TIMEOUT", ["--write-response-timeout"], int("--write-response-timeout", 1...3600)),
         read("IMGPROXY_DOWNLOAD_TIMEOUT", ["--download-timeout"], int("--download-timeout", 1...3600)),
         read("IMGPROXY_MAX_REDIRECTS", ["--max-redirects"], int("--max-redirects", 0...100)),
         read("IMGPROXY_WORKERS", ["--workers"], int("--workers", 1...4096)),

@@ -77,6 +77,10 @@ extension ImgproxyEnvironment {
         + ignored(
             ["IMGPROXY_OPEN_TELEMETRY_PROPAGATORS"], "an incoming W3C traceparent is continued; no other is read")
         + refused(
+            ["IMGPROXY_SO_REUSEPORT"],
+            "the listener binds its port alone (Hummingbird sets no SO_REUSEPORT): run one magpie-server per port "
+                + "behind nginx or HAProxy (docs/fleet.md)")
+        + refused(
             ["IMGPROXY_PRESERVE_HDR"], "impossible here: results are written 8 bits a sample (HDR sources are reduced)")
         + refused(
             ["IMGPROXY_PNG_UNLIMITED", "IMGPROXY_SVG_UNLIMITED"],
@@ -102,7 +106,5 @@ extension ImgproxyEnvironment {
                 "IMGPROXY_LAST_MODIFIED_BUSTER", "IMGPROXY_COOKIE_PASSTHROUGH",
                 "IMGPROXY_COOKIE_BASE_URL", "IMGPROXY_COOKIE_PASSTHROUGH_ALL",
                 "IMGPROXY_SOURCE_URL_QUERY_SEPARATOR",
-                "IMGPROXY_WRITE_RESPONSE_TIMEOUT",
-                "IMGPROXY_SO_REUSEPORT",
             ], pending)
 }

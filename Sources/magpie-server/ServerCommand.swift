@@ -89,6 +89,8 @@ struct ServerCommand: AsyncParsableCommand {
             of its previous response; then it is closed.
             """)
     var readRequestTimeout = 10.0
+    @Option(name: .long, help: "Seconds a response gets to be written whole before the connection is closed (0: none).")
+    var writeResponseTimeout = 10.0
     @Option(name: .long, help: "Seconds a connection may stay open with no request or response progress.")
     var idleTimeout = 30
     @Flag(name: .long, help: "Serve Prometheus metrics at /metrics.")
@@ -205,11 +207,16 @@ struct ServerCommand: AsyncParsableCommand {
             return handler
         }
         let (host, port) = try Self.address(bind)
-        guard maxConnections > 0, idleTimeout > 0, readRequestTimeout > 0, readRequestTimeout <= 3600 else {
-            throw ValidationError("--max-connections, --idle-timeout and --read-request-timeout must be positive")
+        guard maxConnections > 0, idleTimeout > 0, readRequestTimeout > 0, readRequestTimeout <= 3600,
+            (0...3600).contains(writeResponseTimeout)
+        else {
+            throw ValidationError(
+                "--max-connections, --idle-timeout, --read-request-timeout (and --write-response-timeout, or 0) must be positive"
+            )
         }
         let connections = ConnectionGuard(
-            maxConnections: maxConnections, readRequestTimeout: .nanoseconds(Int64(readRequestTimeout * 1e9)))
+            maxConnections: maxConnections, readRequestTimeout: .nanoseconds(Int64(readRequestTimeout * 1e9)),
+            writeResponseTimeout: writeResponseTimeout > 0 ? .nanoseconds(Int64(writeResponseTimeout * 1e9)) : nil)
         let metricsAddress = try metricsBind.map(Self.address)
         let metrics = self.metrics || metricsAddress != nil
         var endpoint: MetricsEndpoint?

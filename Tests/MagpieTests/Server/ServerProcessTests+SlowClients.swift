@@ -99,3 +99,46 @@ extension ServerProcessTests {
         #expect(asking.read(until: "ok\n") != nil, "still open after \(took)")
     }
 }
+
+/// `--write-response-timeout` (imgproxy's `IMGPROXY_WRITE_RESPONSE_TIMEOUT`): a client that stops
+/// reading a large answer has its connection closed at the deadline; one that reads gets it whole.
+extension ServerProcessTests {
+    @Test func aResponseMustBeWrittenInTime() async throws {
+        let dir = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir.path("root"), withIntermediateDirectories: true)
+        // 24 MiB that sniff as PNG (answered as they are: `raw`): more than the socket buffers on
+        // both sides hold.
+        let big: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0x55, count: 24 << 20)
+        try Data(big).write(to: URL(fileURLWithPath: dir.path("root/big.png")))
+        let (server, port) = try Self.start([
+            "--allow-unsigned", "--cache-dir", dir.path("cache"), "--local-root", dir.path("root"),
+            "--write-response-timeout", "2", "--max-src-bytes", String(32 << 20),
+        ])
+        defer { server.killHard() }
+        let request = "GET /unsafe/raw:1/plain/local:///big.png HTTP/1.1\r\nHost: a\r\n\r\n"
+        let reader = try RawSocket(port: port)
+        reader.send(request)
+        var got = 0
+        while case .bytes(let b) = reader.read(limit: 1 << 20) {
+            got += b.count
+            if got >= big.count { break }
+        }
+        #expect(got > big.count, "a reading client gets the answer whole: \(got)")
+        let stalled = try RawSocket(port: port)
+        stalled.send(request)
+        let started = ContinuousClock.now
+        // The behaviour under test is a client that reads nothing for longer than the deadline.
+        try await Task.sleep(for: .seconds(4))
+        var seen = 0
+        var end = RawSocket.ReadResult.timedOut
+        while true {
+            let r = stalled.read(limit: 1 << 20)
+            guard case .bytes(let b) = r else {
+                end = r
+                break
+            }
+            seen += b.count
+        }
+        #expect(end == .closed && seen < big.count, "cut off after \(seen) bytes (\(ContinuousClock.now - started))")
+    }
+}
