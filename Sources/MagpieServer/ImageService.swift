@@ -209,7 +209,8 @@ public final class ImageService: Sendable {
         if configuration.setsCanonicalHeader, ["http", "https"].contains(plan.source.scheme) {
             headers.append(("Link", "<\(Self.headerSafe(plan.source.absoluteString))>; rel=\"canonical\""))
         }
-        if let modified = result.lastModified { headers.append(("Last-Modified", modified)) }
+        let modified = result.lastModified.flatMap { Self.busted($0, configuration.lastModifiedBuster) }
+        if let modified { headers.append(("Last-Modified", modified)) }
         if let d = plan.disposition {
             headers.append(
                 (
@@ -217,11 +218,19 @@ public final class ImageService: Sendable {
                     ContentDisposition.value(stem: d.stem, ext: result.format.fileExtension, attachment: d.attachment)
                 ))
         }
-        if Self.notModified(request, etag: etag, lastModified: result.lastModified) {
+        if Self.notModified(request, etag: etag, lastModified: modified) {
             return ServiceResponse(status: 304, headers: headers.filter { $0.name != "Content-Type" })
         }
         headers.append(("Content-Length", String(result.data.count)))
         return ServiceResponse(status: 200, headers: headers, body: result.data)
+    }
+
+    /// The origin's `Last-Modified`, or the buster where it is earlier (as imgproxy's
+    /// `IMGPROXY_LAST_MODIFIED_BUSTER`); nil for a value that is no HTTP date (not forwarded).
+    static func busted(_ lastModified: String, _ buster: Int?) -> String? {
+        guard let buster else { return lastModified }
+        guard let date = HTTPDate.parse(lastModified) else { return nil }
+        return date.timeIntervalSince1970 < Double(buster) ? HTTPDate.format(seconds: buster) : lastModified
     }
 
     /// RFC 9110 §13.2.2: `If-None-Match` when the request has one (a tag of ours, or `*`), else

@@ -40,6 +40,10 @@ public struct ServiceConfiguration: Sendable {
     public var setsCanonicalHeader = false
     /// Mixed into every ETag, so changing it makes every cached copy stale (`IMGPROXY_ETAG_BUSTER`).
     public var etagBuster = ""
+    /// An origin's `Last-Modified` earlier than this (seconds since 1970) is answered as this, so
+    /// a client's `If-Modified-Since` before it is answered whole (imgproxy's
+    /// `IMGPROXY_LAST_MODIFIED_BUSTER`); nil: the origin's as it is.
+    public var lastModifiedBuster: Int?
     /// `Content-Disposition: attachment` unless a URL says `att:0` (`IMGPROXY_RETURN_ATTACHMENT`).
     public var returnsAttachment = false
     /// Served, processed with the request's options, when a source cannot be had

@@ -2,8 +2,14 @@ import ArgumentParser
 import Magpie
 import MagpieServer
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// What answers carry and what the origin is asked with, as imgproxy's variables set them
-/// (`IMGPROXY_ALLOW_ORIGIN`, `_SET_CANONICAL_HEADER`, `_ETAG_BUSTER`, `_RETURN_ATTACHMENT`,
+/// (`IMGPROXY_ALLOW_ORIGIN`, `_SET_CANONICAL_HEADER`, `_ETAG_BUSTER`, `_LAST_MODIFIED_BUSTER`, `_RETURN_ATTACHMENT`,
 /// `_TRUSTED_SIGNATURES`, `_USER_AGENT`).
 struct HeaderOptions: ParsableArguments {
     @Option(name: .long, help: "Access-Control-Allow-Origin of image answers; OPTIONS is answered with it.")
@@ -12,6 +18,10 @@ struct HeaderOptions: ParsableArguments {
     var canonicalHeader = false
     @Option(name: .long, help: "Mixed into every ETag: change it to make every cached copy stale.")
     var etagBuster = ""
+    @Option(
+        name: .long,
+        help: "An RFC 3339 time: an origin's Last-Modified before it is answered as it (so older copies are stale).")
+    var lastModifiedBuster: String?
     @Flag(name: .long, help: "Content-Disposition: attachment unless a URL says att:0.")
     var returnAttachment = false
     @Option(name: .customLong("trusted-signature"), help: "A signature accepted without checking (repeatable).")
@@ -26,6 +36,12 @@ struct HeaderOptions: ParsableArguments {
         }
         configuration.setsCanonicalHeader = canonicalHeader
         configuration.etagBuster = etagBuster
+        if let lastModifiedBuster {
+            guard let date = try? Date(lastModifiedBuster, strategy: .iso8601) else {
+                throw ValidationError("--last-modified-buster: an RFC 3339 time, 2026-11-29T08:00:00Z")
+            }
+            configuration.lastModifiedBuster = Int(date.timeIntervalSince1970.rounded(.down))
+        }
         configuration.returnsAttachment = returnAttachment
         configuration.trustedSignatures = Set(trustedSignatures)
         if let userAgent {

@@ -108,6 +108,7 @@ extension ImgproxyEnvironment {
         read("IMGPROXY_ALLOW_ORIGIN", ["--allow-origin"], string("--allow-origin")),
         read("IMGPROXY_SET_CANONICAL_HEADER", ["--canonical-header"], flag("--canonical-header")),
         read("IMGPROXY_ETAG_BUSTER", ["--etag-buster"], string("--etag-buster")),
+        read("IMGPROXY_LAST_MODIFIED_BUSTER", ["--last-modified-buster"], string("--last-modified-buster")),
         read("IMGPROXY_RETURN_ATTACHMENT", ["--return-attachment"], flag("--return-attachment")),
         read("IMGPROXY_TRUSTED_SIGNATURES", ["--trusted-signature"], list("--trusted-signature")),
         read("IMGPROXY_USER_AGENT", ["--user-agent"], string("--user-agent")),

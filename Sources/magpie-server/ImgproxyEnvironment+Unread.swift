@@ -103,7 +103,7 @@ extension ImgproxyEnvironment {
                 "IMGPROXY_USE_LINEAR_COLORSPACE",
 
                 "IMGPROXY_CACHE_CONTROL_PASSTHROUGH",
-                "IMGPROXY_LAST_MODIFIED_BUSTER", "IMGPROXY_COOKIE_PASSTHROUGH",
+                "IMGPROXY_COOKIE_PASSTHROUGH",
                 "IMGPROXY_COOKIE_BASE_URL", "IMGPROXY_COOKIE_PASSTHROUGH_ALL",
                 "IMGPROXY_SOURCE_URL_QUERY_SEPARATOR",
             ], pending)

@@ -74,3 +74,30 @@ extension ImageServiceTests {
         try await h.finish()
     }
 }
+
+/// imgproxy's `IMGPROXY_LAST_MODIFIED_BUSTER` (its `TestLastModifiedBuster` and
+/// `conditionalheaders` cases): an origin's `Last-Modified` before the buster is answered as the
+/// buster, so an `If-Modified-Since` before it gets the image whole; a later one is kept.
+extension ImageServiceTests {
+    @Test func anOlderLastModifiedIsAnsweredAsTheBuster() async throws {
+        let old = "Wed, 21 Oct 2015 07:28:00 GMT", new = "Tue, 01 Sep 2026 00:00:00 GMT"
+        let h = try await Self.harness({ request in
+            .respond(
+                status: 200,
+                headers: [("Content-Type", "image/jpeg"), ("Last-Modified", request.path == "/new.jpg" ? new : old)],
+                body: NetFixture.jpeg)
+        }) { $0.lastModifiedBuster = 1_577_836_800 }  // 2020-01-01T00:00:00Z
+        let buster = "Wed, 01 Jan 2020 00:00:00 GMT"
+        let r = await h.get(h.target("w:10", "/old.jpg"))
+        #expect(r.status == 200 && r.header("Last-Modified") == buster, "\(r.header("Last-Modified") ?? "none")")
+        let before = await h.get(
+            h.target("w:10", "/old.jpg"), headers: [("If-Modified-Since", "Sun, 01 Dec 2019 00:00:00 GMT")])
+        #expect(before.status == 200, "a copy from before the buster is stale")
+        let after = await h.get(
+            h.target("w:10", "/old.jpg"), headers: [("If-Modified-Since", "Fri, 01 May 2020 00:00:00 GMT")])
+        #expect(after.status == 304)
+        #expect(await h.get(h.target("w:10", "/new.jpg")).header("Last-Modified") == new, "a later one is kept")
+        try await h.finish()
+        #expect(ImageService.busted("not a date", 1) == nil && ImageService.busted(old, nil) == old)
+    }
+}

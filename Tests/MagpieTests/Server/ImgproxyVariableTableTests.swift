@@ -171,3 +171,20 @@ extension ImgproxyVariableTableTests {
         #expect(env["OTEL_SERVICE_NAME"] == "images" && env["OTEL_EXPORTER_OTLP_TIMEOUT"] == "3000")
     }
 }
+
+extension ImgproxyVariableTableTests {
+    /// `--last-modified-buster` takes imgproxy's RFC 3339 times, offsets included.
+    @Test func theLastModifiedBusterIsAnRFC3339Time() throws {
+        for (text, seconds) in [("2020-01-01T00:00:00Z", 1_577_836_800), ("2020-01-01T02:00:00+02:00", 1_577_836_800)] {
+            var c = ServiceConfiguration()
+            var d = ImageDownloader.Config()
+            try HeaderOptions.parse(["--last-modified-buster", text]).apply(to: &c, download: &d)
+            #expect(c.lastModifiedBuster == seconds, "\(text)")
+        }
+        var c = ServiceConfiguration()
+        var d = ImageDownloader.Config()
+        #expect(throws: (any Error).self) {
+            try HeaderOptions.parse(["--last-modified-buster", "yesterday"]).apply(to: &c, download: &d)
+        }
+    }
+}
