@@ -25,6 +25,10 @@ public struct PathRules: Sendable, Hashable {
     public var prefix = ""
     /// Answers as `/health` does, besides it (`IMGPROXY_HEALTH_CHECK_PATH`), under the prefix.
     public var healthCheckPath = ""
+    /// Where a `local://` or `s3://` source's key ends and its query (an S3 version) begins
+    /// (`IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`): `?`; another text, as `|`; or empty for none, so a
+    /// `?` is part of the key. http(s) sources keep their own query.
+    public var sourceQuerySeparator = "?"
 
     public init() {}
 
@@ -36,7 +40,30 @@ public struct PathRules: Sendable, Hashable {
         // In bytes, as imgproxy compares: Swift's `hasPrefix` compares characters, and a combining
         // mark after the base URL's last byte would make it miss.
         if !baseURL.isEmpty && !s.utf8.starts(with: baseURL.utf8) { s = baseURL + s }
-        return s
+        return separated(s)
+    }
+
+    /// A storage source with its key's `?` and `#` kept as part of the key (percent-encoded) and
+    /// the first separator made its `?`, as imgproxy's transports cut a key at the separator.
+    func separated(_ source: String) -> String {
+        guard sourceQuerySeparator != "?",
+            ["local://", "s3://"].contains(where: { source.utf8.starts(with: $0.utf8) })
+        else { return source }
+        var key = Substring(source)
+        var query: Substring?
+        if !sourceQuerySeparator.isEmpty, let range = key.firstRange(of: sourceQuerySeparator) {
+            query = key[range.upperBound...]
+            key = key[..<range.lowerBound]
+        }
+        var out = ""
+        for c in key.unicodeScalars {
+            switch c {
+            case "?": out += "%3F"
+            case "#": out += "%23"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return query.map { out + "?" + $0 } ?? out
     }
 
     /// Whether `segment` holds the arguments separator (a byte search for a one-byte one, `:`).

@@ -22,6 +22,9 @@ extension ImgproxyEnvironment {
         read("IMGPROXY_PRESETS_SEPARATOR", ["--presets-separator"], string("--presets-separator")),
         read("IMGPROXY_PRESETS_PATH", ["--presets-path"], string("--presets-path")),
         read("IMGPROXY_ONLY_PRESETS", ["--only-presets"], flag("--only-presets")),
+        read(
+            "IMGPROXY_SOURCE_URL_QUERY_SEPARATOR", ["--source-query-separator", "--no-source-query"],
+            { v in v.isEmpty ? ["--no-source-query"] : ["--source-query-separator", v] }),
         read("IMGPROXY_ARGUMENTS_SEPARATOR", ["--arguments-separator"], string("--arguments-separator")),
         read("IMGPROXY_ALLOWED_PROCESSING_OPTIONS", ["--allowed-option"], list("--allowed-option")),
         read("IMGPROXY_BASE_URL", ["--base-url"], string("--base-url")),

@@ -105,6 +105,5 @@ extension ImgproxyEnvironment {
                 "IMGPROXY_CACHE_CONTROL_PASSTHROUGH",
                 "IMGPROXY_COOKIE_PASSTHROUGH",
                 "IMGPROXY_COOKIE_BASE_URL", "IMGPROXY_COOKIE_PASSTHROUGH_ALL",
-                "IMGPROXY_SOURCE_URL_QUERY_SEPARATOR",
             ], pending)
 }

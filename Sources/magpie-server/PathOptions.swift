@@ -41,6 +41,11 @@ struct PathOptions: ParsableArguments {
     var pathPrefix: String?
     @Option(name: .long, help: "A path answered as /health is, besides it.")
     var healthCheckPath: String?
+    @Option(
+        name: .long, help: "Where a local:// or s3:// source's query (an S3 version) begins: ?, another text, or none.")
+    var sourceQuerySeparator = "?"
+    @Flag(name: .long, help: "A local:// or s3:// source has no query: a ? is part of its key.")
+    var noSourceQuery = false
 
     /// The presets and path rules into `configuration`.
     func apply(to configuration: inout ServiceConfiguration) throws {
@@ -52,6 +57,10 @@ struct PathOptions: ParsableArguments {
         rules.onlyPresets = onlyPresets
         rules.allowedOptions = Set(allowedOptions)
         rules.baseURL = baseURL ?? ""
+        guard !sourceQuerySeparator.isEmpty, !sourceQuerySeparator.contains("/") else {
+            throw ValidationError("--source-query-separator must be text without / (--no-source-query: none)")
+        }
+        rules.sourceQuerySeparator = noSourceQuery ? "" : sourceQuerySeparator
         for text in urlReplacements {
             guard let eq = text.firstIndex(of: "="),
                 let r = SourceReplacement(

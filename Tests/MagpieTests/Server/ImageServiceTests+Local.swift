@@ -76,3 +76,29 @@ extension ImageServiceTests {
         try await h.finish()
     }
 }
+
+/// imgproxy's `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`: where a storage source's key ends and its
+/// query (an S3 version) begins: `?`, another text, or none (a `?` is part of the key). A plain
+/// source's `?` is written `%3F` in the path, as imgproxy's plain sources are.
+extension ImageServiceTests {
+    @Test func theSourceQuerySeparatorCutsAStorageKey() async throws {
+        let files = try TemporaryDirectory()
+        let root = try files.folder("root", files: ["a?b.jpg": NetFixture.jpeg, "c.jpg": NetFixture.jpeg])
+        let none = try await Self.localHarness(root: root) { $0.paths.sourceQuerySeparator = "" }
+        #expect(await none.get(none.target("w:10", source: "local:///a%3Fb.jpg")).status == 200, "? is in the key")
+        try await none.finish()
+        let bar = try await Self.localHarness(root: root) { $0.paths.sourceQuerySeparator = "|" }
+        #expect(await bar.get(bar.target("w:10", source: "local:///c.jpg|v2")).status == 200, "cut at |")
+        #expect(await bar.get(bar.target("w:10", source: "local:///a%3Fb.jpg")).status == 200, "? is in the key")
+        try await bar.finish()
+        let standard = try await Self.localHarness(root: root)
+        #expect(await standard.get(standard.target("w:10", source: "local:///c.jpg%3Fv2")).status == 200, "cut at ?")
+        try await standard.finish()
+        var rules = PathRules()
+        rules.sourceQuerySeparator = "|"
+        #expect(rules.separated("s3://b/k?x#y|v1") == "s3://b/k%3Fx%23y?v1")
+        #expect(rules.separated("https://h/a?b|c") == "https://h/a?b|c", "http(s) keeps its own query")
+        rules.sourceQuerySeparator = ""
+        #expect(rules.separated("s3://b/k?v") == "s3://b/k%3Fv")
+    }
+}

@@ -188,3 +188,17 @@ extension ImgproxyVariableTableTests {
         }
     }
 }
+
+extension ImgproxyVariableTableTests {
+    /// `IMGPROXY_SOURCE_URL_QUERY_SEPARATOR`: empty is a value (no query), as imgproxy reads it.
+    @Test func anEmptyQuerySeparatorMeansNone() throws {
+        for value in ["", "|"] {
+            let (arguments, _) = try ImgproxyEnvironment.arguments(
+                ["IMGPROXY_SOURCE_URL_QUERY_SEPARATOR": value], given: [])
+            #expect(arguments == (value.isEmpty ? ["--no-source-query"] : ["--source-query-separator", value]))
+            var c = ServiceConfiguration()
+            try PathOptions.parse(arguments).apply(to: &c)
+            #expect(c.paths.sourceQuerySeparator == value)
+        }
+    }
+}
