@@ -28,20 +28,26 @@ struct LineLogHandler: LogHandler {
         var all = metadata
         if let extra = event.metadata { all.merge(extra) { $1 } }
         let fields = all.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") }
-        Self.output.withLock { clock in
+        // The stamp under the lock, the line formatted outside it, the write under it again (so
+        // whole lines never interleave, and no thread waits while another formats).
+        let stamp = Self.output.withLock { clock in
             var now = timespec()
             clock_gettime(CLOCK_REALTIME, &now)
             if now.tv_sec != clock.second {
                 clock.second = now.tv_sec
                 clock.stamp = Self.format(now.tv_sec)
             }
-            let line = format.line(clock.stamp, event.level, label, fields, event.source, "\(event.message)")
-            let bytes = Array(line.utf8)
-            var written = 0
-            while written < bytes.count {
-                let n = bytes[written...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-                guard n > 0 else { break }
-                written += n
+            return clock.stamp
+        }
+        var line = format.line(stamp, event.level, label, fields, event.source, "\(event.message)")
+        Self.output.withLock { _ in
+            line.withUTF8 { bytes in
+                var written = 0
+                while written < bytes.count {
+                    let n = write(2, bytes.baseAddress! + written, bytes.count - written)
+                    guard n > 0 else { break }
+                    written += n
+                }
             }
         }
     }

@@ -48,6 +48,8 @@ struct LogFormat: Sendable {
 
     /// `text` with control bytes, `"` and `\` escaped as JSON escapes them (quoted: within quotes).
     static func escaped(_ text: String, quoted: Bool) -> String {
+        // Most values are plain printable ASCII: returned as they are, without a copy.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && (!quoted || ($0 != 0x22 && $0 != 0x5C)) }) { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
