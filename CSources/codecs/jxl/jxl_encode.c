@@ -19,13 +19,6 @@ static float magpie__jxl_distance(int q) {
     return (float)(53.0 / 3000.0 * q * q - 23.0 / 20.0 * q + 25.0);
 }
 
-static int magpie__jxl_opaque(const uint8_t *px, uint32_t w, uint32_t h, size_t stride) {
-    for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++)
-            if (px[(size_t)y * stride + (size_t)x * 4 + 3] != 255) return 0;
-    return 1;
-}
-
 /* The encoder's output into a malloc'd buffer that grows as libjxl asks for room. */
 static int magpie__jxl_drain(JxlEncoder *enc, uint8_t **out, size_t *n) {
     size_t cap = 1u << 16, len = 0;
@@ -82,7 +75,7 @@ int magpie__encode_jxl(const uint8_t *px, uint32_t w, uint32_t h, size_t stride,
     if (o->quality < 1 || o->quality > 100 || o->effort < 1 || o->effort > 9 || (o->lossless != 0 && o->lossless != 1))
         return MAGPIE_EINVAL;
     if (magpie__jxl_ready()) return MAGPIE_EUNSUPPORTED;
-    int lossless = o->lossless || o->quality == 100, alpha = !magpie__jxl_opaque(px, w, h, stride);
+    int lossless = o->lossless || o->quality == 100, alpha = !magpie__rgba_opaque(px, w, h, stride);
     JxlEncoder *enc = magpie__jxl.enc_create(NULL);
     if (!enc) return MAGPIE_ENOMEM;
     JxlBasicInfo info;

@@ -6,8 +6,8 @@ import Testing
 @testable import Magpie
 @testable import MagpieServer
 
-/// imgproxy's `clientfeatures/detector_test.go` (the WebP and AVIF cases and the client hints; JPEG
-/// XL output is not written here yet), then the formats and hints through the service:
+/// imgproxy's `clientfeatures/detector_test.go` (the WebP, AVIF and JPEG XL cases and the client
+/// hints), then the formats and hints through the service:
 /// `--enforce-*`, `--preferred-format`, `--client-hints` and the `Vary` each sends.
 extension ImageServiceTests {
     static func features(_ configure: (inout ServiceConfiguration) -> Void, _ headers: [(String, String)])
@@ -34,6 +34,15 @@ extension ImageServiceTests {
             f = Self.features({ $0.enforceAVIF = true }, avif)
             #expect(f.preferAVIF && f.enforceAVIF)
             #expect(Self.features({ $0.enforceAVIF = true }, neither) == ClientFeatures())
+        }
+        if ImageFormat.jxl.isEncodable {
+            let jxl = [("Accept", "image/jxl,image/apng,image/*,*/*;q=0.8")]
+            f = Self.features({ $0.autoJXL = true }, jxl)
+            #expect(f.preferJXL && !f.enforceJXL && !f.preferAVIF && !f.preferWebP)
+            #expect(Self.features({ $0.autoJXL = true }, neither) == ClientFeatures())
+            f = Self.features({ $0.enforceJXL = true }, jxl)
+            #expect(f.preferJXL && f.enforceJXL)
+            #expect(Self.features({ $0.enforceJXL = true }, neither) == ClientFeatures())
         }
         #expect(Self.features({ _ in }, [("Accept", "image/webp,image/avif,image/jxl")]) == ClientFeatures())
         // DPR: Sec-CH-DPR before DPR; above 0 and at most 8; off without client hints.
