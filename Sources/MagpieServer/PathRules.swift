@@ -44,7 +44,8 @@ public struct PathRules: Sendable, Hashable {
     }
 
     /// A storage source with its key's `?` and `#` kept as part of the key (percent-encoded) and
-    /// the first separator made its `?`, as imgproxy's transports cut a key at the separator.
+    /// the first separator made its `?`, as imgproxy's transports cut a key at the separator; the
+    /// query's own `?` and `#` are encoded too (the fuzzer found a `#` there cutting a version).
     func separated(_ source: String) -> String {
         guard sourceQuerySeparator != "?",
             ["local://", "s3://"].contains(where: { source.utf8.starts(with: $0.utf8) })
@@ -55,15 +56,20 @@ public struct PathRules: Sendable, Hashable {
             query = key[range.upperBound...]
             key = key[..<range.lowerBound]
         }
-        var out = ""
-        for c in key.unicodeScalars {
-            switch c {
-            case "?": out += "%3F"
-            case "#": out += "%23"
-            default: out.unicodeScalars.append(c)
+        // A `?` or `#` left in either part would start another query or a fragment (and cut an S3
+        // version short): both are encoded, as parts of the key or of the query.
+        let encoded = { (part: Substring) -> String in
+            var out = ""
+            for c in part.unicodeScalars {
+                switch c {
+                case "?": out += "%3F"
+                case "#": out += "%23"
+                default: out.unicodeScalars.append(c)
+                }
             }
+            return out
         }
-        return query.map { out + "?" + $0 } ?? out
+        return query.map { encoded(key) + "?" + encoded($0) } ?? encoded(key)
     }
 
     /// Whether `segment` holds the arguments separator (a byte search for a one-byte one, `:`).

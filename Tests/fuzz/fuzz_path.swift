@@ -55,6 +55,21 @@ public func fuzzPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(path.source.utf8.starts(with: rules.baseURL.utf8), "the base URL starts every source")
         precondition(only ? path.options.isEmpty : path.options.allSatisfy { $0.contains(",") })
     }
+    // The source query separator: a storage source keeps one `?` at most (the separator's), every
+    // other `?` and `#` of its key encoded; an http(s) source is kept as it is.
+    for separator in ["", "|", "::"] {
+        rules.sourceQuerySeparator = separator
+        for scheme in ["s3://", "local://", "https://"] {
+            let source = scheme + text
+            let out = rules.separated(source)
+            let marks = out.utf8.filter { $0 == UInt8(ascii: "?") }.count
+            if scheme == "https://" {
+                precondition(out == source, "http(s) keeps its own query")
+            } else {
+                precondition(marks <= (separator.isEmpty ? 0 : 1) && !out.utf8.contains(UInt8(ascii: "#")))
+            }
+        }
+    }
     for replacement in rules.replacements {
         let out = replacement.apply(text)
         if !text.utf8.starts(with: (replacement.pattern.split(separator: "*").first.map(String.init) ?? "").utf8) {

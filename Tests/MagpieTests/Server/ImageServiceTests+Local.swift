@@ -97,6 +97,7 @@ extension ImageServiceTests {
         var rules = PathRules()
         rules.sourceQuerySeparator = "|"
         #expect(rules.separated("s3://b/k?x#y|v1") == "s3://b/k%3Fx%23y?v1")
+        #expect(rules.separated("s3://b/k|v#1?2") == "s3://b/k?v%231%3F2", "the query's own # and ? encoded")
         #expect(rules.separated("https://h/a?b|c") == "https://h/a?b|c", "http(s) keeps its own query")
         rules.sourceQuerySeparator = ""
         #expect(rules.separated("s3://b/k?v") == "s3://b/k%3Fv")
