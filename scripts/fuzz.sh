@@ -81,7 +81,7 @@ for t in "${targets[@]}"; do
       sources=("$srv/ServicePath.swift" "$srv/ServiceError.swift" "$srv/PathRules.swift" "$srv/SourceReplacement.swift")
       seeds=('/sig/rs:fit:300:200/q%3A80/plain/http%3A%2F%2Fa.example%2Fb.jpg@webp?x=1'
         '/sig/w:10/aHR0cDovL2EuZXhhbXBsZS9iLmpwZw.png' '/sig/plain/http:/a.example/b.jpg' '/%3a%3A%3/x:%'
-        '/sig/aHR0c/DovL2/EuZXhh.jpeg' '/s/plain/%zz@we-bp')
+        '/sig/aHR0c/DovL2/EuZXhh.jpeg' '/s/plain/%zz@we-bp' '\xdc\x8f,/ai' '/\xdc\x8f/w:1/\xcc\x81plain/x')
       runs=${FUZZ_RUNS:-100000}
     fi
     swiftc -sanitize=fuzzer,address -parse-as-library -O "${sources[@]}" "Tests/fuzz/fuzz_$t.swift" -o "$bin" \

@@ -237,9 +237,11 @@ public final class ImageService: Sendable {
     /// `If-Modified-Since` against the origin's `Last-Modified` (no later than it: not modified).
     static func notModified(_ request: ServiceRequest, etag: String, lastModified: String?) -> Bool {
         if let match = request.header("If-None-Match") {
-            return match.split(separator: ",").contains { tag in
-                let t = tag.trimmingPrefix(" ")
-                return t == "*" || t.hasPrefix(etag) || t.hasPrefix("W/" + etag)
+            // In bytes, with the list's optional white space around each tag (RFC 9110 §5.6.1).
+            let blank = { (b: UInt8) in b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") }
+            return match.utf8.split(separator: UInt8(ascii: ",")).contains { tag in
+                let t = tag.drop(while: blank).reversed().drop(while: blank).reversed()
+                return t.elementsEqual("*".utf8) || t.elementsEqual(etag.utf8) || t.elementsEqual(("W/" + etag).utf8)
             }
         }
         guard let since = request.header("If-Modified-Since").flatMap(HTTPDate.parse),

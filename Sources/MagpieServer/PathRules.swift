@@ -52,7 +52,7 @@ public struct PathRules: Sendable, Hashable {
         else { return source }
         var key = Substring(source)
         var query: Substring?
-        if !sourceQuerySeparator.isEmpty, let range = key.firstRange(of: sourceQuerySeparator) {
+        if let range = Self.firstRange(of: sourceQuerySeparator, in: key) {
             query = key[range.upperBound...]
             key = key[..<range.lowerBound]
         }
@@ -72,23 +72,41 @@ public struct PathRules: Sendable, Hashable {
         return query.map { encoded(key) + "?" + encoded($0) } ?? encoded(key)
     }
 
-    /// Whether `segment` holds the arguments separator (a byte search for a one-byte one, `:`).
+    /// Whether `segment` holds the arguments separator.
     func hasSeparator(_ segment: String) -> Bool {
-        let sep = argumentsSeparator.utf8
-        if sep.count == 1, let byte = sep.first { return segment.utf8.contains(byte) }
-        return segment.contains(argumentsSeparator)
+        Self.firstRange(of: argumentsSeparator, in: Substring(segment)) != nil
     }
 
-    /// `segment` split at the arguments separator, empty parts kept (Go's `strings.Split`); a
-    /// one-byte separator splits by bytes, as fast as splitting at `:` always was.
+    /// `segment` split at the arguments separator, empty parts kept (Go's `strings.Split`).
     func split(_ segment: some StringProtocol, maxSplits: Int = .max) -> [Substring] {
-        let sep = argumentsSeparator.utf8
-        let text = Substring(segment)
-        if sep.count == 1, let byte = sep.first, byte < 0x80 {
-            return text.split(
-                separator: Character(Unicode.Scalar(byte)), maxSplits: maxSplits, omittingEmptySubsequences: false)
+        var rest = Substring(segment)
+        var parts: [Substring] = []
+        while parts.count < maxSplits, let range = Self.firstRange(of: argumentsSeparator, in: rest) {
+            parts.append(rest[..<range.lowerBound])
+            rest = rest[range.upperBound...]
         }
-        return text.split(separator: argumentsSeparator, maxSplits: maxSplits, omittingEmptySubsequences: false)
+        parts.append(rest)
+        return parts
+    }
+
+    /// Where `needle` first occurs in `text`, compared in bytes as Go's `strings.Index` does: a
+    /// Character search would not see a `,` that a prepended mark (U+070F) joins into one
+    /// grapheme, so splitting and testing for the separator could disagree (the path fuzzer
+    /// found one). Both are valid UTF-8, so a match starts and ends on scalar boundaries.
+    static func firstRange(of needle: String, in text: Substring) -> Range<String.Index>? {
+        let n = needle.utf8
+        guard let first = n.first else { return nil }
+        let bytes = text.utf8
+        var i = bytes.startIndex
+        while let hit = bytes[i...].firstIndex(of: first) {
+            if let end = bytes.index(hit, offsetBy: n.count, limitedBy: bytes.endIndex),
+                bytes[hit..<end].elementsEqual(n)
+            {
+                return hit..<end
+            }
+            i = bytes.index(after: hit)
+        }
+        return nil
     }
 
     /// `target` without the prefix, or `nil` when it is not under it.

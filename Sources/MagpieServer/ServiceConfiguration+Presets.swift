@@ -3,7 +3,7 @@ extension ServiceConfiguration {
     /// alone, with the arguments separator): `nil` when every one parses.
     public func presetProblem() -> String? {
         for (name, segments) in presets.sorted(by: { $0.key < $1.key }) {
-            guard segments.allSatisfy({ $0.contains(paths.argumentsSeparator) }) else {
+            guard segments.allSatisfy({ paths.hasSeparator(String($0)) }) else {
                 return "preset \(name): every part must be an option (NAME\(paths.argumentsSeparator)ARGUMENTS)"
             }
             do {

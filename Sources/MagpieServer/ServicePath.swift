@@ -25,35 +25,38 @@ struct ServicePath: Sendable, Hashable {
     static func parse(_ target: String, rules: PathRules = .init()) throws(ServiceError)
         -> ServicePath
     {
+        // Every search is in bytes, as Go's (and so imgproxy's): a Character search would not see
+        // a `/` that a prepended mark (U+070F) or a combining one joins into one grapheme.
+        let slashByte = UInt8(ascii: "/")
         var raw = Substring(target)
-        if let query = raw.firstIndex(of: "?") { raw = raw[..<query] }
-        guard raw.hasPrefix("/"), raw.utf8.count <= 16 << 10 else { throw .malformedPath }
-        let afterSlash = raw.dropFirst()
-        guard let end = afterSlash.firstIndex(of: "/") else { throw .malformedPath }
+        if let query = raw.utf8.firstIndex(of: UInt8(ascii: "?")) { raw = raw[..<query] }
+        guard raw.utf8.first == slashByte, raw.utf8.count <= 16 << 10 else { throw .malformedPath }
+        let afterSlash = raw[raw.utf8.index(after: raw.startIndex)...]
+        guard let end = afterSlash.utf8.firstIndex(of: slashByte) else { throw .malformedPath }
         let signature = String(afterSlash[..<end])
         let signed = afterSlash[end...]
-        var rest = signed.dropFirst()
+        var rest = signed[signed.utf8.index(after: signed.startIndex)...]
         var options: [String] = []
         var presets: [String] = []
         if rules.onlyPresets {
-            guard let slash = rest.firstIndex(of: "/") else { throw .malformedPath }
+            guard let slash = rest.utf8.firstIndex(of: slashByte) else { throw .malformedPath }
             presets = rules.split(colonsDecoded(rest[..<slash])).filter { !$0.isEmpty }.map(String.init)
-            rest = rest[rest.index(after: slash)...]
+            rest = rest[rest.utf8.index(after: slash)...]
         } else {
-            while let slash = rest.firstIndex(of: "/") {
+            while let slash = rest.utf8.firstIndex(of: slashByte) {
                 let segment = rest[..<slash]
                 let decoded = colonsDecoded(segment)
-                guard segment != "plain", rules.hasSeparator(decoded) else { break }
+                guard !segment.utf8.elementsEqual("plain".utf8), rules.hasSeparator(decoded) else { break }
                 options.append(decoded)
-                rest = rest[rest.index(after: slash)...]
+                rest = rest[rest.utf8.index(after: slash)...]
             }
         }
         var source: String
         var ext: String?
-        if rest.hasPrefix("plain/") {
-            var encoded = rest.dropFirst("plain/".count)
-            if let at = encoded.lastIndex(of: "@") {
-                let suffix = encoded[encoded.index(after: at)...]
+        if rest.utf8.starts(with: "plain/".utf8) {
+            var encoded = rest[rest.utf8.index(rest.startIndex, offsetBy: 6)...]
+            if let at = encoded.utf8.lastIndex(of: UInt8(ascii: "@")) {
+                let suffix = encoded[encoded.utf8.index(after: at)...]
                 guard isExtension(suffix) else { throw .malformedPath }
                 ext = suffix.lowercased()
                 encoded = encoded[..<at]
@@ -61,10 +64,10 @@ struct ServicePath: Sendable, Hashable {
             guard let decoded = percentDecoded(encoded) else { throw .malformedPath }
             source = decoded
         } else {
-            if rules.base64IncludesFilename, let slash = rest.lastIndex(of: "/") { rest = rest[..<slash] }
+            if rules.base64IncludesFilename, let slash = rest.utf8.lastIndex(of: slashByte) { rest = rest[..<slash] }
             var encoded = Substring(String(decoding: rest.utf8.lazy.filter { $0 != UInt8(ascii: "/") }, as: UTF8.self))
-            if let dot = encoded.lastIndex(of: ".") {
-                let suffix = encoded[encoded.index(after: dot)...]
+            if let dot = encoded.utf8.lastIndex(of: UInt8(ascii: ".")) {
+                let suffix = encoded[encoded.utf8.index(after: dot)...]
                 guard isExtension(suffix) else { throw .malformedPath }
                 ext = suffix.lowercased()
                 encoded = encoded[..<dot]
@@ -76,8 +79,9 @@ struct ServicePath: Sendable, Hashable {
         }
         guard !source.isEmpty else { throw .malformedPath }
         source = rules.rewritten(source)
-        for scheme in ["http:/", "https:/"] where source.hasPrefix(scheme) && !source.hasPrefix(scheme + "/") {
-            source = scheme + "/" + source.dropFirst(scheme.count)
+        for scheme in ["http:/", "https:/"]
+        where source.utf8.starts(with: scheme.utf8) && !source.utf8.starts(with: (scheme + "/").utf8) {
+            source = scheme + "/" + String(decoding: source.utf8.dropFirst(scheme.utf8.count), as: UTF8.self)
         }
         return ServicePath(
             signature: signature, signed: String(signed), options: options, presets: presets, source: source, ext: ext)

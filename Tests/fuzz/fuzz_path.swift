@@ -33,11 +33,13 @@ public func fuzzPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(Base64URL.decode(Substring(Base64URL.encode(Array(bytes)))) == Array(bytes), "base64url round trip")
     for target in [text, "/" + text, "/sig/" + text, "/sig/rs:fit:1:1/plain/" + text] {
         guard let path = try? ServicePath.parse(target) else { continue }
-        let raw =
-            target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        precondition(raw == "/" + path.signature + path.signed, "signature and signed are the path")
-        precondition(!path.signature.contains("/") && path.signed.hasPrefix("/"))
-        precondition(path.options.allSatisfy { $0.contains(":") && $0 != "plain" })
+        // In bytes, as the parser reads: a Character test would not see a `/` or `:` that a
+        // neighbouring mark joins into one grapheme.
+        let raw = target.utf8.split(separator: UInt8(ascii: "?"), maxSplits: 1, omittingEmptySubsequences: false)
+        precondition(
+            Array(raw[0]) == Array(("/" + path.signature + path.signed).utf8), "signature and signed are the path")
+        precondition(!path.signature.utf8.contains(UInt8(ascii: "/")) && path.signed.utf8.first == UInt8(ascii: "/"))
+        precondition(path.options.allSatisfy { $0.utf8.contains(UInt8(ascii: ":")) && $0 != "plain" })
         precondition(!path.source.isEmpty)
         if let ext = path.ext { precondition((1...5).contains(ext.utf8.count) && ext == ext.lowercased()) }
     }
@@ -53,7 +55,9 @@ public func fuzzPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         rules.onlyPresets = only
         guard let path = try? ServicePath.parse("/sig/" + text, rules: rules) else { continue }
         precondition(path.source.utf8.starts(with: rules.baseURL.utf8), "the base URL starts every source")
-        precondition(only ? path.options.isEmpty : path.options.allSatisfy { $0.contains(",") })
+        precondition(only ? path.options.isEmpty : path.options.allSatisfy { $0.utf8.contains(UInt8(ascii: ",")) })
+        // Splitting at the separator and testing for it agree: every option splits in two or more.
+        precondition(path.options.allSatisfy { rules.split($0).count >= 2 }, "an option with a separator splits")
     }
     // The source query separator: a storage source keeps one `?` at most (the separator's), every
     // other `?` and `#` of its key encoded; an http(s) source is kept as it is.

@@ -70,6 +70,28 @@ import Testing
         #expect(try ProcessingOptions.parse(["pr:loop"], presets: ["loop": ["w:5", "pr:loop"]]).width == 5)
     }
 
+    /// Paths are read in bytes, as imgproxy's Go reads them. U+070F (a prepended mark) joins the
+    /// next character into one grapheme, and U+0301 (a combining one) the one before: a search by
+    /// Characters would not see the `/`, `,` or `@` they touch (the path fuzzer found `\u{70F},`
+    /// counted as an option with the separator but not split at it).
+    @Test func marksBesideADelimiterDoNotHideIt() throws {
+        let p = try ServicePath.parse("/\u{70F}/w:10/plain/\u{301}local:///a.jpg@png")
+        #expect(p.signature == "\u{70F}" && p.options == ["w:10"])
+        #expect(p.source == "\u{301}local:///a.jpg" && p.ext == "png")
+        // `\u{301}plain` is not the plain segment, so the rest is base64, which it is not.
+        #expect(throws: ServiceError.malformedPath) { try ServicePath.parse("/s/w:1/\u{301}plain/x") }
+        var rules = PathRules()
+        rules.argumentsSeparator = ","
+        #expect(rules.split("\u{70F},w,10").map(String.init) == ["\u{70F}", "w", "10"])
+        rules.argumentsSeparator = "\u{301}"
+        #expect(rules.split("e\u{301}x").map(String.init) == ["e", "x"] && rules.hasSeparator("e\u{301}"))
+        #expect(rules.split("a", maxSplits: 0).map(String.init) == ["a"])
+        rules.argumentsSeparator = "::"
+        #expect(rules.split("w::1:::2", maxSplits: 1).map(String.init) == ["w", "1:::2"])
+        rules.sourceQuerySeparator = "|"
+        #expect(rules.separated("s3://b/\u{70F}|v") == "s3://b/\u{70F}?v")
+    }
+
     @Test func aMountedServiceSeesTheTargetAfterItsPrefix() {
         let cases: [(String, String, String?)] = [
             ("/img", "/img/sig/w:10/plain/http://x/a.jpg", "/sig/w:10/plain/http://x/a.jpg"),
