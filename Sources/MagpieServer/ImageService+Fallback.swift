@@ -42,6 +42,7 @@ extension ImageService {
         guard let fallback = configuration.fallback, Self.fallsBack(error) else { return nil }
         var options = plan.options
         options.cache.key = nil
+        options.request.headers.removeAll { ASCII.equalIgnoringCase($0.name, "Cookie") }  // not fetched
         let source = Source.provider(RawImageDataProvider(fallback.bytes, cacheKey: fallback.cacheKey))
         let key = fallback.cacheKey + "\u{0}" + options.processorIdentifier
         let variant: VariantMemory.Variant

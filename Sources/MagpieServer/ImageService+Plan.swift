@@ -40,6 +40,8 @@ extension ImageService {
         }
         /// The limits a source is held to (kept for `skp`, which checks them without a decode).
         var sourceLimits: Variant.SourceLimits?
+        /// Fetched with the client's cookies (``withCookie(_:key:)``): answered `private`.
+        var personal = false
 
         init(
             source: URL, options: ImageOptions, maxAge: Int, vary: String?, expires: Int?, key: String,
@@ -61,6 +63,22 @@ extension ImageService {
                 source: source, options: options, maxAge: maxAge, vary: vary, expires: expires,
                 key: key + "\u{0}" + stamp, disposition: disposition, passThrough: passThrough)
             copy.sourceLimits = sourceLimits
+            copy.personal = personal
+            return copy
+        }
+
+        /// This plan fetching its source with the client's `Cookie` field, under `key` (the
+        /// manager's cache key for those options, whose credentials part keeps it apart from
+        /// every other client's and from the shared entries).
+        func withCookie(_ cookie: String, key makeKey: (ImageOptions) -> String) -> Plan {
+            var options = parts.options
+            options.request.headers.set("Cookie", cookie)
+            var copy = Plan(
+                source: source, options: options, maxAge: maxAge, vary: vary, expires: expires,
+                key: makeKey(options) + "\u{0}" + options.processorIdentifier, disposition: disposition,
+                passThrough: passThrough)
+            copy.sourceLimits = sourceLimits
+            copy.personal = true
             return copy
         }
 

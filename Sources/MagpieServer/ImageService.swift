@@ -154,6 +154,11 @@ public final class ImageService: Sendable {
         {
             plan = plan.stamped(stamp)
         }
+        if let jar = configuration.cookiePassthrough, let cookie = jar.header(for: plan.source, request: request) {
+            plan = plan.withCookie(cookie) { [manager, source = plan.source] in
+                manager.cacheKey(for: .network(source), options: $0)
+            }
+        }
         if let pass = plan.passThrough {
             switch await passThrough(plan, pass) {
             case .success(let source?):
@@ -204,7 +209,8 @@ public final class ImageService: Sendable {
             configuration.etagBuster.isEmpty
             ? result.etag : "\"" + Digest.hex(Digest.md5(Array((result.etag + configuration.etagBuster).utf8))) + "\""
         var headers = standardHeaders(id, Self.contentType(result.format))
-        headers += [("Cache-Control", "public, max-age=\(plan.maxAge)"), ("ETag", etag), ("X-Magpie-Cache", cache)]
+        let scope = plan.personal ? "private" : "public"
+        headers += [("Cache-Control", "\(scope), max-age=\(plan.maxAge)"), ("ETag", etag), ("X-Magpie-Cache", cache)]
         if let vary = plan.vary { headers.append(("Vary", vary)) }
         if configuration.setsCanonicalHeader, ["http", "https"].contains(plan.source.scheme) {
             headers.append(("Link", "<\(Self.headerSafe(plan.source.absoluteString))>; rel=\"canonical\""))

@@ -98,6 +98,9 @@ public struct ServiceConfiguration: Sendable {
     public var pngPaletteColors: Int?
     /// When not empty, a source URL must start with one of these (exact prefix match).
     public var allowedSources: [String] = []
+    /// Clients' cookies passed on to http(s) sources (imgproxy's `IMGPROXY_COOKIE_PASSTHROUGH`);
+    /// nil: none are. See ``cookieProblem()``.
+    public var cookiePassthrough: CookiePassthrough?
     /// `local:///path` sources are files beneath this folder (the manager's downloader needs the
     /// `local` transport, ``LocalRootLoader``); nil: they are refused (403).
     public var localRoot: String?

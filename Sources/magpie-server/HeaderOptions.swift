@@ -10,7 +10,7 @@ import MagpieServer
 
 /// What answers carry and what the origin is asked with, as imgproxy's variables set them
 /// (`IMGPROXY_ALLOW_ORIGIN`, `_SET_CANONICAL_HEADER`, `_ETAG_BUSTER`, `_LAST_MODIFIED_BUSTER`, `_RETURN_ATTACHMENT`,
-/// `_TRUSTED_SIGNATURES`, `_USER_AGENT`).
+/// `_TRUSTED_SIGNATURES`, `_USER_AGENT`, `_COOKIE_PASSTHROUGH`, `_COOKIE_BASE_URL`, `_COOKIE_PASSTHROUGH_ALL`).
 struct HeaderOptions: ParsableArguments {
     @Option(name: .long, help: "Access-Control-Allow-Origin of image answers; OPTIONS is answered with it.")
     var allowOrigin: String?
@@ -28,6 +28,16 @@ struct HeaderOptions: ParsableArguments {
     var trustedSignatures: [String] = []
     @Option(name: .long, help: "The User-Agent sources are asked with (%current_version: this version).")
     var userAgent: String?
+    @Flag(
+        name: .long,
+        help: "Pass a client's cookies to an http(s) source on the cookie base's host and path (answered private).")
+    var cookiePassthrough = false
+    @Option(name: .long, help: "Where clients' cookies are taken to come from (default: the request's own host).")
+    var cookieBaseURL: String?
+    @Flag(
+        name: .long,
+        help: "With --cookie-passthrough: every cookie to every source (needs signed URLs or --allowed-source).")
+    var cookiePassthroughAll = false
 
     func apply(to configuration: inout ServiceConfiguration, download: inout ImageDownloader.Config) throws {
         if let allowOrigin {
@@ -43,6 +53,16 @@ struct HeaderOptions: ParsableArguments {
             configuration.lastModifiedBuster = Int(date.timeIntervalSince1970.rounded(.down))
         }
         configuration.returnsAttachment = returnAttachment
+        if cookiePassthrough {
+            var base: URL?
+            if let cookieBaseURL {
+                guard let url = URL(string: cookieBaseURL), CookiePassthrough.isBase(url) else {
+                    throw ValidationError("--cookie-base-url: an absolute http(s) URL, https://example.com/")
+                }
+                base = url
+            }
+            configuration.cookiePassthrough = CookiePassthrough(baseURL: base, all: cookiePassthroughAll)
+        }
         configuration.trustedSignatures = Set(trustedSignatures)
         if let userAgent {
             let value = userAgent.replacingOccurrences(of: "%current_version", with: MagpieCore.version)

@@ -103,7 +103,5 @@ extension ImgproxyEnvironment {
                 "IMGPROXY_USE_LINEAR_COLORSPACE",
 
                 "IMGPROXY_CACHE_CONTROL_PASSTHROUGH",
-                "IMGPROXY_COOKIE_PASSTHROUGH",
-                "IMGPROXY_COOKIE_BASE_URL", "IMGPROXY_COOKIE_PASSTHROUGH_ALL",
             ], pending)
 }

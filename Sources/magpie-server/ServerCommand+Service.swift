@@ -94,6 +94,7 @@ extension ServerCommand {
         let transports = try sources.apply(to: &configuration, download: &download)
         try headers.apply(to: &configuration, download: &download)
         try formats.apply(to: &configuration)
+        if let problem = configuration.cookieProblem() { throw ValidationError(problem) }
         let manager = ImageManager(cache: cache, downloader: ImageDownloader(config: download, transports: transports))
         {
             $0.processingConcurrency = workers
