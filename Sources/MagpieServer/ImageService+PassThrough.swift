@@ -27,7 +27,8 @@ extension ImageService {
             VariantMemory.Variant(
                 data: result.data, format: result.format,
                 etag: "\"" + Digest.hex(Digest.md5(result.data)) + "\"",
-                lastModified: result.lastModified.flatMap { HTTPDate.parse($0) == nil ? nil : $0 }))
+                lastModified: result.lastModified.flatMap { HTTPDate.parse($0) == nil ? nil : $0 },
+                freshness: result.freshness))
     }
 
     /// Whether a source skipped past processing is still within the limits a processed one would

@@ -209,8 +209,9 @@ public final class ImageService: Sendable {
             configuration.etagBuster.isEmpty
             ? result.etag : "\"" + Digest.hex(Digest.md5(Array((result.etag + configuration.etagBuster).utf8))) + "\""
         var headers = standardHeaders(id, Self.contentType(result.format))
-        let scope = plan.personal ? "private" : "public"
-        headers += [("Cache-Control", "\(scope), max-age=\(plan.maxAge)"), ("ETag", etag), ("X-Magpie-Cache", cache)]
+        headers += [
+            ("Cache-Control", cacheControl(plan, result.freshness)), ("ETag", etag), ("X-Magpie-Cache", cache),
+        ]
         if let vary = plan.vary { headers.append(("Vary", vary)) }
         if configuration.setsCanonicalHeader, ["http", "https"].contains(plan.source.scheme) {
             headers.append(("Link", "<\(Self.headerSafe(plan.source.absoluteString))>; rel=\"canonical\""))

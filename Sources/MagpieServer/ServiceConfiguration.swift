@@ -101,6 +101,9 @@ public struct ServiceConfiguration: Sendable {
     /// Clients' cookies passed on to http(s) sources (imgproxy's `IMGPROXY_COOKIE_PASSTHROUGH`);
     /// nil: none are. See ``cookieProblem()``.
     public var cookiePassthrough: CookiePassthrough?
+    /// Answers carry the origin's lifetime for the source instead of ``ttl`` (imgproxy's
+    /// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`; see ``ImageService/cacheControl(_:_:)``).
+    public var cacheControlPassthrough = false
     /// `local:///path` sources are files beneath this folder (the manager's downloader needs the
     /// `local` transport, ``LocalRootLoader``); nil: they are refused (403).
     public var localRoot: String?

@@ -13,6 +13,8 @@ struct VariantMemory: Sendable {
         var etag: String
         /// The origin's `Last-Modified`, kept only when it parses as an HTTP date.
         var lastModified: String?
+        /// The origin's freshness for the source (``RetrieveDataResult/freshness``).
+        var freshness: EntryFreshness = .unlimited
         var cacheCost: Int { data.count + 256 }
     }
 
@@ -47,7 +49,8 @@ struct VariantMemory: Sendable {
     func store(_ result: RetrieveDataResult, forKey key: String) -> Variant {
         let variant = Variant(
             data: result.data, format: result.format, etag: "\"" + Digest.hex(Digest.md5(result.data)) + "\"",
-            lastModified: result.lastModified.flatMap { HTTPDate.parse($0) == nil ? nil : $0 })
+            lastModified: result.lastModified.flatMap { HTTPDate.parse($0) == nil ? nil : $0 },
+            freshness: result.freshness)
         if let cache, doorkeeper.admits(key) { _ = cache.store(variant, forKey: key) }
         return variant
     }

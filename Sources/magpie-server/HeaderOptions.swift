@@ -10,7 +10,7 @@ import MagpieServer
 
 /// What answers carry and what the origin is asked with, as imgproxy's variables set them
 /// (`IMGPROXY_ALLOW_ORIGIN`, `_SET_CANONICAL_HEADER`, `_ETAG_BUSTER`, `_LAST_MODIFIED_BUSTER`, `_RETURN_ATTACHMENT`,
-/// `_TRUSTED_SIGNATURES`, `_USER_AGENT`, `_COOKIE_PASSTHROUGH`, `_COOKIE_BASE_URL`, `_COOKIE_PASSTHROUGH_ALL`).
+/// `_TRUSTED_SIGNATURES`, `_USER_AGENT`, `_COOKIE_PASSTHROUGH`, `_COOKIE_BASE_URL`, `_COOKIE_PASSTHROUGH_ALL`, `_CACHE_CONTROL_PASSTHROUGH`).
 struct HeaderOptions: ParsableArguments {
     @Option(name: .long, help: "Access-Control-Allow-Origin of image answers; OPTIONS is answered with it.")
     var allowOrigin: String?
@@ -28,6 +28,8 @@ struct HeaderOptions: ParsableArguments {
     var trustedSignatures: [String] = []
     @Option(name: .long, help: "The User-Agent sources are asked with (%current_version: this version).")
     var userAgent: String?
+    @Flag(name: .long, help: "Answer with what is left of the origin's Cache-Control or Expires lifetime, not the TTL.")
+    var cacheControlPassthrough = false
     @Flag(
         name: .long,
         help: "Pass a client's cookies to an http(s) source on the cookie base's host and path (answered private).")
@@ -53,6 +55,7 @@ struct HeaderOptions: ParsableArguments {
             configuration.lastModifiedBuster = Int(date.timeIntervalSince1970.rounded(.down))
         }
         configuration.returnsAttachment = returnAttachment
+        configuration.cacheControlPassthrough = cacheControlPassthrough
         if cookiePassthrough {
             var base: URL?
             if let cookieBaseURL {

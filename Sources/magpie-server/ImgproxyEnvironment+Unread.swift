@@ -100,8 +100,6 @@ extension ImgproxyEnvironment {
             when: { !$0.isEmpty })
         + ignored(
             [
-                "IMGPROXY_USE_LINEAR_COLORSPACE",
-
-                "IMGPROXY_CACHE_CONTROL_PASSTHROUGH",
+                "IMGPROXY_USE_LINEAR_COLORSPACE"
             ], pending)
 }

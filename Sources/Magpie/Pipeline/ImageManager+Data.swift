@@ -10,6 +10,8 @@ extension ImageManager {
         var revalidated: Bool
         /// The origin's `Last-Modified` for these bytes, when it sent one.
         var lastModified: String? = nil
+        /// The origin's freshness for these bytes (see ``RetrieveDataResult/freshness``).
+        var freshness: EntryFreshness = .unlimited
     }
 
     /// The bytes for `source`:
@@ -58,7 +60,7 @@ extension ImageManager {
             let format = found.data.withUnsafeBytes { ImageFormat(sniffing: $0) }
             return RetrieveDataResult(
                 data: found.data, format: format, cacheType: found.cacheType, revalidated: found.revalidated,
-                source: source, coalesced: joined, lastModified: found.lastModified)
+                source: source, coalesced: joined, lastModified: found.lastModified, freshness: found.freshness)
         } catch {
             guard let failure = ImageRetrieveError.wrapping(error, processor: options.processorIdentifier) else {
                 throw .cancelled
@@ -99,14 +101,16 @@ extension ImageManager {
         let retrieved = try await retrieveImage(with: source, options: options, progress: report)
         if let stored = retrieved.stored {  // encoded and stored now: no need to read them back
             return FetchedData(
-                data: stored.bytes, cacheType: .none, revalidated: false, lastModified: stored.lastModified)
+                data: stored.bytes, cacheType: .none, revalidated: false, lastModified: stored.lastModified,
+                freshness: stored.freshness)
         }
         let image = retrieved.image
         if let entry = try? await target.diskEntry(
             forKey: key, processorIdentifier: pid, policy: options.cache.policy, allowingStale: true)
         {
             return FetchedData(
-                data: entry.payload, cacheType: .none, revalidated: false, lastModified: entry.metadata.lastModified)
+                data: entry.payload, cacheType: .none, revalidated: false, lastModified: entry.metadata.lastModified,
+                freshness: entry.freshness)
         }
         let serializer = options.cache.serializer ?? target.serializer
         let encoded = try await withSpan("magpie.encode") { _ in
@@ -139,7 +143,8 @@ extension ImageManager {
             entry.freshness, isStale: entry.isStale, staleFor: now - entry.freshness.freshUntil,
             canRevalidate: isNetwork && entry.metadata.canRevalidate)
         let stored = FetchedData(
-            data: entry.payload, cacheType: .disk, revalidated: false, lastModified: entry.metadata.lastModified)
+            data: entry.payload, cacheType: .disk, revalidated: false, lastModified: entry.metadata.lastModified,
+            freshness: entry.freshness)
         var decision = StoredEntryRule.decide(rule, options: options)
         if decision == .serveStaleWhileRevalidating && prefetching { decision = .revalidate }
         switch decision {
@@ -169,9 +174,10 @@ extension ImageManager {
                 let outcome = try await revalidateNow(
                     source, key: key, options: options, target: target, validators: entry.metadata,
                     freshness: entry.freshness, renewing: [pid], report: report)
-                guard case .confirmed = outcome else { return nil }  // replaced: read what was stored
+                guard case .confirmed(let renewed) = outcome else { return nil }  // replaced: read what was stored
                 return FetchedData(
-                    data: entry.payload, cacheType: .disk, revalidated: true, lastModified: entry.metadata.lastModified)
+                    data: entry.payload, cacheType: .disk, revalidated: true, lastModified: entry.metadata.lastModified,
+                    freshness: renewed)
             } catch let error as ImageDownloadError
                 where StoredEntryRule.servesStale(after: error, rule, options: options)
             {
@@ -194,11 +200,14 @@ extension ImageManager {
         guard loaded.notModified else {
             return try await storeData(loaded, key: key, options: options, target: target, strict: strict)
         }
-        _ = try await revalidated(
+        let outcome = try await revalidated(
             loaded, key: key, options: options, target: target, validators: entry.metadata,
             freshness: entry.freshness, renewing: [""])
+        var renewed = entry.freshness
+        if case .confirmed(let f) = outcome { renewed = f }
         return FetchedData(
-            data: entry.payload, cacheType: .disk, revalidated: true, lastModified: entry.metadata.lastModified)
+            data: entry.payload, cacheType: .disk, revalidated: true, lastModified: entry.metadata.lastModified,
+            freshness: renewed)
     }
 
     /// Starts one background revalidation of an original's entry unless one is running for it
@@ -249,6 +258,7 @@ extension ImageManager {
             }
         }
         return FetchedData(
-            data: loaded.data, cacheType: .none, revalidated: false, lastModified: loaded.validators.lastModified)
+            data: loaded.data, cacheType: .none, revalidated: false, lastModified: loaded.validators.lastModified,
+            freshness: policy.freshness)
     }
 }

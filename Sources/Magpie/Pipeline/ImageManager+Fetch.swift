@@ -54,7 +54,9 @@ extension ImageManager {
         }
         return Fetched(
             image: made.image, data: data, cacheType: .disk,
-            stored: made.encoded.map { StoredBytes(bytes: $0, lastModified: validators.lastModified) })
+            stored: made.encoded.map {
+                StoredBytes(bytes: $0, lastModified: validators.lastModified, freshness: freshness)
+            })
     }
 
     func fetch(
@@ -89,7 +91,9 @@ extension ImageManager {
             metadata: metadata, policy: policy)
         return Fetched(
             image: made.image, data: data, cacheType: .none,
-            stored: made.encoded.map { StoredBytes(bytes: $0, lastModified: metadata.lastModified) })
+            stored: made.encoded.map {
+                StoredBytes(bytes: $0, lastModified: metadata.lastModified, freshness: policy.freshness)
+            })
     }
 
     /// The encode of a processed image for a store that waits for its disk write, to run in the

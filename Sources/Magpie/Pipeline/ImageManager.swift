@@ -70,6 +70,7 @@ public final class ImageManager: Sendable {
     struct StoredBytes: Sendable {
         var bytes: [UInt8]
         var lastModified: String?
+        var freshness: EntryFreshness = .unlimited
     }
 
     public init(configuration: Configuration) {

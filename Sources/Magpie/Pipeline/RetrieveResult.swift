@@ -40,4 +40,9 @@ public struct RetrieveDataResult: Sendable {
     /// The origin's `Last-Modified` for the bytes (a processed variant's is its source's), when
     /// it sent one.
     public var lastModified: String?
+    /// How long the origin's caching headers let the bytes be used (a processed variant's is its
+    /// source's), renewed by any `304`: ``EntryFreshness/unlimited`` when they stated no
+    /// lifetime, the options ignore them, or the bytes came from a provider. An image service
+    /// passes it on (imgproxy's `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`).
+    public var freshness: EntryFreshness = .unlimited
 }

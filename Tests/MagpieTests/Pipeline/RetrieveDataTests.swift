@@ -23,6 +23,9 @@ import Testing
         let url = loader.url("/o.jpg")
         let first = try await h.manager.retrieveData(with: .network(url), options: options())
         #expect(first.data == NetFixture.jpeg && first.format == .jpeg && first.cacheType == .none)
+        // The origin's lifetime comes with the bytes (a service passes it on), and a 304 renews it.
+        let stored = h.clock.now().timeIntervalSinceReferenceDate
+        #expect(first.freshness.lifetime == 60 && first.freshness.freshUntil == stored + 60)
         let again = try await h.manager.retrieveData(with: .network(url), options: options())
         #expect(again.data == NetFixture.jpeg && again.cacheType == .disk && !again.revalidated)
         #expect(loader.requestCount("/o.jpg") == 1 && h.manager.statistics.processed == 0, "no decode at all")
@@ -30,6 +33,7 @@ import Testing
         h.clock.advance(by: 61)
         let renewed = try await h.manager.retrieveData(with: .network(url), options: options())
         #expect(renewed.cacheType == .disk && renewed.revalidated && renewed.data == NetFixture.jpeg)
+        #expect(renewed.freshness.freshUntil == h.clock.now().timeIntervalSinceReferenceDate + 60)
         #expect(origin.conditionalRequests("/o.jpg") == 1 && h.manager.statistics.notModified == 1)
         // Changed at the origin: the new bytes replace the entry.
         let png = NetFixture.png
@@ -59,6 +63,7 @@ import Testing
         h.cache.clearMemoryCache()
         let served = try await h.manager.retrieveData(with: .network(url), options: thumb)
         #expect(served.cacheType == .disk && served.data == made.data)
+        #expect(made.freshness.lifetime == 600 && served.freshness == made.freshness, "a variant's is its source's")
         #expect(h.manager.statistics.processed == 1 && loader.requestCount("/p.jpg") == 1, "no decode, no request")
         // Memory only: nothing on disk to read back, so the image is encoded by the serializer.
         var memoryOnly = thumb

@@ -48,7 +48,7 @@ import Testing
         _ configure: (inout ServiceConfiguration) -> Void = { _ in },
         download configureDownload: (inout ImageDownloader.Config) -> Void = { _ in },
         transports: [String: any DataLoading] = [:],
-        now: @escaping @Sendable () -> Double = { 2_000_000_000 }
+        now: @escaping @Sendable () -> Double = { 2_000_000_000 }, clock: ManualClock? = nil
     ) async throws -> Harness {
         let dir = try TemporaryDirectory()
         let origin = try await LoopbackServer(host: "127.0.0.2", handler: handler)
@@ -56,11 +56,13 @@ import Testing
         download.addressPolicy = try AddressPolicy.publicOnly.allowing(networks: ["127.0.0.2/32"])
         configureDownload(&download)
         let cache = try ImageCache(
-            memory: .init(cleanInterval: nil), disk: .init(directory: dir.path("cache"), sweepInterval: nil))
+            memory: .init(cleanInterval: nil), disk: .init(directory: dir.path("cache"), sweepInterval: nil),
+            clock: clock ?? SystemCacheClock())
         let manager = ImageManager(cache: cache, downloader: ImageDownloader(config: download, transports: transports))
         var configuration = ServiceConfiguration()
         configuration.keys = [key]
         configure(&configuration)
+        let now = clock.map { c in { @Sendable in c.now().timeIntervalSince1970 } } ?? now
         return Harness(
             dir: dir, service: ImageService(manager: manager, configuration: configuration, now: now),
             origin: origin)
