@@ -7,7 +7,8 @@
  *                                          timed inside the process: prints thumbnails/s; FILE
  *                                          "@LIST" names a file of paths, each thumbnailed N times
  *   thumbbench write SIDE FILE OUT [SIZE] writes one thumbnail as PNG, before the JPEG step (for PSNR)
- * SIDE: magpie, magpie-fast (MAGPIE_DECODE_FAST) or vips. */
+ * SIDE: magpie, magpie-fast (MAGPIE_DECODE_FAST), magpie-linear (MAGPIE_DECODE_LINEAR), vips or
+ * vips-linear (vips_thumbnail's "linear", as imgproxy's IMGPROXY_USE_LINEAR_COLORSPACE). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ static unsigned char *read_file(const char *path, size_t *size) {
     return data;
 }
 
-static int fast_mode, png_out;
+static int fast_mode, linear_mode, png_out;
 
 /* One thumbnail; returns its JPEG (PNG with png_out; caller frees with free()) or NULL. */
 static unsigned char *magpie_thumb(const unsigned char *data, size_t size, int box, size_t *out_size) {
@@ -44,7 +45,7 @@ static unsigned char *magpie_thumb(const unsigned char *data, size_t size, int b
     magpie_decode_options_init(&o);
     o.fit = MAGPIE_FIT_INSIDE;
     o.width = o.height = (uint32_t)box;
-    o.flags |= MAGPIE_DECODE_ONE_FRAME | (fast_mode ? MAGPIE_DECODE_FAST : 0);
+    o.flags |= MAGPIE_DECODE_ONE_FRAME | (fast_mode ? MAGPIE_DECODE_FAST : 0) | (linear_mode ? MAGPIE_DECODE_LINEAR : 0);
     magpie_image *img = NULL;
     if (magpie_decode(data, size, &o, &img) != MAGPIE_OK) return NULL;
     magpie_encode_options e;
@@ -64,7 +65,7 @@ static unsigned char *magpie_thumb(const unsigned char *data, size_t size, int b
 #ifdef HAVE_VIPS
 static unsigned char *vips_thumb(const unsigned char *data, size_t size, int box, size_t *out_size) {
     VipsImage *t = NULL;
-    if (vips_thumbnail_buffer((void *)data, size, &t, box, "height", box, NULL)) return NULL;
+    if (vips_thumbnail_buffer((void *)data, size, &t, box, "height", box, "linear", linear_mode, NULL)) return NULL;
     void *buf = NULL;
     size_t len = 0;
     int rc = png_out ? vips_pngsave_buffer(t, &buf, &len, "compression", 1, NULL)
@@ -87,8 +88,16 @@ static thumb_fn side(const char *name) {
         fast_mode = 1;
         return magpie_thumb;
     }
+    if (!strcmp(name, "magpie-linear")) {
+        linear_mode = 1;
+        return magpie_thumb;
+    }
 #ifdef HAVE_VIPS
     if (!strcmp(name, "vips")) return vips_thumb;
+    if (!strcmp(name, "vips-linear")) {
+        linear_mode = 1;
+        return vips_thumb;
+    }
 #endif
     return NULL;
 }

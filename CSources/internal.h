@@ -82,6 +82,7 @@ typedef struct magpie__geometry {
     uint32_t out_w, out_h;          /* stored-orientation output size */
     uint32_t orientation;           /* 1..8, applied when writing */
     magpie_filter filter;
+    int linear;                     /* filter in linear light (MAGPIE_DECODE_LINEAR) */
 } magpie__geometry;
 
 typedef struct magpie__sink magpie__sink;
@@ -137,6 +138,12 @@ MAGPIE_HIDDEN void magpie__widen(const uint8_t *row, float *out, uint32_t w);
 /* Filtered floats of an opaque row back to RGBA8 (alpha 255). */
 MAGPIE_HIDDEN void magpie__narrow_opaque(const float *in, uint8_t *row, uint32_t w);
 MAGPIE_HIDDEN void magpie__box_row(const uint8_t *row, uint32_t *acc, uint32_t w, uint32_t box, uint32_t bw);
+/* Linear light (colour/linear.c): an RGBA8 sRGB row to premultiplied linear floats (R, G, B in
+ * 0–255 linear units times alpha / 255, alpha 0–255); into float box sums; and a linear value in
+ * 0–255 units back to an sRGB byte. */
+MAGPIE_HIDDEN void magpie__premultiply_linear(const uint8_t *row, float *out, uint32_t w);
+MAGPIE_HIDDEN void magpie__box_row_linear(const uint8_t *row, float *acc, uint32_t w, uint32_t box, uint32_t bw);
+MAGPIE_HIDDEN uint8_t magpie__linear_to_srgb8(float v);
 MAGPIE_HIDDEN void magpie__weights(magpie_filter f, uint32_t in, double off, double win, uint32_t out,
                                    uint32_t taps, int32_t *first, uint16_t *count, float *w);
 

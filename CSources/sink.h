@@ -32,6 +32,7 @@ struct magpie__sink {
     uint32_t acc_rows;   /* rows in the current box row */
     uint32_t box_row;    /* box rows completed */
     uint32_t *acc;       /* bw * 4 sums: premultiplied R, G, B (x255) and A */
+    float *accf;         /* in linear light, the same sums as floats of linear values (acc unused) */
     float *brow;         /* (bw + hpad) * 4 premultiplied floats; the padded taps past the row read
                             the zeros at its end (or earlier columns' finite values), times 0 */
     int32_t *hx, *vy;    /* first input index per output column / row */

@@ -261,6 +261,11 @@ typedef enum magpie_filter {
  *  the output (imgproxy's `IMGPROXY_DISABLE_SHRINK_ON_LOAD`): slower, the most detail kept. Wins
  *  over MAGPIE_DECODE_FAST. */
 #define MAGPIE_DECODE_NO_SHRINK 0x40u
+/** Resample in linear light: each sRGB sample is decoded to linear light before the filters and
+ *  encoded again after them (imgproxy's `IMGPROXY_USE_LINEAR_COLORSPACE`, libvips's scRGB), so fine
+ *  light-and-dark detail averages to its true brightness rather than darker. Slower (no fixed-point
+ *  path); a copy or crop with no resize is unchanged. */
+#define MAGPIE_DECODE_LINEAR 0x80u
 
 /** An orientation (1–8, as `magpie_transform` takes it) applied after the EXIF orientation (or
  *  none, with KEEP_ORIENTATION), composed with it into one transform while rows are written: a
@@ -449,6 +454,8 @@ typedef struct magpie_resize_options {
     uint64_t max_output_pixels; /**< Largest output; 0 takes MAGPIE_DEFAULT_MAX_PIXELS. */
     char *error_detail;         /**< Optional: receives why the arguments were refused. */
     size_t error_detail_size;   /**< Size of `error_detail` in bytes. */
+    int linear_light;           /**< Non-zero: filter in linear light (as MAGPIE_DECODE_LINEAR). Added
+                                     in 0.9: a caller's struct without it resamples in sRGB. */
 } magpie_resize_options;
 
 /** Sets defaults: the whole source, Lanczos3, the default pixel limit, no detail. */

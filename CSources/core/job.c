@@ -86,4 +86,5 @@ void magpie__job_geometry(const magpie__job *job, uint32_t in_w, uint32_t in_h, 
     g->out_h = job->st_h;
     g->orientation = job->orientation;
     g->filter = job->opt.filter;
+    g->linear = (job->opt.flags & MAGPIE_DECODE_LINEAR) != 0;
 }

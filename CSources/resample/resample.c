@@ -1,5 +1,6 @@
 /* The public resampling entry points: argument checks and limits, then the streaming sink of
  * resize.c over the rows the window needs. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,7 +23,9 @@ int magpie_resample(const magpie_pixels *source, const magpie_pixels *target, co
     magpie_resize_options defaults;
     magpie_resize_options_init(&defaults);
     const magpie_resize_options *o = options ? options : &defaults;
-    if (o->struct_size < sizeof *o) return MAGPIE_EINVAL;
+    /* A caller built before linear_light was added passes the shorter struct: it resamples in sRGB. */
+    if (o->struct_size < offsetof(magpie_resize_options, linear_light)) return MAGPIE_EINVAL;
+    const int linear = o->struct_size >= sizeof *o && o->linear_light;
     if (!source || !target || !source->pixels || !target->pixels) return magpie__refuse(o, MAGPIE_EINVAL, "no pixels");
     const uint8_t *src = source->pixels;
     uint8_t *dst = target->pixels;
@@ -55,6 +58,7 @@ int magpie_resample(const magpie_pixels *source, const magpie_pixels *target, co
     magpie__geometry g = {0};
     g.in_w = src_w;
     g.filter = filter;
+    g.linear = linear;
     g.orientation = 1;
     g.out_w = out_w;
     g.out_h = out_h;

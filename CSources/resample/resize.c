@@ -30,7 +30,7 @@ size_t magpie__sink_bytes(const magpie__geometry *g) {
      * the ring of filtered rows (at most vt of them, see magpie__sink_create) + vacc + orow + the
      * vertical pass's row pointers + the fixed-point weights (resize_fixed.c); sizes are bounded by
      * the caller's pixel limit, so this sum cannot overflow 64 bits. */
-    return bw * 4 * 4 * 2 + (ht + 3) * 16 + (size_t)g->out_w * (ht * 4 + (ht + 3) * 16 + 9) +
+    return bw * 4 * 4 * (g->linear ? 3 : 2) + (ht + 3) * 16 + (size_t)g->out_w * (ht * 4 + (ht + 3) * 16 + 9) +
            (size_t)g->out_h * (vt * 4 + 8) + (size_t)g->out_w * 16 * ((vt < bh ? vt : bh) + 1) +
            (size_t)g->out_w * 4 + vt * sizeof(float *) + (size_t)g->out_w * ((ht + 3) * 8 + 4) + 256;
 }
@@ -59,6 +59,10 @@ int magpie__sink_create(const magpie__geometry *g, uint8_t *dst, size_t dst_stri
         return MAGPIE_EINVAL;
     }
     s->acc = calloc((size_t)s->bw * 4, sizeof *s->acc);
+    if (g->linear && s->box > 1 && !(s->accf = calloc((size_t)s->bw * 4, sizeof *s->accf))) {
+        magpie__sink_destroy(s);
+        return MAGPIE_ENOMEM;
+    }
     s->hx = malloc(g->out_w * sizeof *s->hx);
     s->hn = malloc(g->out_w * sizeof *s->hn);
     s->hw = malloc((size_t)g->out_w * s->htaps * sizeof *s->hw);
@@ -136,6 +140,7 @@ int magpie__sink_create(const magpie__geometry *g, uint8_t *dst, size_t dst_stri
 static void magpie__flush_box(magpie__sink *s) {
     magpie__hpass(s, s->box_row, NULL);
     memset(s->acc, 0, (size_t)s->bw * 4 * sizeof *s->acc);
+    if (s->accf) memset(s->accf, 0, (size_t)s->bw * 4 * sizeof *s->accf);
     s->acc_rows = 0;
     s->box_row++;
 }
@@ -146,6 +151,7 @@ uint8_t *magpie__sink_direct_row(magpie__sink *s) {
 }
 
 void magpie__sink_set_opaque(magpie__sink *s) {
+    if (s->g.linear) return; /* the opaque paths (widen, fixed point, narrow) work in sRGB bytes */
     s->opaque = 1;
     if (!s->copy && !s->hwf) magpie__sink_fixed_create(s);
 }
@@ -168,7 +174,8 @@ void magpie__sink_push(magpie__sink *s, const uint8_t *row) {
         magpie__hpass(s, y, row);
         return;
     }
-    magpie__box_row(row, s->acc, w, s->box, s->bw);
+    if (s->accf) magpie__box_row_linear(row, s->accf, w, s->box, s->bw);
+    else magpie__box_row(row, s->acc, w, s->box, s->bw);
     s->in_row++;
     if (++s->acc_rows == s->box || s->in_row == s->g.in_h) magpie__flush_box(s);
 }
@@ -179,11 +186,13 @@ void magpie__sink_restart(magpie__sink *s, uint8_t *dst, size_t dst_stride) {
     s->in_row = s->acc_rows = s->box_row = s->vnext = 0;
     s->opaque = 0;
     if (s->acc) memset(s->acc, 0, (size_t)s->bw * 4 * sizeof *s->acc);
+    if (s->accf) memset(s->accf, 0, (size_t)s->bw * 4 * sizeof *s->accf);
 }
 
 void magpie__sink_destroy(magpie__sink *s) {
     if (!s) return;
     free(s->acc);
+    free(s->accf);
     free(s->brow);
     free(s->hx);
     free(s->hn);

@@ -106,8 +106,16 @@ static void magpie__box_to_float(magpie__sink *s, uint32_t from, uint32_t to) {
     for (uint32_t bx = from; bx < to; bx++) {
         uint32_t cols = (bx + 1) * box <= w ? box : w - bx * box;
         float inv = 1.0f / (float)(cols * rows);
-        const uint32_t *a = s->acc + (size_t)bx * 4;
         float *o = s->brow + (size_t)bx * 4;
+        if (s->accf) { /* linear light: float sums of linear values times alpha */
+            const float *f = s->accf + (size_t)bx * 4;
+            o[0] = f[0] * inv / 255.0f;
+            o[1] = f[1] * inv / 255.0f;
+            o[2] = f[2] * inv / 255.0f;
+            o[3] = f[3] * inv;
+            continue;
+        }
+        const uint32_t *a = s->acc + (size_t)bx * 4;
         o[0] = a[0] * inv / 255.0f;
         o[1] = a[1] * inv / 255.0f;
         o[2] = a[2] * inv / 255.0f;
@@ -158,6 +166,13 @@ static void magpie__vrow(magpie__sink *s, uint32_t y) {
             continue;
         }
         float k = 255.0f / (p[3] > 255.0f ? 255.0f : p[3]);
+        if (s->g.linear) {
+            o[0] = magpie__linear_to_srgb8(p[0] * k);
+            o[1] = magpie__linear_to_srgb8(p[1] * k);
+            o[2] = magpie__linear_to_srgb8(p[2] * k);
+            o[3] = a;
+            continue;
+        }
         o[0] = magpie__clamp8(p[0] * k);
         o[1] = magpie__clamp8(p[1] * k);
         o[2] = magpie__clamp8(p[2] * k);
@@ -175,7 +190,8 @@ static void magpie__hfloat(magpie__sink *s, float *o, const uint8_t *row) {
     for (uint32_t x0 = 0, blk = 0; x0 < ow; x0 += 16, blk++) {
         uint32_t x1 = x0 + 16 < ow ? x0 + 16 : ow, need = s->hneed[blk];
         if (need > done) {
-            if (row && s->opaque) magpie__widen(row + (size_t)done * 4, s->brow + (size_t)done * 4, need - done);
+            if (row && s->g.linear) magpie__premultiply_linear(row + (size_t)done * 4, s->brow + (size_t)done * 4, need - done);
+            else if (row && s->opaque) magpie__widen(row + (size_t)done * 4, s->brow + (size_t)done * 4, need - done);
             else if (row) magpie__premultiply(row + (size_t)done * 4, s->brow + (size_t)done * 4, need - done);
             else magpie__box_to_float(s, done, need);
             done = need;

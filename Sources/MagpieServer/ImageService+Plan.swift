@@ -178,6 +178,7 @@ extension ImageService {
             pixels: min(configuration.maxSourcePixels, pixels(o.maxSrcResolution)),
             frames: configuration.maxFrames, framePixels: configuration.maxFramePixels,
             quality: configuration.decodeQuality)
+        limits.linearLight = configuration.linearLight
         limits.animationFrames = min(configuration.maxAnimationFrames, o.maxAnimationFrames ?? .max)
         limits.timeLimit = configuration.requestTimeout.map { .milliseconds(Int($0 * 1000)) }
         if o.maxAnimationFrameResolution == nil, o.maxSrcResolution != nil {

@@ -135,6 +135,9 @@ public struct ServiceConfiguration: Sendable {
     /// thumbor) does: fewer pixels decoded and filtered, a little sharpness lost; `.full` not at all
     /// (imgproxy's `IMGPROXY_DISABLE_SHRINK_ON_LOAD`).
     public var decodeQuality: DecodingOptions.Quality = .standard
+    /// Resize in linear light (imgproxy's `IMGPROXY_USE_LINEAR_COLORSPACE`;
+    /// ``DecodingOptions/linearLight``): each result a variant of its own.
+    public var linearLight = false
     /// Keep sources' colour profiles (pixels as stored, the profile embedded in the result) unless a
     /// URL says `scp:1`; `false` (imgproxy's `IMGPROXY_STRIP_COLOR_PROFILE` default): convert to
     /// sRGB and write no profile unless a URL says `scp:0`.

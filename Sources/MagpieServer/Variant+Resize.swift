@@ -25,6 +25,8 @@ extension Variant {
         var appliesOrientation = true
         /// `eth:1`: a JPEG's EXIF thumbnail is decoded when it is large enough for the output.
         var enforcesThumbnail = false
+        /// Resize in linear light (``DecodingOptions/linearLight``).
+        var linearLight = false
         /// The effects after the resize, for the geometry they follow.
         var after: @Sendable (ImgproxyGeometry) -> [any ImageProcessor] = { _ in [] }
 
@@ -100,6 +102,7 @@ extension Variant {
                 transform: transform, keepsColorProfile: keepsColorProfile)
             decode.appliesOrientation = appliesOrientation
             decode.usesEmbeddedThumbnail = enforcesThumbnail
+            decode.linearLight = linearLight
             var chain: [any ImageProcessor] = [decode]
             // The crop's region, scaled with the source (its pixel offsets too).
             let (rw, rh) = (min(fw, g.scaledWidth), min(fh, g.scaledHeight))

@@ -47,6 +47,7 @@ struct Variant: Sendable {
             request: request, gravity: options.gravity, quality: limits.quality, transform: options.effects.orientation,
             keepsColorProfile: keepsColorProfile)
         resize.cropGravity = g.crop?.gravity
+        resize.linearLight = limits.linearLight
         (resize.appliesOrientation, resize.enforcesThumbnail) = (autoRotate, thumbnail)
         resize.after = { geometry in
             Self.effects(options, geometry: geometry, request: request, watermark: watermark)
@@ -77,7 +78,8 @@ struct Variant: Sendable {
             trims: g.trim != nil, limits: limits,
             serializer: serializer)
         let decode = limits.quality == .fast ? "|fast" : limits.quality == .full ? "|full" : ""
-        var tag = "\(options.variantName)\(decode)\(keepsColorProfile ? "|kcp" : "")"
+        var tag =
+            "\(options.variantName)\(decode)\(limits.linearLight ? "|linear" : "")\(keepsColorProfile ? "|kcp" : "")"
         tag += (autoRotate ? "" : "|ar0") + (thumbnail ? "|eth" : "") + "|\(serializer.name)"
         if maxResultDimension > 0 { tag += "|mrd\(maxResultDimension)" }
         if let animation {
@@ -132,6 +134,8 @@ struct Variant: Sendable {
         var framePixels: Int
         /// How far a decode may shrink on load (not a limit, but decided server-wide with them).
         var quality: DecodingOptions.Quality = .standard
+        /// Resize in linear light (decided server-wide, as ``quality``).
+        var linearLight = false
         /// Bytes of the source (`msfs`; the download itself is bounded by the server's limit).
         var bytes = Int.max
         /// Width × height of an animation's frame (`mafr`).

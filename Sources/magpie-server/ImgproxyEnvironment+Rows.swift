@@ -115,6 +115,7 @@ extension ImgproxyEnvironment {
         read("IMGPROXY_RETURN_ATTACHMENT", ["--return-attachment"], flag("--return-attachment")),
         read("IMGPROXY_TRUSTED_SIGNATURES", ["--trusted-signature"], list("--trusted-signature")),
         read("IMGPROXY_USER_AGENT", ["--user-agent"], string("--user-agent")),
+        read("IMGPROXY_USE_LINEAR_COLORSPACE", ["--linear-colorspace"], flag("--linear-colorspace")),
         read(
             "IMGPROXY_CACHE_CONTROL_PASSTHROUGH", ["--cache-control-passthrough"], flag("--cache-control-passthrough")),
         read("IMGPROXY_COOKIE_PASSTHROUGH", ["--cookie-passthrough"], flag("--cookie-passthrough")),

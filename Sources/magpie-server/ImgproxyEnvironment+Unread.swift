@@ -1,9 +1,6 @@
 /// The variables ``ImgproxyEnvironment`` does not read: accepted and ignored with why, or refused
-/// at start where what they ask would be unsafe or impossible here. Those issue 54 is still to
-/// honour say so.
+/// at start where what they ask would be unsafe or impossible here.
 extension ImgproxyEnvironment {
-    static let pending = "not honoured yet (issue 54)"
-
     static let unreadRows: [Row] =
         ignored(["IMGPROXY_STRIP_METADATA"], "results carry no metadata but what --keep-copyright keeps")
         + ignored(
@@ -98,8 +95,4 @@ extension ImgproxyEnvironment {
                 "IMGPROXY_ENV_GCP_KEY",
             ], "configuration is not fetched from files or secret stores here: put the variables in the environment",
             when: { !$0.isEmpty })
-        + ignored(
-            [
-                "IMGPROXY_USE_LINEAR_COLORSPACE"
-            ], pending)
 }

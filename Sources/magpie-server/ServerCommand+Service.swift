@@ -64,6 +64,7 @@ extension ServerCommand {
             throw ValidationError("--fast and --no-shrink-on-load ask for opposites")
         }
         configuration.decodeQuality = noShrinkOnLoad ? .full : fast ? .fast : .standard
+        configuration.linearLight = linearColorspace
         configuration.keepsColorProfile = keepColorProfile
         try applyOutputDefaults(&configuration)
         guard maxSigma >= 0, maxSigma <= 100 else { throw ValidationError("--max-sigma must be 0–100") }

@@ -126,6 +126,8 @@ struct ServerCommand: AsyncParsableCommand {
     var fast = false
     @Flag(name: .long, help: "No shrink-on-load: decode JPEG and WebP sources whole (slower, the most detail).")
     var noShrinkOnLoad = false
+    @Flag(name: .long, help: "Resize in linear light: fine light-and-dark detail keeps its brightness; slower.")
+    var linearColorspace = false
     @Flag(
         name: .long,
         help: "Keep sources' colour profiles unless a URL says scp:1 (default: convert to sRGB, as imgproxy).")

@@ -111,7 +111,7 @@ int magpie__decode_svg(magpie__job *job) {
     int stride = magpie__rsvg.stride_for_width(MAGPIE__CAIRO_FORMAT_ARGB32, (int)ow);
     if (stride <= 0 || ow > 0x7fffffff / 4 || oh > 0x7fffffff) return MAGPIE_ELIMIT_PIXELS;
     /* The output is drawn at its own size: the sink only turns it (a transform), never resizes. */
-    magpie__geometry g = {ow, oh, 0, 0, ow, oh, ow, oh, job->orientation, job->opt.filter};
+    magpie__geometry g = {ow, oh, 0, 0, ow, oh, ow, oh, job->orientation, job->opt.filter, 0};
     uint64_t need = (uint64_t)stride * oh + job->in->size * MAGPIE__SVG_DOM_FACTOR + magpie__sink_bytes(&g);
     int rc = magpie__charge(job, need);
     if (rc) return rc;

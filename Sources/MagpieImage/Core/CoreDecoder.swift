@@ -162,6 +162,7 @@ extension CoreDecodeRequest {
         if allowsUpscaling { flags |= UInt32(MAGPIE_DECODE_ALLOW_UPSCALE) }
         if fast { flags |= UInt32(MAGPIE_DECODE_FAST) }
         if noShrink { flags |= UInt32(MAGPIE_DECODE_NO_SHRINK) }
+        if linearLight { flags |= UInt32(MAGPIE_DECODE_LINEAR) }
         if keepsProfile { flags |= UInt32(MAGPIE_DECODE_KEEP_PROFILE) }
         if embeddedThumbnail { flags |= UInt32(MAGPIE_DECODE_THUMBNAIL) }
         if (2...8).contains(transform) { flags |= UInt32(transform) << 8 }  // MAGPIE_DECODE_TRANSFORM

@@ -77,13 +77,15 @@ enum CorePixels {
     /// (`sourceWidth × sourceHeight` RGBA8) to `width × height`. The caller has checked the geometry.
     static func resample(
         _ pixels: [UInt8], sourceWidth: Int, sourceHeight: Int,
-        window: (x: Int, y: Int, width: Int, height: Int), width: Int, height: Int, filter: CoreFilter
+        window: (x: Int, y: Int, width: Int, height: Int), width: Int, height: Int, filter: CoreFilter,
+        linearLight: Bool = false
     ) throws(ImageCodecError) -> [UInt8] {
         var c = magpie_rect(
             x: UInt32(window.x), y: UInt32(window.y), width: UInt32(window.width), height: UInt32(window.height))
         var o = magpie_resize_options()
         magpie_resize_options_init(&o)
         o.filter = filter.cFilter
+        o.linear_light = linearLight ? 1 : 0
         var detail = [CChar](repeating: 0, count: 128)
         var status: Int32 = 0
         let out = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in

@@ -24,6 +24,7 @@ struct CoreDecodeRequest: Sendable {
     var allowsUpscaling = false
     var fast = false
     var noShrink = false
+    var linearLight = false
     /// Keep the source's colour profile (pixels as stored) rather than convert to sRGB.
     var keepsProfile = false
     var embeddedThumbnail = false

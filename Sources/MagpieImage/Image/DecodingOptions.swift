@@ -82,6 +82,11 @@ public struct DecodingOptions: Sendable, Hashable {
     /// and of the image's shape (imgproxy's `enforce_thumbnail`, where no detail is lost): the
     /// output is what the image would give. HEIC uses its thumbnails so by itself.
     public var usesEmbeddedThumbnail = false
+    /// Resample in linear light: sRGB samples are decoded to linear light before the filters and
+    /// encoded after them, so fine light-and-dark detail keeps its brightness (imgproxy's
+    /// `IMGPROXY_USE_LINEAR_COLORSPACE`, libvips's scRGB); slower. Off: filtered as stored, as
+    /// libvips does by default.
+    public var linearLight = false
 
     public init(
         resize: Resize? = nil, filter: Filter = .lanczos3, appliesOrientation: Bool = true,

@@ -16,6 +16,7 @@ extension DecodingOptions {
         r.allowsUpscaling = allowsUpscaling
         r.fast = quality == .fast
         r.noShrink = quality == .full
+        r.linearLight = linearLight
         r.keepsProfile = keepsColorProfile
         r.embeddedThumbnail = usesEmbeddedThumbnail
         r.transform = transform.rawValue

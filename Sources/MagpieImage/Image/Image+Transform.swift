@@ -14,11 +14,13 @@ public struct PixelRect: Sendable, Hashable {
 
 extension Image {
     /// The `window` of every frame resampled to `width × height` with `filter` (premultiplied
-    /// alpha, as decoding does); a window the size of the output is an exact crop.
+    /// alpha, as decoding does); a window the size of the output is an exact crop. With
+    /// `linearLight`, filtered in linear light (``DecodingOptions/linearLight``).
     /// - Throws: ``ImageCodecError/processingFailed(_:)`` with ``CoreFailure/Code/invalidArgument`` for
     ///   empty sizes or a window outside the image, ``CoreFailure/Code/pixelLimitExceeded`` past 300 Mpx.
     public func resampled(
-        window: PixelRect? = nil, width: Int, height: Int, filter: DecodingOptions.Filter = .lanczos3
+        window: PixelRect? = nil, width: Int, height: Int, filter: DecodingOptions.Filter = .lanczos3,
+        linearLight: Bool = false
     ) throws(ImageCodecError) -> Image {
         let rect = window ?? PixelRect(x: 0, y: 0, width: self.width, height: self.height)
         guard width > 0, height > 0, width <= Int(UInt32.max), height <= Int(UInt32.max), rect.x >= 0, rect.y >= 0,
@@ -31,7 +33,8 @@ extension Image {
         for frame in frames {
             let pixels = try CorePixels.resample(
                 frame.pixels, sourceWidth: self.width, sourceHeight: self.height,
-                window: (rect.x, rect.y, rect.width, rect.height), width: width, height: height, filter: filter.core)
+                window: (rect.x, rect.y, rect.width, rect.height), width: width, height: height, filter: filter.core,
+                linearLight: linearLight)
             out.append(ImageFrame(pixels: pixels, delay: frame.delay))
         }
         return Image(

@@ -23,6 +23,8 @@ public struct DownsamplingProcessor: ImageProcessor {
     public var appliesOrientation = true
     /// Decode a JPEG's EXIF thumbnail where it is large enough (``DecodingOptions/usesEmbeddedThumbnail``).
     public var usesEmbeddedThumbnail = false
+    /// Filter in linear light (``DecodingOptions/linearLight``).
+    public var linearLight = false
 
     public init(
         width: Int, height: Int, mode: ContentMode = .fit, allowsUpscaling: Bool = false,
@@ -49,7 +51,9 @@ public struct DownsamplingProcessor: ImageProcessor {
         let sharp = sharpening.map { ",sharpen:\($0.name)" } ?? ""
         let turn = transform == .up ? "" : ",orient:\(transform.rawValue)"
         let profile = keepsColorProfile ? ",kcp" : ""
-        let stored = (appliesOrientation ? "" : ",as-stored") + (usesEmbeddedThumbnail ? ",thumbnail" : "")
+        let stored =
+            (appliesOrientation ? "" : ",as-stored") + (usesEmbeddedThumbnail ? ",thumbnail" : "")
+            + (linearLight ? ",linear" : "")
         return
             "magpie.downsample(\(mode.rawValue),\(width)x\(height)\(up)\(fast)\(filter.identifierSuffix)\(sharp)\(turn)\(profile)\(stored))"
     }
@@ -61,10 +65,11 @@ public struct DownsamplingProcessor: ImageProcessor {
             resized = try decode(data, decodingOptions(for: .data(data)), firstFrameOnly: firstFrameOnly)
         case .image(let image):
             let source = firstFrameOnly ? image.firstFrame : image
-            resized = try ResizingProcessor(
+            var resizing = ResizingProcessor(
                 width: width, height: height, mode: mode, anchor: .center, allowsUpscaling: allowsUpscaling,
-                filter: filter
-            ).resize(source).transformed(transform)
+                filter: filter)
+            resizing.linearLight = linearLight
+            resized = try resizing.resize(source).transformed(transform)
         }
         guard let sharpening else { return resized }
         return try resized.sharpened(sharpening)
@@ -95,6 +100,7 @@ public struct DownsamplingProcessor: ImageProcessor {
         options.keepsColorProfile = keepsColorProfile
         options.appliesOrientation = appliesOrientation
         options.usesEmbeddedThumbnail = usesEmbeddedThumbnail
+        options.linearLight = linearLight
         return options
     }
 
@@ -117,6 +123,8 @@ public struct ResizingProcessor: ImageProcessor {
     public var filter: DecodingOptions.Filter
     /// Sharpening after the resize (off by default; ``Sharpening/afterResize`` is libvips's).
     public var sharpening: Sharpening?
+    /// Filter in linear light (``DecodingOptions/linearLight``).
+    public var linearLight = false
 
     public init(
         width: Int, height: Int, mode: ContentMode = .fit, anchor: CropAnchor = .center, allowsUpscaling: Bool = false,
@@ -137,7 +145,9 @@ public struct ResizingProcessor: ImageProcessor {
         let a = mode == .fill && anchor != .center ? ",anchor:\(anchor.name)" : ""
         let up = allowsUpscaling ? ",up" : ""
         let sharp = sharpening.map { ",sharpen:\($0.name)" } ?? ""
-        return "magpie.resize(\(mode.rawValue),\(width)x\(height)\(up)\(a)\(filter.identifierSuffix)\(sharp))"
+        let linear = linearLight ? ",linear" : ""
+        return
+            "magpie.resize(\(mode.rawValue),\(width)x\(height)\(up)\(a)\(filter.identifierSuffix)\(sharp)\(linear))"
     }
 
     public func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image {
@@ -155,7 +165,7 @@ public struct ResizingProcessor: ImageProcessor {
             image.width, image.height, to: width, height, mode: mode, upscale: allowsUpscaling || mode == .exact)
         guard mode == .fill else {
             if sw == image.width && sh == image.height { return image }
-            return try image.resampled(width: sw, height: sh, filter: filter)
+            return try image.resampled(width: sw, height: sh, filter: filter, linearLight: linearLight)
         }
         // Fill: the source window that scales onto the (possibly smaller, without upscaling) target.
         let ow = min(width, sw)
@@ -165,6 +175,6 @@ public struct ResizingProcessor: ImageProcessor {
         let wh = min(image.height, max(1, Int((Double(oh) / scale).rounded())))
         let (x, y) = try anchor.origin(in: image, width: ww, height: wh)
         let window = PixelRect(x: x, y: y, width: ww, height: wh)
-        return try image.resampled(window: window, width: ow, height: oh, filter: filter)
+        return try image.resampled(window: window, width: ow, height: oh, filter: filter, linearLight: linearLight)
     }
 }
