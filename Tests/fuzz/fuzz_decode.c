@@ -22,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.fit = (magpie_fit)(1 + size % 3);
     o.width = 1 + (uint32_t)(size % 97);
     o.height = 1 + (uint32_t)(size / 97 % 61);
-    o.flags = MAGPIE_DECODE_ONE_FRAME | MAGPIE_DECODE_TRANSFORM(1 + size / 7 % 8);
+    o.flags = MAGPIE_DECODE_ONE_FRAME | MAGPIE_DECODE_TRANSFORM(1 + size / 7 % 8) |
+              (size % 5 == 0 ? MAGPIE_DECODE_LINEAR : 0);
     o.frame_index = size % 3;
     uint32_t w, h;
     if (magpie_output_size(data, size, &o, &w, &h) == MAGPIE_OK) {

@@ -90,7 +90,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     magpie_resize_options ro;
     magpie_resize_options_init(&ro);
     ro.window = take(&r, 1) & 1 ? &win : NULL;
-    ro.filter = (magpie_filter)(take(&r, 1) % 4);
+    uint64_t f = take(&r, 1);
+    ro.filter = (magpie_filter)(f % 4);
+    ro.linear_light = (int)(f >> 2 & 1); /* and in linear light now and then */
     magpie_pixels rs = {out, ow, oh, (size_t)ow * 4};
     check(magpie_resample(&a, &rs, &ro));
     free(out);
