@@ -147,6 +147,8 @@ extension ImageService {
             defaults: configuration.variantDefaults, animatedFormat: animatedFormat,
             maxResultDimension: min(limit, options.output.maxResultDimension ?? .max))
         var o = manager.defaultOptions
+        // A client waits for this one: ahead of any prefetch waiting for a download slot.
+        o.request.priority = .high
         o.processor = variant.processor
         o.onlyLoadFirstFrame = true
         o.cache.serializer = variant.serializer

@@ -1,11 +1,12 @@
 /// Bounds how many tasks run a section at once, per key (per host for downloads, one key for
-/// decoding). Waiting suspends the task, never a thread; waiters are served first come, first
-/// served; a cancelled waiter leaves the queue with `CancellationError`. Keys with nothing running
-/// and nobody waiting take no memory.
+/// decoding). Waiting suspends the task, never a thread; a freed slot goes to the waiter of the
+/// highest priority as it stands then (a ``FlightPriority`` can rise while it waits), first come,
+/// first served among equals and for waiters without one; a cancelled waiter leaves the queue with
+/// `CancellationError`. Keys with nothing running and nobody waiting take no memory.
 final class AsyncLimiter<Key: Hashable & Sendable>: Sendable {
     private struct Slot {
         var running = 0
-        var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+        var waiters: [(id: UInt64, priority: FlightPriority?, continuation: CheckedContinuation<Void, any Error>)] = []
     }
 
     private struct State {
@@ -23,8 +24,10 @@ final class AsyncLimiter<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Runs `body` once fewer than `limit` others hold `key`.
-    func withPermit<T: Sendable>(for key: Key, _ body: () async throws -> T) async throws -> T {
-        try await acquire(key)
+    func withPermit<T: Sendable>(
+        for key: Key, priority: FlightPriority? = nil, _ body: () async throws -> T
+    ) async throws -> T {
+        try await acquire(key, priority: priority)
         defer { release(key) }
         return try await body()
     }
@@ -34,7 +37,7 @@ final class AsyncLimiter<Key: Hashable & Sendable>: Sendable {
         state.withLock { s in (s.slots[key]?.running ?? 0, s.slots[key]?.waiters.count ?? 0) }
     }
 
-    func acquire(_ key: Key) async throws {
+    func acquire(_ key: Key, priority: FlightPriority? = nil) async throws {
         let id: UInt64? = state.withLock { s in
             if s.slots[key, default: Slot()].running < limit {
                 s.slots[key, default: Slot()].running += 1
@@ -49,7 +52,7 @@ final class AsyncLimiter<Key: Hashable & Sendable>: Sendable {
                 // Cancelled before queueing: the handler below found nothing to resume.
                 let cancelled = state.withLock { s -> Bool in
                     if Task.isCancelled { return true }
-                    s.slots[key, default: Slot()].waiters.append((id, continuation))
+                    s.slots[key, default: Slot()].waiters.append((id, priority, continuation))
                     return false
                 }
                 if cancelled { continuation.resume(throwing: CancellationError()) }
@@ -73,8 +76,15 @@ final class AsyncLimiter<Key: Hashable & Sendable>: Sendable {
                 s.slots[key] = slot.running == 0 ? nil : slot
                 return nil
             }
-            // The permit passes straight to the next waiter.
-            let next = slot.waiters.removeFirst().continuation
+            // The permit passes straight to the waiter of the highest priority now, the earliest
+            // of them (waiters are in arrival order). A scan: queues are short next to a download.
+            var best = 0
+            var top = slot.waiters[0].priority?.value ?? 0
+            for i in slot.waiters.indices.dropFirst() {
+                let p = slot.waiters[i].priority?.value ?? 0
+                if p > top { (best, top) = (i, p) }
+            }
+            let next = slot.waiters.remove(at: best).continuation
             s.slots[key] = slot
             return next
         }

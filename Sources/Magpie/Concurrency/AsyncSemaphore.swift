@@ -1,5 +1,5 @@
 /// At most `limit` tasks in a section at once: an ``AsyncLimiter`` with one key (decoding, the
-/// prefetcher's downloads). Waiting suspends, never blocks; waiters go first come, first served.
+/// prefetcher's downloads). Waiting suspends, never blocks; waiters go by priority, then first come, first served.
 final class AsyncSemaphore: Sendable {
     private let limiter: AsyncLimiter<Bool>
 
@@ -10,7 +10,7 @@ final class AsyncSemaphore: Sendable {
     var load: (running: Int, waiting: Int) { limiter.load(for: true) }
 
     /// Runs `body` once fewer than `limit` others are inside.
-    func withPermit<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        try await limiter.withPermit(for: true, body)
+    func withPermit<T: Sendable>(priority: FlightPriority? = nil, _ body: () async throws -> T) async throws -> T {
+        try await limiter.withPermit(for: true, priority: priority, body)
     }
 }

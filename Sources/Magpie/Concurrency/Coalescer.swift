@@ -13,6 +13,8 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         let report: Progress
         /// Callers that have joined so far, the starter included.
         let callers: @Sendable () -> Int
+        /// The highest priority of its callers so far (also ``FlightPriority/current`` in the work).
+        let priority: FlightPriority
     }
 
     private struct Waiter {
@@ -29,6 +31,7 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private struct Flight {
         let id: UInt64
+        let priority: FlightPriority
         var waiters: [UInt64: Waiter] = [:]
         var joined = 0
         var task: Task<Void, Never>?
@@ -67,12 +70,16 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         let joined = Locked(false)
         let value = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                // The caller's priority, and the shared work it runs in (if any) as a source of it.
+                let asked = priority ?? Task.currentPriority
+                let parent = FlightPriority.current
                 let arrival = state.withLock { s -> Arrival in
                     if Task.isCancelled { return .cancelled }
                     let waiter = Waiter(continuation: continuation, progress: progress)
                     if let i = s.flights.index(forKey: key) {
                         s.flights.values[i].waiters[waiterID] = waiter
                         s.flights.values[i].joined += 1
+                        s.flights.values[i].priority.join(asked, source: parent)
                         let last = s.flights.values[i].progress.withLock { p in
                             if progress != nil { p.listeners += 1 }
                             return p.last
@@ -80,7 +87,7 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                         return .joined(last)
                     }
                     s.nextID += 1
-                    var flight = Flight(id: s.nextID)
+                    var flight = Flight(id: s.nextID, priority: FlightPriority(asked, source: parent))
                     flight.waiters[waiterID] = waiter
                     flight.joined = 1
                     if progress != nil { flight.progress.withLock { $0.listeners = 1 } }
@@ -126,7 +133,11 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private func fly(
         _ key: Key, _ flightID: UInt64, _ operation: @Sendable (Context) async throws -> Value
     ) async {
-        let progress = state.withLock { s in s.flights[key].flatMap { $0.id == flightID ? $0.progress : nil } }
+        let (progress, flightPriority) = state.withLock { s in
+            s.flights[key].flatMap { $0.id == flightID ? ($0.progress, $0.priority) : nil } ?? (nil, nil)
+        }
+        // Every caller left before the work began: it is cancelled; any priority will do.
+        let priority = flightPriority ?? FlightPriority(.low)
         let context = Context(
             report: { [weak self] received, expected in
                 guard let progress else { return }
@@ -138,10 +149,10 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             },
             callers: { [weak self] in
                 self?.state.withLock { s in s.flights[key].flatMap { $0.id == flightID ? $0.joined : nil } } ?? 0
-            })
+            }, priority: priority)
         let result: Result<Value, any Error>
         do {
-            result = .success(try await operation(context))
+            result = .success(try await FlightPriority.$current.withValue(priority) { try await operation(context) })
         } catch {
             result = .failure(error)
         }

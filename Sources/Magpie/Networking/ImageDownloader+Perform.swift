@@ -88,9 +88,13 @@ extension ImageDownloader {
             let host = request.url.host ?? ""
             stats.withLock { $0.requests += 1 }
             let current = request
-            let response = try await hosts.withPermit(for: scheme + "://" + host) {
+            // Waiting for a slot, the download's priority (its callers' highest) decides its turn.
+            let priority = FlightPriority.current
+            let response = try await hosts.withPermit(for: scheme + "://" + host, priority: priority) {
                 guard let allHosts else { return try await transport.load(current, progress: report) }
-                return try await allHosts.withPermit { try await transport.load(current, progress: report) }
+                return try await allHosts.withPermit(priority: priority) {
+                    try await transport.load(current, progress: report)
+                }
             }
             lastStatus = response.statusCode
             if response.isRedirect, let location = response.headers.value(for: "Location") {

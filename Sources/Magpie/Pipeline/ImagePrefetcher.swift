@@ -51,6 +51,10 @@ public struct ImagePrefetcher: Sendable {
     ) {
         self.sources = sources
         self.manager = manager
+        // Low unless the caller says otherwise: a request someone waits for goes before
+        // prefetches waiting for a download slot (and lifts one it joins).
+        var options = options
+        if options.request.priority == nil { options.request.priority = .low }
         self.options = options
         self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
         self.diskOnly = diskOnly

@@ -1,0 +1,90 @@
+import Foundation
+import MagpieLoopback
+import MagpieTestSupport
+import Testing
+
+@testable import Magpie
+
+/// Downloads waiting for a slot (``ImageDownloader/Config/maxConcurrentDownloads``) go by priority,
+/// then arrival; a caller that joins a waiting download lifts it to its own priority, and a
+/// retrieval's caller lifts the download under it. One slot, held by a gated request, so the
+/// queue forms in a known order; every step waits on a count, never on time.
+extension DownloaderTests {
+    /// A downloader with one slot over a scripted origin whose `/first` waits for `gate`, and the
+    /// paths in the order they reached it.
+    static func oneSlot(_ gate: Gate) -> (ImageDownloader, ScriptedDataLoader, Recorder<String>) {
+        let order = Recorder<String>()
+        let loader = ScriptedDataLoader { request in
+            order.add(request.path)
+            if request.path == "/first" { await gate.wait() }
+            return .ok(NetFixture.png, contentType: "image/png")
+        }
+        var config = ImageDownloader.Config()
+        config.maxConcurrentDownloads = 1
+        return (ImageDownloader(config: config, transports: ["http": loader]), loader, order)
+    }
+
+    @Test func waitingDownloadsGoByPriorityThenArrival() async throws {
+        let gate = Gate()
+        let (downloader, loader, order) = Self.oneSlot(gate)
+        var tasks = [Task { _ = try await downloader.download(loader.url("/first")) }]
+        await eventually("the first holds the slot") { order.all == ["/first"] }
+        for (n, (path, priority)) in [("/a", TaskPriority.low), ("/b", .low), ("/c", .high), ("/d", .medium)]
+            .enumerated()
+        {
+            tasks.append(Task(priority: priority) { _ = try await downloader.download(loader.url(path)) })
+            await eventually("\(path) queued") { downloader.requestsQueued == n + 1 }
+        }
+        gate.open()
+        for task in tasks { try await task.value }
+        #expect(order.all == ["/first", "/c", "/d", "/a", "/b"])
+        try await downloader.shutdown()
+    }
+
+    /// A prefetch a user now waits for: the high-priority caller joins the low one's download,
+    /// which then goes before the other prefetches queued ahead of it.
+    @Test func aCallerJoiningAWaitingDownloadLiftsIt() async throws {
+        let gate = Gate()
+        let (downloader, loader, order) = Self.oneSlot(gate)
+        var tasks = [Task { _ = try await downloader.download(loader.url("/first")) }]
+        await eventually("the first holds the slot") { order.all == ["/first"] }
+        for (n, path) in ["/p1", "/p2", "/p3"].enumerated() {
+            tasks.append(Task(priority: .low) { _ = try await downloader.download(loader.url(path)) })
+            await eventually("\(path) queued") { downloader.requestsQueued == n + 1 }
+        }
+        tasks.append(Task(priority: .high) { _ = try await downloader.download(loader.url("/p3")) })
+        await eventually("the user's call joined") { downloader.callersWaiting == 5 }
+        gate.open()
+        for task in tasks { try await task.value }
+        #expect(order.all == ["/first", "/p3", "/p1", "/p2"])
+        #expect(downloader.statistics.coalesced == 1)
+        try await downloader.shutdown()
+    }
+
+    /// Through the manager: a caller at high priority joins a low retrieval's flight (no second
+    /// download is asked for), and the download under that flight rises with it. The prefetcher's
+    /// retrievals are low unless its options say otherwise.
+    @Test func aRetrievalsCallerLiftsTheDownloadUnderIt() async throws {
+        let gate = Gate()
+        let (downloader, loader, order) = Self.oneSlot(gate)
+        let dir = try TemporaryDirectory()
+        let cache = try ImageCache(
+            memory: .init(cleanInterval: nil), disk: .init(directory: dir.path("cache"), sweepInterval: nil))
+        let manager = ImageManager(cache: cache, downloader: downloader)
+        #expect(ImagePrefetcher(urls: [], manager: manager).options.request.priority == .low)
+        var tasks = [Task { _ = try await manager.retrieveData(with: .network(loader.url("/first"))) }]
+        await eventually("the first holds the slot") { order.all == ["/first"] }
+        for (n, path) in ["/q1", "/q2", "/q3"].enumerated() {
+            tasks.append(Task(priority: .low) { _ = try await manager.retrieveData(with: .network(loader.url(path))) })
+            await eventually("\(path) queued") { downloader.requestsQueued == n + 1 }
+        }
+        tasks.append(Task(priority: .high) { _ = try await manager.retrieveData(with: .network(loader.url("/q3"))) })
+        await eventually("the caller joined the retrieval") { manager.dataCallersWaiting == 5 }
+        gate.open()
+        for task in tasks { try await task.value }
+        #expect(order.all == ["/first", "/q3", "/q1", "/q2"])
+        #expect(manager.statistics.coalesced == 1)
+        #expect(downloader.statistics.coalesced == 0, "one download for /q3: the lift came through the flight")
+        try await downloader.shutdown()
+    }
+}
