@@ -60,9 +60,7 @@ public final class ConnectionGuard: Sendable {
 
     /// For `HTTP1Channel.Configuration.additionalChannelHandlers` (a new handler per connection).
     public func channelHandlers() -> [any RemovableChannelHandler] {
-        let head: [any RemovableChannelHandler] = [RequestHeadDeadlineHandler(guard: self)]
-        guard let writeResponseTimeout else { return head }
-        return head + [ResponseWriteDeadlineHandler(guard: self, timeout: writeResponseTimeout)]
+        [ConnectionDeadlineHandler(guard: self)]
     }
 
     /// Connections open now, and how many of them wait for a request head.
