@@ -83,10 +83,10 @@ public struct HTTPCacheHeaders: Sendable, Hashable {
             case "age" where !sawAge:
                 // The first line's first member, parameters aside; a malformed one is ignored.
                 sawAge = true
-                let first = field.value.split(separator: ",", omittingEmptySubsequences: false).first ?? ""
-                age = Self.seconds(String(Self.trimmed(first.split(separator: ";").first ?? "")))
+                let first = Self.split(field.value, at: ",").first ?? ""
+                age = Self.seconds(String(Self.trimmed(Self.split(String(first), at: ";").first ?? "")))
             case "vary":
-                vary += field.value.split(separator: ",").map { Self.trimmed($0).lowercased() }.filter { !$0.isEmpty }
+                vary += Self.split(field.value, at: ",").map { Self.trimmed($0).lowercased() }.filter { !$0.isEmpty }
             default: break
             }
         }
@@ -144,12 +144,19 @@ public struct HTTPCacheHeaders: Sendable, Hashable {
         return Int(text.prefix(10)).map { min($0, Int(Int32.max)) } ?? Int(Int32.max)
     }
 
-    /// Without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    /// `text` divided at `separator` (one ASCII byte), empty parts kept: in Unicode scalars, as an
+    /// HTTP parser reads bytes, so a combining mark after a `,` cannot join it into one Character
+    /// and hide it (the path parser's lesson, found by its fuzzer).
+    static func split(_ text: String, at separator: Unicode.Scalar) -> [Substring] {
+        text.unicodeScalars.split(separator: separator, omittingEmptySubsequences: false).map { Substring($0) }
+    }
+
+    /// Without leading and trailing spaces and tabs (HTTP's optional whitespace), by scalar.
     static func trimmed(_ text: Substring) -> Substring {
-        var t = text
+        var t = text.unicodeScalars
         while let c = t.first, c == " " || c == "\t" { t.removeFirst() }
         while let c = t.last, c == " " || c == "\t" { t.removeLast() }
-        return t
+        return Substring(t)
     }
 
     /// `name[=value]` pairs of a Cache-Control line; names lower-cased, quotes taken off values.
@@ -161,19 +168,19 @@ public struct HTTPCacheHeaders: Sendable, Hashable {
             let item = Self.trimmed(Substring(current))
             current = ""
             guard !item.isEmpty else { return }
-            guard let eq = item.firstIndex(of: "=") else {
+            guard let eq = item.unicodeScalars.firstIndex(of: "=") else {
                 out.append((item.lowercased(), nil))
                 return
             }
-            var value = String(Self.trimmed(item[item.index(after: eq)...]))
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-                value = String(value.dropFirst().dropLast())
+            var value = Self.trimmed(item[item.unicodeScalars.index(after: eq)...])
+            if value.unicodeScalars.count >= 2, value.unicodeScalars.first == "\"", value.unicodeScalars.last == "\"" {
+                value = Substring(value.unicodeScalars.dropFirst().dropLast())
             }
-            out.append((Self.trimmed(item[..<eq]).lowercased(), value))
+            out.append((Self.trimmed(item[..<eq]).lowercased(), String(value)))
         }
-        for c in line {
+        for c in line.unicodeScalars {  // by scalar: see split(_:at:)
             if c == "\"" { quoted.toggle() }
-            if c == "," && !quoted { flush() } else { current.append(c) }
+            if c == "," && !quoted { flush() } else { current.unicodeScalars.append(c) }
         }
         flush()
         return out

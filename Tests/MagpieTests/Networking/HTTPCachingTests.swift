@@ -48,6 +48,14 @@ import Testing
         #expect(headers([("Cache-Control", "max-age=1h")]).maxAge == 0)
         #expect(headers([("Cache-Control", "max-age=99999999999999999999")]).maxAge == Int(Int32.max))
         #expect(headers([("Expires", "0")]).expires == .distantPast)
+        // Read by scalar, as an HTTP parser reads bytes: a combining mark (U+0301) or a prepended
+        // one (U+070F) beside a `,` does not join it into one Character and hide the next directive.
+        let marked = headers([
+            ("Cache-Control", "x-a=\u{70F},no-store, x-b,\u{301}private"), ("Vary", "Accept,\u{301}DPR"),
+            ("Age", "5\u{301},7"),
+        ])
+        #expect(marked.noStore && marked.vary == ["accept", "\u{301}dpr"] && marked.age == nil)
+        #expect(HTTPCacheHeaders.directives("a=\u{70F},b").map(\.0) == ["a", "b"])
     }
 
     @Test func freshnessLifetime() {
