@@ -16,7 +16,9 @@
 # The encode target makes pixels and settings from the input and round-trips them through the JPEG XL
 # encoder (lossy and lossless), PNG palettes and WebP presets, checking sizes, lossless samples and
 # the palette's colour count.
-# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|bmp|ico|tiff|heic|jxl|svg|process|icc|animation|encode|url|path ...]
+# The resume target is Swift: the rules for continuing a cut body (ResumableBody.swift), judging a
+# cut answer's head and a continuation's `Content-Range`, validator and length.
+# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|bmp|ico|tiff|heic|jxl|svg|process|icc|animation|encode|url|path|resume ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
@@ -28,7 +30,7 @@ flags=(-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
   -DMAGPIE_HAVE_IMAGEQUANT=1)
 libs=(-lturbojpeg -ljpeg -lpng16 -lgif -lwebpdemux -lwebpmux -lwebp -lavif -llcms2 -lz -lm -ldl -lpthread)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif bmp ico tiff heic jxl svg process icc animation encode url path)
+[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif bmp ico tiff heic jxl svg process icc animation encode url path resume)
 corpus=../shared/corpus
 # The C core is compiled once for every C harness (they differ only in their own file), two files
 # at a time.
@@ -61,20 +63,29 @@ for t in "${targets[@]}"; do
     animation) src=Tests/fuzz/fuzz_animation.c; def=(); seeds=(gif "$more/webp" "$more/avif"); runs=5000 ;;
     encode) src=Tests/fuzz/fuzz_encode.c; def=(); seeds=(); runs=12000 ;;
     icc) src=Tests/fuzz/fuzz_icc.c; def=(-ICSources); seeds=(); runs=8000 ;;
-    url | path) ;;
+    url | path | resume) ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;
   esac
   bin=$out/fuzz_$t
   work=$out/corpus_$t
   rm -rf "$work"  # start from the seeds every time: the same inputs on every machine
   mkdir -p "$work"
-  if [ "$t" = url ] || [ "$t" = path ]; then
+  if [ "$t" = url ] || [ "$t" = path ] || [ "$t" = resume ]; then
     if [ "$t" = url ]; then
       net=Sources/Magpie/Networking
       sources=("$net/WebURL.swift" "$net/ImageDownloadError.swift" "$net/DataLoading.swift")
       seeds=('http://a.example/x\n/y' 'HTTPS://B.Example:443/p?q#f\n//c.example:8080/'
         'http://127.0.0.1:99999/\nfile:///etc/passwd' 'http://[::1]:70000/\nhttp://u:p@d.example:65535/'
         'http://h:/a\n../../b?c' 'http://x.example/\nftp://y/' 'http://%41.example/\n\\\\evil')
+      runs=${FUZZ_RUNS:-200000}
+    elif [ "$t" = resume ]; then
+      net=Sources/Magpie/Networking
+      sources=("$net/ResumableBody.swift" "$net/DataLoading.swift" "$net/HTTPDate.swift" "$net/HTTPCacheHeaders.swift"
+        "$net/ImageDownloadError.swift" "$net/ResponseValidators.swift")
+      seeds=('ETag: "a"\nAccept-Ranges: bytes\nContent-Length: 4000\n\nContent-Range: bytes 800-3999/4000\nETag: "a"\n2\xc8'
+        'Last-Modified: Sun, 29 Nov 2026 09:00:00 GMT\nDate: Sun, 29 Nov 2026 10:00:00 GMT\nAccept-Ranges: none, bytes\n\nContent-Range: BYTES 160-4095/4096\nLast-Modified: Sun, 29 Nov 2026 09:00:00 GMT\n\n\xf6'
+        'ETag: W/"a"\nAccept-Ranges: bytes\n\nContent-Range: bytes 16-31/*\n\x01\x01'
+        'ETag: "a"\nAccept-Ranges: bytes\nContent-Encoding: identity, gzip\n\nContent-Range: bytes 16-15/16\n\x01\x00')
       runs=${FUZZ_RUNS:-200000}
     else
       srv=Sources/MagpieServer
@@ -84,7 +95,7 @@ for t in "${targets[@]}"; do
         '/sig/aHR0c/DovL2/EuZXhh.jpeg' '/s/plain/%zz@we-bp' '\xdc\x8f,/ai' '/\xdc\x8f/w:1/\xcc\x81plain/x')
       runs=${FUZZ_RUNS:-100000}
     fi
-    swiftc -sanitize=fuzzer,address -parse-as-library -O "${sources[@]}" "Tests/fuzz/fuzz_$t.swift" -o "$bin" \
+    swiftc -sanitize=fuzzer,address -parse-as-library -package-name magpie -O "${sources[@]}" "Tests/fuzz/fuzz_$t.swift" -o "$bin" \
       2>"$out/build_$t.log" || { cat "$out/build_$t.log"; exit 1; }
     i=0
     for seed in "${seeds[@]}"; do

@@ -36,6 +36,16 @@ public enum LoopbackReply: Sendable {
     /// Sends the head and then `chunks`, waiting `interval` between them (a slow body), with
     /// chunked encoding when `contentLength` is nil.
     case slow(status: Int, headers: [(String, String)] = [], chunks: [[UInt8]], interval: Duration, contentLength: Int?)
+    /// Declares `declaredLength` bytes and sends `body` in parts of `chunk` bytes, `interval` apart
+    /// (a link of a known rate); closes the connection after it when `body` is shorter than declared.
+    case paced(
+        status: Int, headers: [(String, String)] = [], body: [UInt8], declaredLength: Int, chunk: Int,
+        interval: Duration)
+    /// Declares `declaredLength` bytes, sends `body` (fewer), waits for `until` to return, then
+    /// closes the connection: a body that stalls until the test lets it go.
+    case stall(
+        status: Int, headers: [(String, String)] = [], body: [UInt8], declaredLength: Int,
+        until: @Sendable () async -> Void)
     /// Closes the connection without answering.
     case close
     /// Writes `bytes` as the whole answer, past the HTTP encoder, then closes the connection: a
@@ -182,6 +192,27 @@ public final class LoopbackServer: Sendable {
                 }
                 _ = try? await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
                 if !keepAlive { try? await channel.close() }
+            case .paced(let status, let headers, let bytes, let declared, let chunk, let interval):
+                _ = try? await channel.writeAndFlush(head(status, headers, length: declared)).get()
+                var start = 0
+                while start < bytes.count {
+                    let end = min(bytes.count, start + max(1, chunk))
+                    guard channel.isActive else { return }
+                    _ = try? await channel.writeAndFlush(body(Array(bytes[start..<end]))).get()
+                    start = end
+                    if start < bytes.count { try? await Task.sleep(for: interval) }
+                }
+                if bytes.count < declared {
+                    try? await channel.close()
+                    return
+                }
+                _ = try? await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+                if !keepAlive { try? await channel.close() }
+            case .stall(let status, let headers, let bytes, let declared, let until):
+                channel.write(head(status, headers, length: declared), promise: nil)
+                _ = try? await channel.writeAndFlush(body(bytes)).get()
+                await until()
+                try? await channel.close()
             case .close:
                 try? await channel.close()
             case .raw(let bytes):

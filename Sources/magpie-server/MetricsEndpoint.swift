@@ -20,6 +20,7 @@ struct MetricsEndpoint: Sendable {
             ("magpie_origin_requests", "Requests sent to origins.", d.requests),
             ("magpie_origin_failures", "Downloads that failed.", d.failures),
             ("magpie_origin_bytes", "Body bytes received from origins.", d.bytes),
+            ("magpie_origin_resumed_bytes", "Bytes of cut bodies that range requests continued.", d.resumedBytes),
             ("magpie_origin_not_modified", "Conditional requests answered 304.", d.notModified),
             ("magpie_coalesced_downloads", "Callers served by a download another started.", d.coalesced),
             ("magpie_coalesced_retrievals", "Callers served by a retrieval another started.", m.coalesced),

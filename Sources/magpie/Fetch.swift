@@ -158,6 +158,7 @@ struct Fetch: AsyncParsableCommand {
             \(c.downloaded) downloaded (\(Net.bytes(d.bytes))), \(c.coalesced) coalesced, \
             \(c.memoryHits) memory hits, \(c.diskHits) disk hits, \(c.failed) failed\
             \(d.retries == 0 ? "" : "; \(d.retries) retries")\
+            \(d.resumes == 0 ? "" : " (\(d.resumes) resumed, \(Net.bytes(d.resumedBytes)) not fetched again)")\
             \(m.revalidations == 0 ? "" : "; \(m.revalidations) revalidated (\(m.notModified) not modified)")\
             \(m.staleServed == 0 ? "" : ", \(m.staleServed) served stale")
             """
@@ -190,6 +191,8 @@ struct Fetch: AsyncParsableCommand {
               "failed": \(c.failed),
               "requests": \(d.requests),
               "retries": \(d.retries),
+              "resumes": \(d.resumes),
+              "resumed_bytes": \(d.resumedBytes),
               "bytes": \(d.bytes),
               "conditional_requests": \(d.conditionalRequests),
               "not_modified": \(d.notModified),

@@ -57,7 +57,8 @@ struct Prefetch: AsyncParsableCommand {
                 {"urls": \(urls.count), "completed": \(summary.completed.count), \
                 "skipped": \(summary.skipped.count), "revalidated": \(summary.revalidated.count), \
                 "failed": \(summary.failed.count), \
-                "retries": \(retries), "bytes": \(summary.bytes), "received": \(d.bytes), \
+                "retries": \(retries), "resumes": \(d.resumes), "resumed_bytes": \(d.resumedBytes), \
+                "bytes": \(summary.bytes), "received": \(d.bytes), \
                 "conditional_requests": \(d.conditionalRequests), "not_modified": \(d.notModified), \
                 "renewed": \(m.entriesRenewed), "stale_served": \(m.staleServed), \
                 "seconds": \(Net.format(elapsed, decimals: 3))}
@@ -68,6 +69,8 @@ struct Prefetch: AsyncParsableCommand {
                     + "(\(Net.bytes(summary.bytes))), \(summary.skipped.count) already cached, "
                     + "\(summary.revalidated.count) revalidated, \(summary.failed.count) failed"
                     + (retries == 0 ? "" : "; \(retries) retries")
+                    + (d.resumes == 0
+                        ? "" : " (\(d.resumes) resumed, \(Net.bytes(d.resumedBytes)) not fetched again)")
                     + (d.conditionalRequests == 0
                         ? "" : "; \(d.notModified) of \(d.conditionalRequests) conditional requests not modified"))
         }

@@ -40,7 +40,11 @@ public final class ScriptedDataLoader: DataLoading, Sendable {
             return try response(request, status, headers, body, progress)
         case .slow(let status, let headers, let chunks, _, _):
             return try response(request, status, headers, chunks.flatMap { $0 }, progress)
-        case .truncated(let status, let headers, let body, let declared):
+        case .paced(let status, let headers, let body, let declared, _, _) where body.count >= declared:
+            return try response(request, status, headers, body, progress)
+        case .truncated(let status, let headers, let body, let declared),
+            .paced(let status, let headers, let body, let declared, _, _),
+            .stall(let status, let headers, let body, let declared, _):
             guard request.acceptableStatusCodes.contains(status) else {
                 return DataResponse(url: request.url, statusCode: status, headers: fields(headers))
             }

@@ -45,6 +45,10 @@ public struct DataRequest: Sendable, Hashable {
     public var maxBodySize: Int
     /// Statuses whose body is wanted; other answers (redirects, error pages) are drained, not kept.
     public var acceptableStatusCodes: Range<Int>
+    /// Asks the transport to throw ``DataTransferInterrupted``, with the head and the bytes
+    /// received, when a `200` or `206` body is cut short (the downloader sets it to resume
+    /// downloads). Off: the failure alone.
+    public var keepsPartialBody = false
 
     public init(
         url: URL, headers: [HTTPHeaderField] = [], timeout: Duration = .seconds(15), maxBodySize: Int = 64 << 20,
@@ -80,7 +84,10 @@ public struct DataResponse: Sendable, Hashable {
 /// Implementations perform exactly the request given: they do not follow redirects or retry
 /// (the downloader does both, so its hooks and limits apply whatever the transport). They throw
 /// ``ImageDownloadError`` for transport failures, `CancellationError` when the task is cancelled,
-/// and must enforce `maxBodySize` and `timeout`.
+/// and must enforce `maxBodySize` and `timeout`. A transport that can hand back a cut body throws
+/// ``DataTransferInterrupted`` instead when the request's `keepsPartialBody` asks for it, and
+/// honours `Range` (a `206` continuation may then bring `maxBodySize` less the bytes kept); one
+/// that cannot just has its cut transfers started over.
 public protocol DataLoading: Sendable {
     /// Performs `request`, reporting body bytes received (and the expected total when known).
     func load(_ request: DataRequest, progress: @escaping @Sendable (_ received: Int, _ expected: Int?) -> Void)

@@ -26,10 +26,24 @@ final class BodyReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
     private var wanted = true
     private var drained = 0
     private var body: [UInt8] = []
+    /// `N` when the request asks `Range: bytes=N-` (the downloader resuming a body): a `206` then
+    /// continues N bytes already held, so it may bring only the limit's rest, and progress counts
+    /// from N.
+    private let offset: Int
+    /// The bytes this answer may bring.
+    private var limit: Int
 
     init(request: DataRequest, progress: @escaping @Sendable (Int, Int?) -> Void) {
         self.request = request
         self.progress = progress
+        self.offset = request.headers.value(for: "Range").flatMap(Self.rangeStart) ?? 0
+        self.limit = request.maxBodySize
+    }
+
+    /// `N` of `bytes=N-`.
+    private static func rangeStart(_ value: String) -> Int? {
+        guard value.hasPrefix("bytes="), value.hasSuffix("-") else { return nil }
+        return ResumableBody.number(value.dropFirst(6).dropLast())
     }
 
     /// Whether a response head arrived (read after the request's future completed).
@@ -44,13 +58,23 @@ final class BodyReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
         }
         .map { HTTPHeaderField($0.name, $0.value) }
         declared = head.headers.first(name: "content-length").flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+        if status == 206 {
+            // Only the continuation asked for is read; another range, or an encoded one, is
+            // not (the downloader then starts over).
+            let range = ResumableBody.contentRange(headers)
+            guard offset > 0, !encoded, range?.first == offset else {
+                wanted = false
+                return task.eventLoop.makeSucceededVoidFuture()
+            }
+            limit = max(0, request.maxBodySize - offset)
+        }
         if !request.acceptableStatusCodes.contains(status) {
             wanted = false
-        } else if let declared, declared > request.maxBodySize {
+        } else if let declared, declared > limit {
             return task.eventLoop.makeFailedFuture(
-                ImageDownloadError.bodyTooLarge(limit: request.maxBodySize, declared: declared))
+                ImageDownloadError.bodyTooLarge(limit: request.maxBodySize, declared: declared + resumedFrom))
         } else {
-            body.reserveCapacity(min(declared ?? 64 << 10, request.maxBodySize))
+            body.reserveCapacity(min(declared ?? 64 << 10, limit))
         }
         return task.eventLoop.makeSucceededVoidFuture()
     }
@@ -62,19 +86,33 @@ final class BodyReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
             return drained > 64 << 10
                 ? task.eventLoop.makeFailedFuture(Drained()) : task.eventLoop.makeSucceededVoidFuture()
         }
-        if buffer.readableBytes > request.maxBodySize - body.count {
+        if buffer.readableBytes > limit - body.count {
             return task.eventLoop.makeFailedFuture(
-                ImageDownloadError.bodyTooLarge(limit: request.maxBodySize, declared: declared))
+                ImageDownloadError.bodyTooLarge(limit: request.maxBodySize, declared: declared.map { $0 + resumedFrom })
+            )
         }
         body.append(contentsOf: buffer.readableBytesView)
-        progress(body.count, encoded ? nil : declared)
+        progress(resumedFrom + body.count, encoded ? nil : declared.map { $0 + resumedFrom })
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didFinishRequest(task: HTTPClient.Task<DataResponse>) throws -> DataResponse {
         guard wanted else { return head(of: request) }
-        if let truncated = truncation() { throw truncated }
+        if let truncated = truncation() { throw interrupted(truncated) }
         return DataResponse(url: request.url, statusCode: status, headers: headers, body: body)
+    }
+
+    /// The bytes a continuing `206` follows (0 for any other answer).
+    private var resumedFrom: Int { status == 206 ? offset : 0 }
+
+    /// `failure`, with the body received so far when it is one the downloader might continue
+    /// (``DataTransferInterrupted``): a wanted `200` or `206` that was not inflated.
+    func interrupted(_ failure: ImageDownloadError) -> any Error {
+        guard request.keepsPartialBody, wanted, !encoded, status == 200 || status == 206, !body.isEmpty else {
+            return failure
+        }
+        return DataTransferInterrupted(
+            partial: DataResponse(url: request.url, statusCode: status, headers: headers, body: body), failure: failure)
     }
 
     /// The answer without a body.
@@ -85,6 +123,6 @@ final class BodyReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
     /// The error for a wanted body that ended before its declared length.
     func truncation() -> ImageDownloadError? {
         guard wanted, !encoded, let declared, body.count < declared else { return nil }
-        return .truncatedBody(received: body.count, expected: declared)
+        return .truncatedBody(received: resumedFrom + body.count, expected: resumedFrom + declared)
     }
 }

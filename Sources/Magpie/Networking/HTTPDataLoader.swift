@@ -149,6 +149,8 @@ public final class HTTPDataLoader: DataLoading {
             }
         } catch let error as ImageDownloadError {
             throw error
+        } catch let cut as DataTransferInterrupted {
+            throw cut
         } catch is BodyReceiver.Drained {
             // An unwanted answer with a large body: its head is all that is needed.
             return receiver.head(of: request)
@@ -157,12 +159,13 @@ public final class HTTPDataLoader: DataLoading {
             let failure = Self.failure(error, request: request)
             // A deadline that passes mid-body is a timeout, not a truncated body.
             switch failure {
-            case .timedOut, .shutDown, .invalidURL: throw failure
+            case .timedOut: throw receiver.interrupted(failure)
+            case .shutDown, .invalidURL: throw failure
             default: break
             }
-            if let truncated = receiver.truncation() { throw truncated }
+            if let truncated = receiver.truncation() { throw receiver.interrupted(truncated) }
             connectionFailed = !receiver.answered && failure.isConnectFailure
-            throw failure
+            throw receiver.interrupted(failure)
         }
     }
 

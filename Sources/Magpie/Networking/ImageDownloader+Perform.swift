@@ -23,26 +23,26 @@ extension ImageDownloader {
         }
         emit(.willDownload(request.url))
         var attempt = 1
-        var redirects = 0
-        var lastStatus = 0
+        var state = AttemptState(resumable: config.resumesDownloads && ResumableBody.mayResume(request))
         func finish(_ bytes: Int, _ error: ImageDownloadError?) {
             stats.withLock { s in
                 s.bytes += bytes
+                s.resumes += state.resumes
+                s.resumedBytes += state.resumedBytes
                 if error != nil { s.failures += 1 }
             }
             emit(
                 .didFinish(
                     DownloadMetrics(
                         url: request.url, bytes: bytes, duration: ContinuousClock.now - started,
-                        statusCode: lastStatus, callers: context.callers(), attempts: attempt, redirects: redirects,
-                        conditional: conditional),
+                        statusCode: state.lastStatus, callers: context.callers(), attempts: attempt,
+                        redirects: state.redirects, conditional: conditional, resumedBytes: state.resumedBytes),
                     error: error))
         }
         while true {
             do {
                 let outcome = try await attemptOnce(
-                    request, redirectHandler: redirectHandler, redirects: &redirects, lastStatus: &lastStatus,
-                    report: context.report)
+                    request, redirectHandler: redirectHandler, state: &state, report: context.report)
                 finish(outcome.body.count, nil)
                 return outcome
             } catch let error as ImageDownloadError {
@@ -72,38 +72,60 @@ extension ImageDownloader {
         }
     }
 
-    /// One attempt: the request and its redirects, under the per-host limit.
+    /// One attempt: the request and its redirects, under the per-host limit, continuing the body
+    /// a previous attempt kept when it can.
     func attemptOnce(
         _ first: DataRequest, redirectHandler: (@Sendable (DataResponse, DataRequest) async -> DataRequest?)?,
-        redirects: inout Int, lastStatus: inout Int, report: @escaping @Sendable (Int, Int?) -> Void
+        state: inout AttemptState, report: @escaping @Sendable (Int, Int?) -> Void
     ) async throws -> DownloadOutcome {
         var request = first
+        // The body kept is of a version newer than any the cache holds: ask for its rest alone.
+        if state.resume != nil { Self.dropConditions(&request) }
         // Made at the first redirect: most downloads have none.
         var visited: Set<String> = []
         var conditional =
-            first.headers.value(for: "If-None-Match") != nil || first.headers.value(for: "If-Modified-Since") != nil
+            request.headers.value(for: "If-None-Match") != nil || request.headers.value(for: "If-Modified-Since") != nil
         while true {
             let scheme = request.url.scheme?.lowercased() ?? ""
             guard let transport = transports[scheme] else { throw ImageDownloadError.unsupportedScheme(scheme) }
             let host = request.url.host ?? ""
             stats.withLock { $0.requests += 1 }
-            let current = request
+            var current = request
+            // Only the URL that sent the kept bytes is asked for their rest.
+            let ranged = state.resume.map { $0.url == current.url } ?? false
+            if ranged, let kept = state.resume { current.headers += kept.rangeFields }
+            current.keepsPartialBody = state.resumable
+            let sent = current
             // Waiting for a slot, the download's priority (its callers' highest) decides its turn.
             let priority = FlightPriority.current
-            let response = try await hosts.withPermit(for: scheme + "://" + host, priority: priority) {
-                guard let allHosts else { return try await transport.load(current, progress: report) }
-                return try await allHosts.withPermit(priority: priority) {
-                    try await transport.load(current, progress: report)
+            var response: DataResponse
+            do {
+                response = try await hosts.withPermit(for: scheme + "://" + host, priority: priority) {
+                    guard let allHosts else { return try await transport.load(sent, progress: report) }
+                    return try await allHosts.withPermit(priority: priority) {
+                        try await transport.load(sent, progress: report)
+                    }
+                }
+            } catch let cut as DataTransferInterrupted {
+                state.keep(cut.partial, ranged: ranged, maxBodySize: sent.maxBodySize)
+                throw cut.failure
+            }
+            state.lastStatus = response.statusCode
+            if ranged {
+                switch judgeContinuation(response, state: &state, maxBodySize: sent.maxBodySize) {
+                case .use(let whole): response = whole
+                case .askWhole: continue
                 }
             }
-            lastStatus = response.statusCode
             if response.isRedirect, let location = response.headers.value(for: "Location") {
                 // Only http(s) to http(s): a `file:` (or any other) target is refused with one
                 // error that names nothing of it.
                 let next = try WebURL.redirectTarget(
                     status: response.statusCode, location: location, from: request.url)
-                redirects += 1
-                if redirects > config.maxRedirects { throw ImageDownloadError.tooManyRedirects(config.maxRedirects) }
+                state.redirects += 1
+                if state.redirects > config.maxRedirects {
+                    throw ImageDownloadError.tooManyRedirects(config.maxRedirects)
+                }
                 var nextRequest = request
                 nextRequest.url = next
                 // Credentials stay with their origin (scheme, host and port).
@@ -131,10 +153,7 @@ extension ImageDownloader {
             // status, not another round).
             if response.statusCode == 304, conditional, Self.contradicts(response, conditionalRequest: request) {
                 conditional = false
-                request.headers.removeAll {
-                    HTTPHeaderField.namesMatch($0.name, "If-None-Match")
-                        || HTTPHeaderField.namesMatch($0.name, "If-Modified-Since")
-                }
+                Self.dropConditions(&request)
                 logger.notice(
                     "a 304 named another version than the cached one: asking again unconditionally",
                     metadata: ["url": "\(request.url)"])

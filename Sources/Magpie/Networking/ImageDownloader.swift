@@ -60,6 +60,9 @@ public final class ImageDownloader: Sendable {
         /// Where `s3://bucket/key` URLs are read from (``S3DataLoader`` over the HTTP transport,
         /// so the address policy judges the endpoint); nil: no `s3` transport unless given.
         public var s3: S3Configuration? = nil
+        /// Whether a retry continues a cut body with a range request where the response allows
+        /// it (``ResumableBody``), instead of starting it over. On.
+        public var resumesDownloads = true
 
         public init(
             timeout: Duration = .seconds(15), connectTimeout: Duration = .seconds(10),
@@ -107,6 +110,9 @@ public final class ImageDownloader: Sendable {
         /// Downloads sent as conditional requests, and those answered `304 Not Modified`.
         public var conditionalRequests = 0
         public var notModified = 0
+        /// Cut bodies continued by a range request, and the bytes those did not fetch again.
+        public var resumes = 0
+        public var resumedBytes = 0
     }
 
     public let config: Config

@@ -55,7 +55,14 @@ public struct S3DataLoader: DataLoading {
                 inner.headers.append(HTTPHeaderField(field.name, field.value))
             }
         }
-        var response = try await http.load(inner, progress: progress)
+        var response: DataResponse
+        do {
+            response = try await http.load(inner, progress: progress)
+        } catch var cut as DataTransferInterrupted {
+            // A cut body is resumed under the `s3://` name, with a newly signed request.
+            cut.partial.url = request.url
+            throw cut
+        }
         response.url = request.url
         if response.isRedirect {
             response.headers.removeAll { HTTPHeaderField.namesMatch($0.name, "Location") }

@@ -43,6 +43,38 @@ extension CLINetworkTests {
         }
     }
 
+    /// A body cut halfway is continued with a range request, and both summaries say how much
+    /// was not fetched again.
+    @Test func summariesCountResumedBytes() async throws {
+        for command in ["fetch", "prefetch"] {
+            let origin = RangeOrigin(.init(body: DownloaderTests.large), faults: [0: .cut(60_000)])
+            try await withServer({ await origin.handler($0) }) { server in
+                let dir = try TemporaryDirectory()
+                let url = server.baseURL + "/big.jpg"
+                try url.write(toFile: dir.path("urls.txt"), atomically: true, encoding: .utf8)
+                let source = command == "fetch" ? [url] : ["-i", dir.path("urls.txt")]
+                let base = [command] + source + ["--cache-dir", dir.path("cache"), "--retry-delay", "1"]
+                let json = try Self.summary(try await CLI.runAsync(base + ["--json"]))
+                #expect(json["resumes"] as? Int == 1 && json["resumed_bytes"] as? Int == 60_000, "\(command): \(json)")
+                #expect(
+                    origin.seen.map(\.range) == [nil, "bytes=60000-"] && origin.bytesSent == DownloaderTests.large.count
+                )
+                // The text summary, in a new cache.
+                let again = RangeOrigin(.init(body: DownloaderTests.large), faults: [0: .cut(60_000)])
+                try await withServer({ await again.handler($0) }) { second in
+                    let url = second.baseURL + "/big.jpg"
+                    try url.write(toFile: dir.path("urls.txt"), atomically: true, encoding: .utf8)
+                    let source = command == "fetch" ? [url] : ["-i", dir.path("urls.txt")]
+                    let text = try await CLI.runAsync(
+                        [command] + source + ["--cache-dir", dir.path("cache2"), "--retry-delay", "1"])
+                    #expect(
+                        text.status == 0 && text.stdout.contains("1 retries (1 resumed, 58.6 KiB not fetched again)"),
+                        "\(command): \(text.stdout)")
+                }
+            }
+        }
+    }
+
     /// `prefetch` counts stored, already cached, revalidated and failed URLs apart.
     @Test func prefetchCountsRevalidatedApartFromStored() async throws {
         let origin = RevalidatingOrigin()
