@@ -56,6 +56,15 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Callers waiting, over all flights.
     var waiting: Int { state.withLock { $0.flights.values.reduce(0) { $0 + $1.waiters.count } } }
 
+    /// Raises the priority of the work running for `key` to `priority` (never lowers it), as a
+    /// caller of that priority joining would; false when nothing runs for `key`.
+    @discardableResult
+    func raise(_ key: Key, to priority: TaskPriority) -> Bool {
+        guard let flight = state.withLock({ $0.flights[key]?.priority }) else { return false }
+        flight.join(priority)
+        return true
+    }
+
     /// The value of the work for `key`: joins the flight running for it, else starts `operation`.
     /// - Returns: the value, and whether this caller joined a flight another caller started.
     /// - Parameter priority: the priority of the task that runs the work (the caller's by default).

@@ -48,7 +48,7 @@ extension ImageManager {
         let key = cacheKey(for: source, options: options)
         let target = options.cache.target ?? cache
         do {
-            let flight = FlightKey(key: prefetching ? key + "\u{0}prefetch" : key, options: options)
+            let flight = FlightKey(key: Self.dataFlightKey(key, prefetching: prefetching), options: options)
             let (found, joined) = try await dataFlights.value(
                 for: flight, priority: options.request.priority, progress: progress
             ) { [options] context in

@@ -30,7 +30,7 @@ public final class ImageManager: Sendable {
     /// Where decoding and processing run (``BlockingExecutor/decoding`` unless the manager was
     /// given its own width).
     let processing: BlockingExecutor
-    private let flights = Coalescer<FlightKey, Fetched>()
+    let flights = Coalescer<FlightKey, Fetched>()
     /// Retrievals of bytes (``retrieveData(with:options:progress:)``) running now.
     let dataFlights = Coalescer<FlightKey, FetchedData>()
     /// The processor identifiers this manager stored images under lately (at most 32, newest

@@ -87,4 +87,42 @@ extension DownloaderTests {
         #expect(downloader.statistics.coalesced == 0, "one download for /q3: the lift came through the flight")
         try await downloader.shutdown()
     }
+
+    /// A waiting retrieval raised by name (Nuke's settable priority): a prefetch a user now waits
+    /// for, through the manager and through the prefetcher that runs it.
+    @Test(arguments: [false, true])
+    func aWaitingRetrievalCanBeRaised(throughThePrefetcher: Bool) async throws {
+        let gate = Gate()
+        let (downloader, loader, order) = Self.oneSlot(gate)
+        let dir = try TemporaryDirectory()
+        let cache = try ImageCache(
+            memory: .init(cleanInterval: nil), disk: .init(directory: dir.path("cache"), sweepInterval: nil))
+        let manager = ImageManager(cache: cache, downloader: downloader)
+        let first = Task { _ = try await manager.retrieveData(with: .network(loader.url("/first"))) }
+        await eventually("the first holds the slot") { order.all == ["/first"] }
+        let urls = ["/r1", "/r2", "/r3"].map { loader.url($0) }
+        let prefetcher = ImagePrefetcher(urls: urls, manager: manager, maxConcurrentDownloads: 3, diskOnly: true)
+        var tasks: [Task<Void, any Error>] = []
+        if throughThePrefetcher {
+            tasks.append(Task { _ = await prefetcher.start() })
+            await eventually("three prefetches queued") { downloader.requestsQueued == 3 }
+        } else {
+            for (n, url) in urls.enumerated() {
+                tasks.append(Task(priority: .low) { _ = try await manager.retrieveData(with: .network(url)) })
+                await eventually("\(url) queued") { downloader.requestsQueued == n + 1 }
+            }
+        }
+        let raised =
+            throughThePrefetcher
+            ? prefetcher.raisePriority(of: .network(urls[2]), to: .high)
+            : manager.raisePriority(of: .network(urls[2]), to: .high)
+        #expect(raised)
+        #expect(!manager.raisePriority(of: .network(loader.url("/not-running")), to: .high))
+        gate.open()
+        try await first.value
+        for task in tasks { try await task.value }
+        #expect(order.all.prefix(2) == ["/first", "/r3"], "\(order.all)")
+        #expect(Set(order.all) == ["/first", "/r1", "/r2", "/r3"] && order.all.count == 4)
+        try await downloader.shutdown()
+    }
 }
