@@ -170,7 +170,9 @@ let package = Package(
             path: "Benchmarks/TraceBench"),
         .executableTarget(
             name: "magpie-net-bench",
-            dependencies: ["Magpie", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: [
+                "Magpie", "MagpieLoopback", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             path: "Benchmarks/NetBench"),
         // Test support: payloads shared by the tests and the helper process they run.
         .target(name: "MagpieTestSupport", dependencies: ["Magpie", "MagpieLoopback"], path: "Tests/Support"),

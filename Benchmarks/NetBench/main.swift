@@ -8,6 +8,7 @@
 //   magpie-net-bench fetch|loader|download|prefetch LIST WORKDIR [-j N]
 //                                                  one side alone, 5 rounds (for profiling)
 //   magpie-net-bench s3 ENDPOINT NGINX_BASE [-j N] [-n N]   S3 signing and cold rates (S3.swift)
+//   magpie-net-bench resume MB DIR                 a cut body resumed against fetched whole (Resume.swift)
 // LIST is a file of URLs, one per line.
 import AsyncHTTPClient
 import Foundation
@@ -207,6 +208,8 @@ case "compare":
         "CPU seconds of this process (medians, nginx not included): "
             + sides.map { "\($0) " + String(format: "%.3f", median(cpu[$0]!)) }.joined(separator: ", "))
 
+case "resume":
+    try await measureResume(megabytes: Int(args[2]) ?? 20)
 case "s3":
     try await measureS3(endpoint: URL(string: args[2])!, nginx: args[3])
 
@@ -274,25 +277,7 @@ case "warm":
     try await manager.downloader.shutdown()
 
 case "coalesce":
-    let url = URL(string: args[2])!
-    let n = option("-n", 1000)
-    let manager = try makeManager(args[3] + "/coalesce")
-    let options = try ImageOptions.make { make in make.size.lessThanOrEqualTo(256) }
-    let t = try await seconds {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<n {
-                group.addTask { _ = try await manager.retrieveImage(with: .network(url), options: options) }
-            }
-            try await group.waitForAll()
-        }
-    }
-    let s = manager.statistics
-    print(
-        String(
-            format: "%d concurrent retrievals of one URL in %.3f s: %d download(s), %d decode(s), %d coalesced",
-            n, t, manager.downloader.statistics.downloads, s.processed, s.coalesced))
-    await manager.cache.shutdown()
-    try await manager.downloader.shutdown()
+    try await measureCoalesce(url: URL(string: args[2])!, dir: args[3])
 
 default:
     print("unknown mode \(mode)")
