@@ -84,6 +84,20 @@ import Testing
         ] {
             #expect(kept.continued(by: bad, maxBodySize: 10_000) == nil, "\(why)")
         }
+        // A body that declared no length (chunked) learns it from the continuation.
+        let chunked = try #require(
+            ResumableBody(cut([("ETag", "\"abc\""), ("Accept-Ranges", "bytes")]), maxBodySize: 10_000))
+        #expect(chunked.total == nil)
+        guard
+            case .completed(let learned) = chunked.continuation(
+                with: part("bytes 100-999/1000", 900), maxBodySize: 10_000)
+        else {
+            Issue.record("a chunked body's continuation was not taken")
+            return
+        }
+        #expect(learned.body.count == 1000)
+        #expect(
+            chunked.continued(by: part("bytes 100-99999/100000", 900), maxBodySize: 10_000) == nil, "past the limit")
         // A complete length past the limit is not continued.
         #expect(kept.continued(by: part("bytes 100-999/1000", 900), maxBodySize: 999) == nil)
         // Anything but a 206 is not a continuation.
