@@ -26,9 +26,9 @@ final class BodyReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
     private var wanted = true
     private var drained = 0
     private var body: [UInt8] = []
-    /// `N` when the request asks `Range: bytes=N-` (the downloader resuming a body): a `206` then
-    /// continues N bytes already held, so it may bring only the limit's rest, and progress counts
-    /// from N.
+    /// `N` when the downloader resumes a body (`keepsPartialBody` and `Range: bytes=N-`): a `206`
+    /// then continues N bytes already held, so it may bring only the limit's rest, and progress
+    /// counts from N. A caller's own range request is read as it comes.
     private let offset: Int
     /// The bytes this answer may bring.
     private var limit: Int
@@ -36,7 +36,8 @@ final class BodyReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
     init(request: DataRequest, progress: @escaping @Sendable (Int, Int?) -> Void) {
         self.request = request
         self.progress = progress
-        self.offset = request.headers.value(for: "Range").flatMap(Self.rangeStart) ?? 0
+        self.offset =
+            request.keepsPartialBody ? request.headers.value(for: "Range").flatMap(Self.rangeStart) ?? 0 : 0
         self.limit = request.maxBodySize
     }
 
@@ -58,11 +59,11 @@ final class BodyReceiver: HTTPClientResponseDelegate, @unchecked Sendable {
         }
         .map { HTTPHeaderField($0.name, $0.value) }
         declared = head.headers.first(name: "content-length").flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
-        if status == 206 {
+        if status == 206, offset > 0 {
             // Only the continuation asked for is read; another range, or an encoded one, is
             // not (the downloader then starts over).
             let range = ResumableBody.contentRange(headers)
-            guard offset > 0, !encoded, range?.first == offset else {
+            guard !encoded, range?.first == offset else {
                 wanted = false
                 return task.eventLoop.makeSucceededVoidFuture()
             }

@@ -260,6 +260,20 @@ extension DownloaderTests {
         }
     }
 
+    /// A caller that asks a range of its own gets the origin's answer to it, and a cut one is
+    /// asked again as the caller wrote it, never continued.
+    @Test func aCallersOwnRangeIsTheirs() async throws {
+        let origin = RangeOrigin(.init(body: Self.large), faults: [0: .cut(1000)])
+        let downloader = resuming { $0.requiresImageBody = false }
+        let result = try await fetch(
+            origin, with: downloader, options: DownloadOptions(headers: [HTTPHeaderField("Range", "bytes=0-99999")]))
+        #expect(result.statusCode == 206 && result.data == Array(Self.large[0..<100_000]))
+        #expect(
+            origin.seen.map(\.range) == ["bytes=0-99999", "bytes=0-99999"]
+                && origin.seen.allSatisfy { $0.ifRange == nil })
+        #expect(downloader.statistics.resumes == 0)
+    }
+
     @Test func resumingCanBeTurnedOff() async throws {
         let origin = RangeOrigin(.init(body: Self.large), faults: [0: .cut(Self.cut)])
         let downloader = resuming { $0.resumesDownloads = false }

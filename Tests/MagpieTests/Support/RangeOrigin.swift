@@ -59,15 +59,16 @@ final class RangeOrigin: Sendable {
         let total = version.body.count
         var status = 200
         var payload = version.body
-        if !version.ignoresRange, let start = Self.rangeStart(request.header("Range")),
+        if !version.ignoresRange, let (start, end) = Self.range(request.header("Range")),
             version.ignoresIfRange || Self.matches(request.header("If-Range"), version)
         {
             guard start < total else {
                 return record(request, .respond(status: 416, headers: [("Content-Range", "bytes */\(total)")]), 416, 0)
             }
             status = 206
-            payload = Array(version.body[start...])
-            headers.append(("Content-Range", "bytes \(start)-\(total - 1)/\(total)"))
+            let last = min(end ?? total - 1, total - 1)
+            payload = Array(version.body[start...last])
+            headers.append(("Content-Range", "bytes \(start)-\(last)/\(total)"))
             if case .lie(let text, let length) = fault {
                 headers.removeLast()
                 headers.append(("Content-Range", text))
@@ -106,9 +107,14 @@ final class RangeOrigin: Sendable {
         return reply
     }
 
-    private static func rangeStart(_ value: String?) -> Int? {
-        guard let value, value.hasPrefix("bytes="), value.hasSuffix("-") else { return nil }
-        return Int(value.dropFirst(6).dropLast())
+    /// `bytes=N-` or `bytes=N-M`.
+    private static func range(_ value: String?) -> (Int, Int?)? {
+        guard let value, value.hasPrefix("bytes=") else { return nil }
+        let parts = value.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let start = Int(parts[0]) else { return nil }
+        if parts[1].isEmpty { return (start, nil) }
+        guard let end = Int(parts[1]), end >= start else { return nil }
+        return (start, end)
     }
 
     /// nginx's rule: no If-Range, or one equal to the strong ETag or to the Last-Modified date.
