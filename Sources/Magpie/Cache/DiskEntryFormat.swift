@@ -50,6 +50,7 @@ enum DiskEntryFormat {
     static let validatorsFlag: UInt32 = 2
     static let mustRevalidateFlag: UInt32 = 4
     static let noCacheFlag: UInt32 = 8
+    static let privateFlag: UInt32 = 16
 
     static func fixedPart(version: UInt16) -> Int? {
         switch version {
@@ -70,7 +71,8 @@ enum DiskEntryFormat {
         append(
             &out,
             (f.immutable ? immutableFlag : 0) | (hasValidators ? validatorsFlag : 0)
-                | (f.mustRevalidate ? mustRevalidateFlag : 0) | (f.noCache ? noCacheFlag : 0))
+                | (f.mustRevalidate ? mustRevalidateFlag : 0) | (f.noCache ? noCacheFlag : 0)
+                | (f.isPrivate ? privateFlag : 0))
         append(&out, UInt32(0))
         return out
     }
@@ -80,10 +82,11 @@ enum DiskEntryFormat {
     static func freshness(_ b: UnsafeRawBufferPointer) -> (EntryFreshness, hasValidators: Bool) {
         guard read16(b, 4) >= 2, b.count >= fixedSize else { return (.unlimited, true) }
         let flags = read32(b, 80)
-        let f = EntryFreshness(
+        var f = EntryFreshness(
             freshUntil: Double(bitPattern: read64(b, 60)), lifetime: read32(b, 68),
             staleWhileRevalidate: read32(b, 72), staleIfError: read32(b, 76), immutable: flags & immutableFlag != 0,
             mustRevalidate: flags & mustRevalidateFlag != 0, noCache: flags & noCacheFlag != 0)
+        f.isPrivate = flags & privateFlag != 0
         return (f, flags & validatorsFlag != 0)
     }
     /// Headers are small; a larger declared one is corruption.

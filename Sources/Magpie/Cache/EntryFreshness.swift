@@ -28,6 +28,12 @@ public struct EntryFreshness: Sendable, Hashable {
     public var mustRevalidate: Bool
     /// `no-cache`: stale at once, and served only after a successful revalidation, every time.
     public var noCache: Bool
+    /// `private`: for one user's cache, not a shared one (a service passes it on, see
+    /// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`).
+    public var isPrivate = false
+    /// `no-store`: kept by no shared cache (the pipeline keeps it off the disk, so it is never
+    /// read back from an entry; a service passes it on).
+    public var noStore = false
 
     /// Whether a stale entry may never be served without a successful revalidation: not in the
     /// background (`stale-while-revalidate`), not when the origin fails (`stale-if-error`), not
@@ -57,7 +63,7 @@ public struct EntryFreshness: Sendable, Hashable {
         let lifetime = headers.noCache ? 0 : headers.freshnessLifetime(receivedAt: receivedAt)
         guard
             lifetime != nil || headers.staleWhileRevalidate != nil || headers.staleIfError != nil
-                || headers.mustRevalidate || headers.noCache
+                || headers.mustRevalidate || headers.noCache || headers.isPrivate || headers.noStore
         else {
             return nil
         }
@@ -67,6 +73,8 @@ public struct EntryFreshness: Sendable, Hashable {
             lifetime: UInt32(seconds ?? 0), staleWhileRevalidate: UInt32(headers.staleWhileRevalidate ?? 0),
             staleIfError: UInt32(headers.staleIfError ?? 0), immutable: headers.immutable,
             mustRevalidate: headers.mustRevalidate, noCache: headers.noCache)
+        isPrivate = headers.isPrivate
+        noStore = headers.noStore
     }
 
     /// Whether the entry is fresh at `now` (seconds since the reference date).

@@ -116,7 +116,9 @@ extension ImageManager {
         let encoded = try await withSpan("magpie.encode") { _ in
             try await processing.run { try serializer.data(for: image, original: nil, isProcessed: true) }
         }
-        return FetchedData(data: encoded, cacheType: .none, revalidated: false)
+        // Not stored (`no-store`, a memory-only policy): the freshness the retrieval found.
+        return FetchedData(
+            data: encoded, cacheType: .none, revalidated: false, freshness: retrieved.freshness ?? .unlimited)
     }
 
     /// The entry's bytes under `key` (and the options' processor) as ``StoredEntryRule`` lets

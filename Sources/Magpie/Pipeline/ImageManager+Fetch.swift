@@ -56,7 +56,7 @@ extension ImageManager {
             image: made.image, data: data, cacheType: .disk,
             stored: made.encoded.map {
                 StoredBytes(bytes: $0, lastModified: validators.lastModified, freshness: freshness)
-            })
+            }, freshness: freshness)
     }
 
     func fetch(
@@ -93,7 +93,7 @@ extension ImageManager {
             image: made.image, data: data, cacheType: .none,
             stored: made.encoded.map {
                 StoredBytes(bytes: $0, lastModified: metadata.lastModified, freshness: policy.freshness)
-            })
+            }, freshness: policy.freshness)
     }
 
     /// The encode of a processed image for a store that waits for its disk write, to run in the

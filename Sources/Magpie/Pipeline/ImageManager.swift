@@ -62,9 +62,10 @@ public final class ImageManager: Sendable {
         var image: Image
         var data: [UInt8]?
         var cacheType: CacheType
-        /// The processed entry's bytes and `Last-Modified`, when this retrieval encoded them for a
-        /// store that waited for its disk write (the data path serves them without a read back).
+        /// The bytes encoded for a store that waited for its disk write (served without a read
+        /// back), and the source's freshness when this retrieval fetched or processed it.
         var stored: StoredBytes? = nil
+        var freshness: EntryFreshness? = nil
     }
 
     struct StoredBytes: Sendable {
@@ -187,7 +188,7 @@ public final class ImageManager: Sendable {
         }
         return RetrieveImageResult(
             image: found.image, cacheType: found.cacheType, source: source, originalSource: source, data: data,
-            coalesced: joined, stored: found.stored)
+            coalesced: joined, stored: found.stored, freshness: found.freshness)
     }
 
     /// The bytes on disk behind a memory hit: the original under the plain key, else the

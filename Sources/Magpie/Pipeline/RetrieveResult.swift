@@ -20,6 +20,8 @@ public struct RetrieveImageResult: Sendable {
     public var coalesced: Bool
     /// The processed entry's bytes as this retrieval stored them (see ``ImageManager/Fetched``).
     var stored: ImageManager.StoredBytes? = nil
+    /// The source's freshness, when this retrieval fetched or processed it now.
+    var freshness: EntryFreshness? = nil
 }
 
 /// What ``ImageManager/retrieveData(with:options:progress:)`` returns: encoded bytes, never

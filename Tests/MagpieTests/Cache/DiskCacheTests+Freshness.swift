@@ -86,4 +86,24 @@ extension DiskCacheTests {
         clock.advance(by: 3000)
         #expect(try reopened.value(forKey: key) == payload)
     }
+
+    /// Every directive the freshness keeps comes back from the file: `private` too, which a
+    /// service passes on; `no-store` is never written, so it never comes back.
+    @Test func theDirectivesComeBackFromTheFile() throws {
+        let dir = try TemporaryDirectory()
+        let clock = ManualClock()
+        var stated = freshness(clock, 60)
+        stated.immutable = true
+        stated.mustRevalidate = true
+        stated.isPrivate = true
+        stated.noStore = true
+        try makeCache(dir, clock: clock).store([1], forKey: "k", metadata: Self.etag, freshness: stated)
+        let read = try #require(makeCache(dir, clock: clock).entryInfo(forKey: "k")?.freshness)
+        #expect(read.immutable && read.mustRevalidate && read.isPrivate && !read.noStore && !read.noCache)
+        var plain = freshness(clock, 60)
+        plain.noCache = true
+        try makeCache(dir, clock: clock).store([1], forKey: "p", metadata: Self.etag, freshness: plain)
+        let other = try #require(makeCache(dir, clock: clock).entryInfo(forKey: "p")?.freshness)
+        #expect(!other.isPrivate && other.noCache && !other.immutable)
+    }
 }

@@ -28,6 +28,8 @@ extension ImageServiceTests {
             ]
         case "/long": fields = [("Cache-Control", "max-age=7200, public")]
         case "/nocache": fields = [("Cache-Control", "no-cache"), ("ETag", "\"v1\"")]
+        case "/private": fields = [("Cache-Control", "private, max-age=600")]
+        case "/nostore": fields = [("Cache-Control", "no-store, max-age=600")]
         case "/more":
             fields = [("Cache-Control", "max-age=600, must-revalidate, stale-while-revalidate=30, stale-if-error=60")]
         default: fields = []
@@ -65,6 +67,38 @@ extension ImageServiceTests {
 
         let off = try await Self.harness(Self.dated, clock: clock)
         #expect(await off.get(off.target("w:20", "/cc")).header("Cache-Control") == "public, max-age=\(ttl)")
+        try await off.finish()
+    }
+
+    /// The origin's `private` and `no-store` are passed on, as imgproxy passes the field on: a CDN
+    /// in front keeps neither. Without passthrough the answer is the server's, as imgproxy's.
+    @Test func privateAndNoStoreArePassedOn() async throws {
+        let counter = Recorder<String>()
+        let origin: LoopbackServer.Handler = { request in
+            counter.add(request.path)
+            return await Self.dated(request)
+        }
+        let clock = ManualClock()
+        let h = try await Self.harness(origin, { $0.cacheControlPassthrough = true }, clock: clock)
+        let first = await h.get(h.target("w:20", "/private"))
+        #expect(first.status == 200 && first.header("Cache-Control") == "private, max-age=600")
+        let stored = await h.get(h.target("w:20", "/nostore"))
+        #expect(stored.status == 200 && stored.header("Cache-Control") == "no-store")
+        // Not kept: asked of the origin again, and answered the same.
+        let again = await h.get(h.target("w:20", "/nostore"))
+        #expect(again.header("Cache-Control") == "no-store" && again.header("X-Magpie-Cache") != "hit")
+        #expect(counter.all.filter { $0 == "/nostore" }.count == 2)
+        // `exp` puts the server's lifetime first, as imgproxy does.
+        let soon = Int(clock.now().timeIntervalSince1970) + 1800
+        let expiring = await h.get(h.target("w:20/exp:\(soon)", "/nostore"))
+        #expect(expiring.header("Cache-Control")?.hasPrefix("public, max-age=") == true)
+        try await h.finish()
+
+        let off = try await Self.harness(origin, clock: clock)
+        let ttl = ServiceConfiguration().ttl
+        for path in ["/private", "/nostore"] {
+            #expect(await off.get(off.target("w:20", path)).header("Cache-Control") == "public, max-age=\(ttl)")
+        }
         try await off.finish()
     }
 }
