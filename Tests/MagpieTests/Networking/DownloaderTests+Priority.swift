@@ -24,6 +24,13 @@ extension DownloaderTests {
         return (ImageDownloader(config: config, transports: ["http": loader]), loader, order)
     }
 
+    /// A manager over `downloader`, its cache in `dir`.
+    static func manager(over downloader: ImageDownloader, in dir: TemporaryDirectory) throws -> ImageManager {
+        let cache = try ImageCache(
+            memory: .init(cleanInterval: nil), disk: .init(directory: dir.path("cache"), sweepInterval: nil))
+        return ImageManager(cache: cache, downloader: downloader)
+    }
+
     @Test func waitingDownloadsGoByPriorityThenArrival() async throws {
         let gate = Gate()
         let (downloader, loader, order) = Self.oneSlot(gate)
@@ -68,9 +75,7 @@ extension DownloaderTests {
         let gate = Gate()
         let (downloader, loader, order) = Self.oneSlot(gate)
         let dir = try TemporaryDirectory()
-        let cache = try ImageCache(
-            memory: .init(cleanInterval: nil), disk: .init(directory: dir.path("cache"), sweepInterval: nil))
-        let manager = ImageManager(cache: cache, downloader: downloader)
+        let manager = try Self.manager(over: downloader, in: dir)
         #expect(ImagePrefetcher(urls: [], manager: manager).options.request.priority == .low)
         var tasks = [Task { _ = try await manager.retrieveData(with: .network(loader.url("/first"))) }]
         await eventually("the first holds the slot") { order.all == ["/first"] }
@@ -95,9 +100,7 @@ extension DownloaderTests {
         let gate = Gate()
         let (downloader, loader, order) = Self.oneSlot(gate)
         let dir = try TemporaryDirectory()
-        let cache = try ImageCache(
-            memory: .init(cleanInterval: nil), disk: .init(directory: dir.path("cache"), sweepInterval: nil))
-        let manager = ImageManager(cache: cache, downloader: downloader)
+        let manager = try Self.manager(over: downloader, in: dir)
         let first = Task { _ = try await manager.retrieveData(with: .network(loader.url("/first"))) }
         await eventually("the first holds the slot") { order.all == ["/first"] }
         let urls = ["/r1", "/r2", "/r3"].map { loader.url($0) }
