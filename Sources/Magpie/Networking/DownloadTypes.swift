@@ -62,6 +62,8 @@ public struct ImageDownloadResult: Sendable {
     public var cacheHeaders: HTTPCacheHeaders
     /// When the response arrived (the downloader's clock), for ``HTTPCacheHeaders/freshnessLifetime(receivedAt:)``.
     public var receivedAt: Date
+    /// Bytes of a cut attempt that a range request continued, not fetched again (see ``ResumableBody``).
+    public var resumedBytes = 0
 }
 
 /// What a download did, for observers.

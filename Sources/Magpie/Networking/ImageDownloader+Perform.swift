@@ -41,8 +41,9 @@ extension ImageDownloader {
         }
         while true {
             do {
-                let outcome = try await attemptOnce(
+                var outcome = try await attemptOnce(
                     request, redirectHandler: redirectHandler, state: &state, report: context.report)
+                outcome.resumedBytes = state.resumedBytes
                 finish(outcome.body.count, nil)
                 return outcome
             } catch let error as ImageDownloadError {

@@ -27,6 +27,7 @@ extension ImageDownloader {
                 span.attributes["http.response.status_code"] = result.statusCode
                 span.attributes["http.response.body.size"] = result.data.count
                 span.attributes["magpie.download.coalesced"] = result.coalesced
+                if result.resumedBytes > 0 { span.attributes["magpie.download.resumed_bytes"] = result.resumedBytes }
                 return result
             } catch let error as ImageDownloadError {
                 if case .badStatus(let code, _) = error { span.attributes["http.response.status_code"] = code }

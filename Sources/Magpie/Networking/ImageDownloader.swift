@@ -220,7 +220,8 @@ public final class ImageDownloader: Sendable {
     // MARK: - downloading
 
     /// ``download(_:options:progress:)`` within its span; the trace context, when a tracer is
-    /// bootstrapped, goes out as `traceparent` (W3C), which coalescing ignores.
+    /// bootstrapped, goes out in its propagator's fields (`traceparent` for W3C), added after the
+    /// coalescing key is made.
     func downloadInSpan(
         _ url: URL, options: DownloadOptions, progress: (@Sendable (Int, Int?) -> Void)?
     ) async throws -> ImageDownloadResult {
@@ -240,8 +241,10 @@ public final class ImageDownloader: Sendable {
         } else {
             request = try baseRequest(url, options)
         }
-        Self.injectTraceContext(into: &request.headers)
+        // The key first: whatever fields the tracer's propagator adds (W3C's, B3's, baggage) differ
+        // per caller and never keep two callers from sharing a download.
         let key = coalescingKey(request)
+        Self.injectTraceContext(into: &request.headers)
         if !options.ignoresFailedURLMemory {
             let now = clock.now().timeIntervalSinceReferenceDate
             let remembered = failed.withLock { f -> (until: Double, error: ImageDownloadError)? in
@@ -270,7 +273,8 @@ public final class ImageDownloader: Sendable {
         return ImageDownloadResult(
             data: outcome.body, url: url, finalURL: outcome.finalURL, statusCode: outcome.statusCode,
             format: outcome.format, validators: outcome.validators, coalesced: joined,
-            notModified: outcome.statusCode == 304, cacheHeaders: outcome.cacheHeaders, receivedAt: outcome.receivedAt)
+            notModified: outcome.statusCode == 304, cacheHeaders: outcome.cacheHeaders, receivedAt: outcome.receivedAt,
+            resumedBytes: outcome.resumedBytes)
     }
 
     struct DownloadOutcome: Sendable {
@@ -281,5 +285,6 @@ public final class ImageDownloader: Sendable {
         var validators: ResponseValidators
         var cacheHeaders: HTTPCacheHeaders
         var receivedAt: Date
+        var resumedBytes = 0
     }
 }

@@ -52,7 +52,7 @@ extension DownloaderTests {
         let origin = RangeOrigin(.init(body: Self.large), faults: [0: .cut(cut)])
         let downloader = resuming()
         let result = try await fetch(origin, with: downloader)
-        #expect(result.data == Self.large && result.statusCode == 200)
+        #expect(result.data == Self.large && result.statusCode == 200 && result.resumedBytes == cut)
         let seen = origin.seen
         #expect(seen.count == 2)
         #expect(seen.last?.range == "bytes=\(cut)-" && seen.last?.ifRange == "\"v1\"" && seen.last?.status == 206)
