@@ -61,6 +61,7 @@ import Testing
         #expect(metrics.contains(#"magpie_requests_total{route="image",code="200"} 2"#), "\(metrics)")
         #expect(
             metrics.contains("magpie_origin_bytes \(NetFixture.jpeg.count).0")
+                && metrics.contains("magpie_origin_resumed_bytes 0.0")
                 && metrics.contains("magpie_process_resident_bytes"), "\(metrics)")
         try await loader.shutdown()
         kill(server.process.processIdentifier, SIGTERM)
