@@ -84,12 +84,16 @@ let package = Package(
                 .linkedLibrary("z"), .linkedLibrary("lcms2"), .linkedLibrary("m"),
             ]
         ),
+        // The system's SQLite (Debian's libsqlite3-dev): the disk cache's index, which holds its
+        // small entries too. Only Sources/Magpie/Cache/Store/SQLite.swift imports it.
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // System, Core (the only Swift that imports CMagpie), Image and Processing.
         .target(name: "MagpieImage", dependencies: ["CMagpie"], path: "Sources/MagpieImage"),
         .target(
             name: "Magpie",
             dependencies: [
-                "MagpieImage", .product(name: "Logging", package: "swift-log"),
+                "MagpieImage", "CSQLite", .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

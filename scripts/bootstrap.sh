@@ -10,7 +10,7 @@
 set -euo pipefail
 
 packages=(libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libgif-dev zlib1g-dev libwebp-dev libavif-dev liblcms2-dev
-  libtiff-dev libheif-dev libjxl-dev librsvg2-2 libimagequant-dev cmake pkg-config
+  libtiff-dev libheif-dev libjxl-dev librsvg2-2 libimagequant-dev libsqlite3-dev cmake pkg-config
   python3 python3-venv nginx haproxy)
 if [ "${1:-}" = "--bench" ]; then
   packages+=(libvips-tools libjpeg-turbo-progs time libssl-dev webp libavif-bin libvips-dev valgrind wrk

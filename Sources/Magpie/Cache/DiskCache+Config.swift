@@ -12,8 +12,21 @@ extension DiskCache {
         public var name: String
         /// The directory; `nil` for `$XDG_CACHE_HOME/magpie/<name>` (else `~/.cache/magpie/<name>`).
         public var directory: String?
-        /// Bytes the directory may hold (entry files, headers included); 0 for no limit. 1 GiB.
+        /// Bytes the folder may take on disk (each file's blocks, the index's pages and log); 0
+        /// for no limit. 1 GiB.
         public var sizeLimit: Int
+        /// Entries the folder may hold, rows and files; 0 for no limit. 1,000,000: what a day of
+        /// a busy thumbnail service's variants makes, and an index of about 100 MB.
+        public var countLimit: Int = 1_000_000
+        /// Free bytes the cache leaves on the folder's volume (`statvfs`, looked at once a second
+        /// at most while writing): below it, the least recently accessed entries go until it is
+        /// free again or the cache is empty; 0 for none. 256 MiB: a server's disk is never filled
+        /// by its cache.
+        public var freeSpaceLimit: Int = 256 << 20
+        /// Entries of at most this many bytes (header and payload) are rows of the folder's index;
+        /// larger ones are files. 0 keeps every entry a file. 32 KiB: see the caches page for the
+        /// measurement behind it.
+        public var inlineThreshold: Int = 32 << 10
         /// Expiry of stored entries unless `store` says otherwise. Default 7 days.
         public var expiration: StorageExpiration
         /// Appended to file names (`"png"` gives `<md5>.png`).
@@ -34,8 +47,12 @@ extension DiskCache {
         public init(
             name: String = "default", directory: String? = nil, sizeLimit: Int = 1 << 30,
             expiration: StorageExpiration = .days(7), pathExtension: String? = nil, usesHashedFileName: Bool = true,
-            sweepInterval: Duration? = .seconds(600), maxEntrySize: Int = 256 << 20
+            sweepInterval: Duration? = .seconds(600), maxEntrySize: Int = 256 << 20, countLimit: Int = 1_000_000,
+            freeSpaceLimit: Int = 256 << 20, inlineThreshold: Int = 32 << 10
         ) {
+            self.countLimit = max(0, countLimit)
+            self.freeSpaceLimit = max(0, freeSpaceLimit)
+            self.inlineThreshold = max(0, min(inlineThreshold, 1 << 20))
             self.maxEntrySize = max(0, maxEntrySize)
             self.name = name
             self.directory = directory

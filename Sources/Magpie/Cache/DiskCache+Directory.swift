@@ -40,6 +40,7 @@ extension DiskCache {
         if lstat(path, &st) != 0 {
             guard errno == ENOENT else { throw .cannotCreateDirectory(path: path, errno: errno) }
             try createDirectory(path)
+            makeTemporaryFolder(path)
             guard lstat(path, &st) == 0 else { throw .cannotCreateDirectory(path: path, errno: errno) }
         }
         if (st.st_mode & S_IFMT) == S_IFLNK { throw .insecureDirectory(path: path, reason: "it is a symbolic link") }
@@ -79,10 +80,20 @@ extension DiskCache {
     /// Whether `name` in `dir` shows the folder is not a cache: it still exists, and it is neither
     /// one of a cache's own files nor its marker, secret or size record.
     static func isForeign(_ dir: String, _ name: String) -> Bool {
-        if name == markerName || name == secretName || name == SharedSizeRecord.name { return false }
+        if isCachesOwnName(name) { return false }
         var st = stat()
         if lstat(dir + "/" + name, &st) != 0 && errno == ENOENT { return false }
         return !isOwnFile(dir, name)
+    }
+
+    /// The size record of versions before the index (still in folders they wrote; unused now).
+    static let legacySizeRecordName = ".magpie-size"
+
+    /// The names of a cache's own bookkeeping: marker, secret, index, temporary folder, and an
+    /// earlier version's size record.
+    static func isCachesOwnName(_ name: String) -> Bool {
+        name == markerName || name == secretName || name == legacySizeRecordName || name == temporaryFolder
+            || CacheIndex.fileNames.contains(name)
     }
 
     /// Writes the marker through a temporary file and a rename (0600).
@@ -138,7 +149,7 @@ extension DiskCache {
     /// `requiringMagic` is false: a file under an entry's hashed name is an entry, valid or not).
     /// Links, folders and foreign files are not.
     static func isOwnFile(_ dir: String, _ name: String, dirfd: Int32 = -1, requiringMagic: Bool = true) -> Bool {
-        if name == markerName || name == secretName || name == SharedSizeRecord.name { return false }
+        if isCachesOwnName(name) { return false }
         var st = stat()
         let found = dirfd >= 0 ? fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) : lstat(dir + "/" + name, &st)
         guard found == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }

@@ -41,10 +41,18 @@ extension DiskCache {
         case unavailable
     }
 
-    /// What a file for `key`'s entry is now (inode, size, modification time), whoever wrote it,
-    /// or `nil` when there is none: one `stat`, this process's index not asked. Two different
+    /// What `key`'s entry is now, whoever wrote it: a row entry's write stamp, or its file's
+    /// inode, size and modification time (one `stat`); `nil` when there is none. Two different
     /// stamps mean another process wrote the entry in between.
     func fileStamp(forKey key: String) -> FileStamp? {
+        let id = EntryID(key: key)
+        if let index = currentIndex(),
+            case .success(let found) = indexed(index, { (i) throws(SQLiteError) in
+                try i.read { (c) throws(SQLiteError) in try c.rowHead(id) }
+            }), let row = found, !row.isFile
+        {
+            return FileStamp(inode: row.inode, size: row.size)
+        }
         var st = stat()
         guard stat(path(forKey: key), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         return FileStamp(st)

@@ -19,7 +19,7 @@ extension DiskCache {
     /// The index identity of `key`, after checking that an unhashed key makes a valid file name.
     func checkedID(_ key: String) throws(DiskCacheError) -> EntryID {
         if !config.usesHashedFileName,
-            key.isEmpty || key.contains("/") || key == "." || key == ".." || key.hasPrefix(".tmp-")
+            key.isEmpty || key.contains("/") || key.hasPrefix(".")
         {
             throw .invalidKey(key)
         }

@@ -10,7 +10,7 @@
     import Foundation
 #endif
 
-/// Reading entries: the fast path, validation (header, CRC-32C, expiry) and the file helpers.
+/// Reading entries: a row's bytes or a file, checked (header, key, CRC-32C, expiry), and the file helpers.
 extension DiskCache {
     // MARK: - reading
 
@@ -49,63 +49,110 @@ extension DiskCache {
         let unhashedKey = config.usesHashedFileName ? nil : key
         let now = clock.now()
         let nowSeconds = now.timeIntervalSinceReferenceDate
-        let known = state.withLock { $0.index[id] }
-        let seen = known?.generation
-        if let known, known.expiresAt <= nowSeconds {
-            discard(id, key: unhashedKey, seen: seen)
+        guard let index = currentIndex() else {
+            // A read-only folder of an earlier version, without an index: its files, read as they are.
+            return try fileHit(id, key: key, row: nil, now: now, extending: extending, allowingStale: allowingStale)
+        }
+        let looked = indexed(index) { (i) throws(SQLiteError) in
+            try i.read { (c) throws(SQLiteError) in
+                try c.row(id) { row, data -> (IndexRow, Validated?) in
+                    (row, data.flatMap { Self.validatedRow($0, key: key) })
+                }
+            }
+        }
+        let found: (IndexRow, Validated?)?
+        switch looked {
+        case .failure(let error):
+            if error.isCorrupt { return nil }
+            throw .readFailed(path: index.path, errno: error.errnoValue)
+        case .success(let value): found = value
+        }
+        guard let (stored, validated) = found else {
+            // No row: a file an earlier version or a crashed writer left, if any.
+            return try fileHit(id, key: key, row: nil, now: now, extending: extending, allowingStale: allowingStale)
+        }
+        let row = withPendingTouch(stored, id)
+        if row.expiresAt <= nowSeconds {
+            discard(id, key: unhashedKey, row: stored)
             return nil
         }
-        if let known, known.freshUntil <= nowSeconds, !allowingStale { return nil }
-        let outcome = withPath(id, key: unhashedKey) { path in
-            read(path, key: key, known: known, now: now, extending: extending, allowingStale: allowingStale)
+        if row.freshUntil <= nowSeconds && !allowingStale { return nil }
+        if row.isFile {
+            return try fileHit(id, key: key, row: row, now: now, extending: extending, allowingStale: allowingStale)
         }
-        switch outcome {
+        guard let validated else {
+            if discard(id, key: unhashedKey, row: stored) { counters.withLock { $0.invalid += 1 } }
+            return nil
+        }
+        if !allowingStale && !validated.facts.freshness.isFresh(at: nowSeconds) { return nil }
+        let expires = touch(id, row, facts: validated.facts, now: now, extending: extending)
+        return Hit(
+            payload: validated.payload, expiresAt: expires, freshness: validated.facts.freshness,
+            isStale: !validated.facts.freshness.isFresh(at: nowSeconds), metadata: validated.facts.metadata)
+    }
+
+    /// A row entry's bytes once checked: the header written for this key, of the row's length,
+    /// and a payload that passes its CRC.
+    struct Validated {
+        var facts: DiskEntryFormat.Facts
+        var payload: [UInt8]
+    }
+
+    static func validatedRow(_ bytes: UnsafeRawBufferPointer, key: String) -> Validated? {
+        guard let facts = DiskEntryFormat.facts(bytes, fileSize: bytes.count, key: key) else { return nil }
+        let payload = UnsafeRawBufferPointer(rebasing: bytes[facts.headerSize...])
+        guard Digest.crc32c(payload) == facts.crc else { return nil }
+        return Validated(facts: facts, payload: [UInt8](payload))
+    }
+
+    /// The entry file of `id`, read and checked, as a hit; `row` is its row (`nil`: the file has
+    /// none yet, and is taken into the index, as a row when it is small enough).
+    func fileHit(
+        _ id: EntryID, key: String, row: IndexRow?, now: Date, extending: ExpirationExtending, allowingStale: Bool
+    ) throws(DiskCacheError) -> Hit? {
+        let unhashedKey = config.usesHashedFileName ? nil : key
+        let nowSeconds = now.timeIntervalSinceReferenceDate
+        switch withPath(id, key: unhashedKey, { readFile($0, id: id, key: key) }) {
         case .missing:
-            discard(id, key: unhashedKey, seen: seen, unlinking: false)
+            if row != nil { discard(id, key: unhashedKey, row: row, unlinking: false) }
             return nil
         case .failed(let e):
             throw .readFailed(path: path(id, key: unhashedKey), errno: e)
         case .invalid:
-            if discard(id, key: unhashedKey, seen: seen) { counters.withLock { $0.invalid += 1 } }
+            if discard(id, key: unhashedKey, row: row) { counters.withLock { $0.invalid += 1 } }
             return nil
-        case .expired:
-            discard(id, key: unhashedKey, seen: seen)
-            return nil
-        case .stale:
-            return nil
-        case .hit(let payload, var entry, let freshness, let metadata):
-            state.withLock { s in
-                // Unless a write or a removal came in meanwhile: theirs is the newer state.
-                guard s.index[id]?.generation == seen else { return }
-                entry.generation = seen ?? s.nextGeneration()
-                s.totalSize += entry.size - (s.index.updateValue(entry, forKey: id)?.size ?? 0)
-                if let unhashedKey { s.keys[id] = unhashedKey }
+        case .hit(let payload, let facts, let stamp):
+            var current = row ?? IndexRow(
+                isFile: true, size: facts.headerSize + facts.payloadSize, disk: 0, expiresAt: facts.expiresAt,
+                lastAccess: facts.lastAccess, freshUntil: facts.freshness.freshUntil, inode: stamp.inode)
+            if current.expiresAt <= nowSeconds {
+                discard(id, key: unhashedKey, row: row)
+                return nil
             }
+            if !allowingStale && !facts.freshness.isFresh(at: nowSeconds) { return nil }
+            if row == nil || current.size <= config.inlineThreshold {
+                // An earlier version's entry (or one a crashed writer left unindexed): indexed now,
+                // as a row when it is small enough, and its file then goes.
+                adopt(id, key: key, payload: payload, facts: facts, stamp: stamp, row: &current)
+            }
+            let expires = touch(id, current, facts: facts, now: now, extending: extending)
             return Hit(
-                payload: payload, expiresAt: entry.expiresAt, freshness: freshness,
-                isStale: !freshness.isFresh(at: nowSeconds), metadata: metadata)
+                payload: payload, expiresAt: expires, freshness: facts.freshness,
+                isStale: !facts.freshness.isFresh(at: nowSeconds), metadata: facts.metadata)
         }
     }
 
-    enum ReadOutcome {
+    enum FileRead {
         case missing
         case failed(Int32)
         case invalid
-        case expired
-        /// Past the origin's freshness, and the read did not allow stale entries.
-        case stale
-        case hit([UInt8], Entry, EntryFreshness, metadata: DiskEntryMetadata)
+        case hit([UInt8], DiskEntryFormat.Facts, FileStamp)
     }
 
-    /// Reads and validates the entry file at `path`; updates its header's expiry and last access
-    /// when they moved enough to matter.
-    func read(
-        _ path: UnsafePointer<CChar>, key: String, known: Entry?, now: Date, extending: ExpirationExtending,
-        allowingStale: Bool = false
-    ) -> ReadOutcome {
-        let nowSeconds = now.timeIntervalSinceReferenceDate
-        // Read-only: a writable descriptor costs more to open and close (write access and
-        // close-write notifications); the rare header update opens its own.
+    /// Reads and checks the entry file at `path`: a regular file within the size cap, its header
+    /// written for `key`, its payload passing the CRC (skipped when this process checked this
+    /// very file before).
+    func readFile(_ path: UnsafePointer<CChar>, id: EntryID, key: String) -> FileRead {
         // O_NONBLOCK and O_NOFOLLOW: a FIFO or a link planted under the entry's name is refused
         // without blocking or following; so is anything but a regular file within the size cap.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
@@ -118,73 +165,43 @@ extension DiskCache {
         guard fstat(fd, &st) == 0 else { return .failed(errno) }
         guard (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= config.entryCap else { return .invalid }
         let stamp = FileStamp(st)
-        var payload: [UInt8] = []
-        var facts: DiskEntryFormat.Facts?
-        if let known, known.headerSize >= DiskEntryFormat.minimumFixedSize, known.headerSize <= stamp.size {
-            // The index knows the header's size: header and payload in one read. The CRC pass is
-            // skipped when this process verified this very file (inode, size, time) before.
-            let headerSize = known.headerSize
-            withUnsafeTemporaryAllocation(byteCount: headerSize, alignment: 8) { header in
-                var complete = false
-                payload = [UInt8](unsafeUninitializedCapacity: stamp.size - headerSize) { buffer, count in
-                    let got = Self.readTwo(fd, header, UnsafeMutableRawBufferPointer(buffer))
-                    complete = got == stamp.size
-                    count = complete ? stamp.size - headerSize : 0
-                }
-                if complete {
-                    facts = DiskEntryFormat.facts(UnsafeRawBufferPointer(header), fileSize: stamp.size, key: key)
-                }
-            }
-            if let f = facts, !known.wasVerified(as: stamp), Self.crc(payload) != f.crc { facts = nil }
+        guard let header = Self.readHeader(fd), header.info.key == key else { return .invalid }
+        let payload = [UInt8](unsafeUninitializedCapacity: header.info.size) { buffer, count in
+            count = Self.readAll(fd, UnsafeMutableRawBufferPointer(buffer), at: off_t(header.headerSize))
         }
-        if facts == nil {
-            // First sight of this file, or it changed under us: read the header to learn its size.
-            guard let header = Self.readHeader(fd), header.info.key == key else { return .invalid }
-            payload = [UInt8](unsafeUninitializedCapacity: header.info.size) { buffer, count in
-                count = Self.readAll(fd, UnsafeMutableRawBufferPointer(buffer), at: off_t(header.headerSize))
-            }
-            guard payload.count == header.info.size, Self.crc(payload) == header.crc else { return .invalid }
-            facts = DiskEntryFormat.Facts(
-                headerSize: header.headerSize, payloadSize: header.info.size, crc: header.crc,
-                expiresAt: header.info.expiresAt, lastAccess: header.info.lastAccess,
-                freshness: header.info.freshness, hasValidators: header.info.metadata.canRevalidate,
-                metadata: header.info.metadata)
+        guard payload.count == header.info.size else { return .invalid }
+        let verified = verifiedFiles.withLock { $0[id] } == stamp.digest
+        if !verified {
+            guard Self.crc(payload) == header.crc else { return .invalid }
+            rememberVerified(id, stamp)
         }
-        guard let parsed = facts else { return .invalid }
-        if parsed.expiresAt <= nowSeconds { return .expired }
-        if !allowingStale && !parsed.freshness.isFresh(at: nowSeconds) { return .stale }
+        let facts = DiskEntryFormat.Facts(
+            headerSize: header.headerSize, payloadSize: header.info.size, crc: header.crc,
+            expiresAt: header.info.expiresAt, lastAccess: header.info.lastAccess,
+            freshness: header.info.freshness, hasValidators: header.info.metadata.canRevalidate,
+            metadata: header.info.metadata)
+        return .hit(payload, facts, stamp)
+    }
+
+    /// The expiry a read leaves the entry with (extended as asked), recorded as a pending touch:
+    /// the index learns the read's time at the next flush (see ``flushTouches()``).
+    func touch(_ id: EntryID, _ row: IndexRow, facts: DiskEntryFormat.Facts, now: Date, extending: ExpirationExtending)
+        -> Double
+    {
+        let nowSeconds = now.timeIntervalSinceReferenceDate
         // The entry's own lifetime: expiry and last access are always written together, so their
         // difference is the lifetime last set.
-        let lifetime = parsed.expiresAt - parsed.lastAccess
+        let lifetime = row.expiresAt - row.lastAccess
         let fallback = config.expiration
-        var expires = extending.extendedExpiry(from: parsed.expiresAt, at: now) { date in
+        var expires = extending.extendedExpiry(from: row.expiresAt, at: now) { date in
             lifetime > 0 && lifetime.isFinite ? date.addingTimeInterval(lifetime) : fallback.expiryDate(from: date)
         }
         // Without validators nothing can renew an entry: reads never keep it past its freshness.
-        if !parsed.hasValidators { expires = min(expires, max(parsed.expiresAt, parsed.freshness.freshUntil)) }
-        // The header's expiry and last access are rewritten (one 16-byte write) only when they
-        // move by a minute or more (or 1% of a short lifetime): hot entries cost no writes, and
-        // the access order survives reopening at one-minute resolution (exact within a process).
-        var current = stamp
-        let slack = expires == .infinity ? 60 : min(60, max(0.001, (expires - nowSeconds) / 100))
-        let expiryMoved = expires != parsed.expiresAt && !(abs(expires - parsed.expiresAt) < slack)
-        if expiryMoved || nowSeconds - parsed.lastAccess >= 60 {
-            let wfd = isReadOnly ? -1 : open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-            if wfd >= 0 {
-                var fields = (expires.bitPattern.littleEndian, nowSeconds.bitPattern.littleEndian)
-                if withUnsafeBytes(of: &fields, { pwrite(wfd, $0.baseAddress, 16, DiskEntryFormat.expiresOffset) })
-                    == 16
-                {
-                    var after = stat()
-                    if fstat(wfd, &after) == 0 { current = FileStamp(after) }
-                }
-                close(wfd)
-            }
+        if !facts.hasValidators { expires = min(expires, max(row.expiresAt, facts.freshness.freshUntil)) }
+        if !isReadOnly && (expires != row.expiresAt || nowSeconds != row.lastAccess) {
+            recordTouch(id, stamp: row.inode, expiresAt: expires, lastAccess: nowSeconds)
         }
-        let entry = Entry(
-            size: parsed.headerSize + parsed.payloadSize, expiresAt: expires, lastAccess: nowSeconds,
-            freshUntil: parsed.freshness.freshUntil, headerSize: parsed.headerSize, verified: current)
-        return .hit(payload, entry, parsed.freshness, metadata: parsed.metadata)
+        return expires
     }
 
     // MARK: - file helpers
@@ -207,19 +224,6 @@ extension DiskCache {
 
     static func readAll(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, at offset: off_t) -> Int {
         FileIO.read(fd, into: buffer, at: Int(offset)).count
-    }
-
-    /// Reads the header and the payload after it with one system call; returns the bytes read.
-    static func readTwo(_ fd: Int32, _ a: UnsafeMutableRawBufferPointer, _ b: UnsafeMutableRawBufferPointer) -> Int {
-        var iov = (iovec(iov_base: a.baseAddress, iov_len: a.count), iovec(iov_base: b.baseAddress, iov_len: b.count))
-        let n = withUnsafeMutablePointer(to: &iov) {
-            $0.withMemoryRebound(to: iovec.self, capacity: 2) { preadv(fd, $0, 2, 0) }
-        }
-        if n == a.count + b.count || n <= 0 { return max(0, n) }
-        // Short read: fall back to plain reads for the rest.
-        let rest = readAll(
-            fd, UnsafeMutableRawBufferPointer(rebasing: b[max(0, n - a.count)...]), at: off_t(max(n, a.count)))
-        return n + rest
     }
 
     static func crc(_ bytes: [UInt8]) -> UInt32 {

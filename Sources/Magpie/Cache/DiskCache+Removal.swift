@@ -10,8 +10,9 @@
     import Foundation
 #endif
 
-/// Removing entries: one, all, expired, least recently accessed; each removal checks under the
-/// entry's lock that the index still holds the generation it chose, so a newer write survives.
+/// Removing entries: one, all, expired, least recently accessed. A removal deletes a row only
+/// while it is the one that was chosen (its last access and write stamp unchanged), and a file
+/// only while it is the row's (its inode), so a newer write survives.
 extension DiskCache {
 
     /// Removes the entry for `key`, if any.
@@ -19,59 +20,111 @@ extension DiskCache {
         let id = try checkedID(key)
         let unhashedKey = config.usesHashedFileName ? nil : key
         let failure = fileLock(id).withLock { _ -> Int32 in
-            let size = state.withLock { $0.index[id]?.size ?? 0 }
-            var failure: Int32 = 0
-            counted {
-                failure = withPath(id, key: unhashedKey) { path -> Int32 in
-                    if unlink(path) == 0 { return 0 }
-                    return errno != ENOENT ? errno : ENOENT
+            if let index = currentIndex(checkingFile: true) {
+                let result = indexed(index) { (i) throws(SQLiteError) in
+                    try i.write { (c) throws(SQLiteError) in
+                        let row = try c.rowHead(id)
+                        try c.deleteRow(id)
+                        return row
+                    }
                 }
-                return failure == 0 ? -size : 0
+                if case .failure(let error) = result, !error.isCorrupt { return error.errnoValue }
             }
-            if failure == ENOENT { failure = 0 }
-            if failure == 0 { forget(id) }
-            return failure
+            _ = verifiedFiles.withLock { $0.removeValue(forKey: id) }
+            // The file too, whatever the row said: an earlier version's, or one no row names.
+            let gone = withPath(id, key: unhashedKey) { unlink($0) == 0 ? 0 : errno }
+            return gone == ENOENT || gone == ENOTDIR ? 0 : gone
         }
         if failure != 0 { throw .writeFailed(path: path(id, key: unhashedKey), errno: failure) }
     }
 
-    /// Removes every entry: the cache's own files (entries and temporary files) are deleted one
-    /// by one, each under its entry lock, relative to a descriptor of the folder opened without
-    /// following links. The marker, links, folders and foreign files stay.
+    /// Removes every entry: the rows, then the cache's own files one by one (entries and
+    /// temporary files), relative to a descriptor of the folder opened without following links.
+    /// The marker, links, folders and foreign files stay.
     public func removeAll() throws(DiskCacheError) {
         if isReadOnly { throw .readOnly(path: directory) }
-        let indexed = state.withLock { s in s.index.map { ($0.key, s.keys[$0.key], $0.value.generation) } }
-        _ = removeFiles(indexed, countingShared: false)
-        Self.removeOwnFiles(in: directory, config: config)
-        state.withLock { s in
-            s.index.removeAll()
-            s.keys.removeAll()
-            s.totalSize = 0
+        if let index = currentIndex(checkingFile: true) {
+            var after = Int.min
+            while true {
+                let batch = indexed(index) { (i) throws(SQLiteError) in
+                    try i.write { (c) throws(SQLiteError) -> [IndexVictim] in
+                        let batch = try c.allEntries(after: after, limit: 1000)
+                        for victim in batch { try c.deleteRow(victim.id) }
+                        return batch
+                    }
+                }
+                guard case .success(let victims) = batch, let last = victims.last else { break }
+                removeFiles(of: victims)
+                after = last.id.rowID
+            }
+            compact(index)
         }
-        // Other processes may have written meanwhile: the folder's own total, not zero.
-        shared?.update { $0 = Self.scan(directory, config: config, maxEntrySize: config.entryCap).0.totalSize }
+        Self.removeOwnFiles(in: directory, config: config)
+        verifiedFiles.withLock { $0.removeAll() }
     }
 
-    /// Removes entries expired at `referenceDate`; returns their file names.
+    /// Removes entries expired at `referenceDate`; returns their names (as files are named).
     @discardableResult
     public func removeExpiredValues(referenceDate: Date? = nil) -> [String] {
         let now = (referenceDate ?? clock.now()).timeIntervalSinceReferenceDate
-        let expired = state.withLock { s in
-            s.index.filter { $0.value.expiresAt <= now }.map { ($0.key, s.keys[$0.key], $0.value.generation) }
+        guard let index = currentIndex(checkingFile: true) else { return [] }
+        var names: [String] = []
+        while true {
+            guard case .success(let chosen) = indexed(index, { (i) throws(SQLiteError) in
+                try i.read { (c) throws(SQLiteError) in try c.expired(at: now, limit: 1000) }
+            }), !chosen.isEmpty
+            else { break }
+            let removed = removeChosen(chosen, from: index)
+            names += removed.map { fileName($0.id, key: $0.key) }
+            if removed.isEmpty || chosen.count < 1000 { break }
         }
-        return removeFiles(expired)
+        if !names.isEmpty { compact(index) }
+        return names
     }
 
-    /// When the directory is over its size limit, removes the least recently accessed entries
-    /// down to half the limit; returns their file names.
+    /// When the folder is over a limit (bytes on disk, entries, or the volume's free space),
+    /// removes the least recently accessed entries until it holds at most half of each limit (and
+    /// the volume has its free space again); returns their names.
     @discardableResult
     public func removeSizeExceededValues() -> [String] {
-        guard config.sizeLimit > 0 else { return [] }
-        let victims =
-            shared != nil
-            ? trimAcrossProcesses(downTo: config.sizeLimit / 2, over: config.sizeLimit)
-            : removeLeastRecentlyAccessed(over: config.sizeLimit, downTo: config.sizeLimit / 2)
-        return victims
+        guard !isReadOnly, let index = currentIndex(checkingFile: true) else { return [] }
+        var names: [String] = []
+        var checkedFreeSpace = false
+        while true {
+            guard case .success(let (entries, bytes)) = indexed(index, { (i) throws(SQLiteError) in
+                try i.read { (c) throws(SQLiteError) in try usage(c, index) }
+            })
+            else { break }
+            var bytesTarget = bytes
+            var countTarget = entries
+            if config.sizeLimit > 0 && bytes > config.sizeLimit { bytesTarget = config.sizeLimit / 2 }
+            if config.countLimit > 0 && entries > config.countLimit { countTarget = config.countLimit / 2 }
+            if config.freeSpaceLimit > 0, !checkedFreeSpace, let free = freeSpace(), free < config.freeSpaceLimit {
+                // Only the cache's own bytes can be given back; once, from this measure.
+                bytesTarget = min(bytesTarget, max(0, bytes - (config.freeSpaceLimit - free)))
+                checkedFreeSpace = true
+            }
+            guard bytesTarget < bytes || countTarget < entries else { break }
+            var left = (bytes: bytes, entries: entries)
+            guard case .success(let batch) = indexed(index, { (i) throws(SQLiteError) in
+                try i.read { (c) throws(SQLiteError) in try c.leastRecentlyAccessed(limit: 1000) }
+            }), !batch.isEmpty
+            else { break }
+            var chosen: [IndexVictim] = []
+            for victim in batch {
+                if left.bytes <= bytesTarget && left.entries <= countTarget { break }
+                chosen.append(victim)
+                left.bytes -= victim.disk
+                left.entries -= 1
+            }
+            let removed = removeChosen(chosen, from: index)
+            names += removed.map { fileName($0.id, key: $0.key) }
+            compact(index)
+            // Stop when nothing went (each entry chosen was written or read again meanwhile) or
+            // the targets were reached with this batch.
+            if removed.isEmpty || chosen.count < batch.count { break }
+        }
+        return names
     }
 
     /// Waits until background trims and deletions queued so far have finished.
@@ -79,85 +132,50 @@ extension DiskCache {
         background.wait()
     }
 
-    /// Evicts least recently accessed entries (never `spared`) until the total is at most `limit`.
-    func evictOldest(downTo limit: Int, sparing spared: EntryID) {
-        removeLeastRecentlyAccessed(over: limit, downTo: limit, sparing: spared)
-    }
-
-    /// When the total exceeds `threshold`, removes least recently accessed entries (never
-    /// `spared`) until it is at most `target`; returns their file names.
-    @discardableResult
-    func removeLeastRecentlyAccessed(over threshold: Int, downTo target: Int, sparing spared: EntryID? = nil)
-        -> [String]
-    {
-        let victims = state.withLock { s -> [(EntryID, String?, UInt64)] in
-            guard s.totalSize > threshold else { return [] }
-            var total = s.totalSize
-            var out: [(EntryID, String?, UInt64)] = []
-            for (id, entry) in s.index.sorted(by: { $0.value.lastAccess < $1.value.lastAccess }) where id != spared {
-                if total <= target { break }
-                out.append((id, s.keys[id], entry.generation))
-                total -= entry.size
-            }
-            return out
-        }
-        return removeFiles(victims)
-    }
-
-    /// Deletes the files of `entries` chosen at the generations given (relative to one open
-    /// descriptor of the directory, so the kernel does not walk the whole path for each) and
-    /// drops them from the index; returns their file names. An entry written again since it was
-    /// chosen is left alone.
-    func removeFiles(_ entries: [(EntryID, String?, UInt64)], countingShared: Bool = true) -> [String] {
-        guard !entries.isEmpty else { return [] }
+    /// Deletes the rows of `chosen` that are still as chosen (one transaction), then their files;
+    /// returns those that went.
+    func removeChosen(_ chosen: [IndexVictim], from index: CacheIndex) -> [IndexVictim] {
+        guard !chosen.isEmpty else { return [] }
         removalHook.withLock { $0 }?()
-        let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        defer { if dirfd >= 0 { close(dirfd) } }
-        var names: [String] = []
-        names.reserveCapacity(entries.count)
-        for (id, key, generation) in entries {
-            fileLock(id).withLock { _ in
-                let known = state.withLock { $0.index[id] }
-                guard let size = known?.size, known?.generation == generation else { return }
-                let name = fileName(id, key: key)
-                func unlinkFile() -> Bool {
-                    (dirfd >= 0 ? unlinkat(dirfd, name, 0) : unlink(directory + "/" + name)) == 0
+        let result = indexed(index) { (i) throws(SQLiteError) in
+            try i.write { (c) throws(SQLiteError) -> [IndexVictim] in
+                var removed: [IndexVictim] = []
+                for victim in chosen where try c.deleteRow(victim.id, ifUnchanged: (victim.lastAccess, victim.inode)) {
+                    removed.append(victim)
                 }
-                if countingShared {
-                    counted { unlinkFile() ? -size : 0 }
-                } else {
-                    _ = unlinkFile()
-                }
-                forget(id)
-                names.append(name)
+                return removed
             }
         }
-        return names
+        guard case .success(let removed) = result else { return [] }
+        removeFiles(of: removed)
+        return removed
     }
 
-    /// Deletes the file of the entry for `id` (unless `unlinking` is false) and drops it from the
-    /// index, if the index still holds the generation `seen` (`nil`: none); returns whether it did.
+    /// Gives the database's free pages back and checkpoints its log (cutting it back), so what
+    /// a trim removed leaves the disk.
+    func compact(_ index: CacheIndex) {
+        _ = try? index.withWriter { (c) throws(SQLiteError) in
+            try c.vacuumFreePages()
+            c.checkpoint(truncating: true)
+        }
+    }
+
+    /// Drops the row of `id` if it is still `row` (and, unless `unlinking` is false, its file):
+    /// a read that found the entry expired, damaged or gone. Returns whether it did.
     @discardableResult
-    func discard(_ id: EntryID, key: String?, seen: UInt64?, unlinking: Bool = true) -> Bool {
+    func discard(_ id: EntryID, key: String?, row: IndexRow?, unlinking: Bool = true) -> Bool {
         fileLock(id).withLock { _ -> Bool in
-            guard state.withLock({ $0.index[id]?.generation }) == seen else { return false }
-            let size = state.withLock { $0.index[id]?.size ?? 0 }
-            if unlinking { counted { withPath(id, key: key) { unlink($0) == 0 } ? -size : 0 } }
-            forget(id)
-            return true
+            var dropped = row == nil
+            if let row, let index = currentIndex() {
+                let result = indexed(index) { (i) throws(SQLiteError) in
+                    try i.write { (c) throws(SQLiteError) in try c.deleteRow(id, ifStamp: row.inode) }
+                }
+                if case .success(true) = result { dropped = true }
+            }
+            if dropped && unlinking { unlinkFile(id, key: key, inode: row?.inode ?? 0) }
+            return dropped
         }
     }
 
     func fileLock(_ id: EntryID) -> Locked<Int> { fileLocks[Int(truncatingIfNeeded: id.lo & 63)] }
-
-    /// Drops `id` from the index; returns the size it had there (0 when absent).
-    @discardableResult
-    func forget(_ id: EntryID) -> Int {
-        state.withLock { s in
-            if !s.keys.isEmpty { s.keys.removeValue(forKey: id) }
-            guard let e = s.index.removeValue(forKey: id) else { return 0 }
-            s.totalSize -= e.size
-            return e.size
-        }
-    }
 }

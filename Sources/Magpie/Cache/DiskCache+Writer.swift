@@ -10,7 +10,7 @@
     import Foundation
 #endif
 
-/// Writing entries: a temporary file, its header and payload, a rename, the index and the limit.
+/// Writing entries: a row of the index, or a temporary file renamed into place and its row; the limits.
 extension DiskCache {
     // MARK: - writing
 
@@ -47,100 +47,135 @@ extension DiskCache {
                 key: key, payloadSize: data.count, crc: crc, created: now.timeIntervalSinceReferenceDate,
                 expires: expires, metadata: metadata, freshness: freshness)
         else { throw .invalidKey(key) }
-        let fileSize = header.count + data.count
-        if fileSize > config.entryCap { throw .entryTooLarge(size: fileSize, limit: config.entryCap) }
-        // Keep the limit: before adding, the directory must be within it (a trim may lag).
-        if config.sizeLimit > 0 { evictOldest(downTo: config.sizeLimit, sparing: id) }
+        let entrySize = header.count + data.count
+        if entrySize > config.entryCap { throw .entryTooLarge(size: entrySize, limit: config.entryCap) }
+        let unhashedKey = config.usesHashedFileName ? nil : key
+        var row = IndexRow(
+            isFile: false, size: entrySize, disk: entrySize + IndexRow.rowOverhead, expiresAt: expires,
+            lastAccess: now.timeIntervalSinceReferenceDate, freshUntil: freshness.freshUntil,
+            inode: UInt64.random(in: 1...UInt64.max))
+        var outcome: WriteOutcome
+        if entrySize <= config.inlineThreshold {
+            let bytes = header + data
+            outcome = bytes.withUnsafeBytes { writeRow(id, key: unhashedKey, row, bytes: $0) }
+        } else {
+            row.isFile = true
+            outcome = writeFile(id, key: unhashedKey, &row, header: header, data: data)
+        }
+        // The folder vanished under us (a temp cleaner, `rm -rf`, a volume reset): make it again
+        // and write once more, rather than stop caching for good.
+        if outcome.failure == ENOENT && access(directory, F_OK) != 0 && recreateDirectory() {
+            if row.isFile {
+                outcome = writeFile(id, key: unhashedKey, &row, header: header, data: data)
+            } else {
+                let bytes = header + data
+                outcome = bytes.withUnsafeBytes { writeRow(id, key: unhashedKey, row, bytes: $0) }
+            }
+        }
+        if outcome.failure != 0 { throw .writeFailed(path: path(id, key: unhashedKey), errno: outcome.failure) }
+        removeFiles(of: outcome.evicted)
+        if outcome.overLimit || freeSpaceIsLow() { scheduleTrim() }
+    }
+
+    struct WriteOutcome {
+        var failure: Int32 = 0
+        /// Entries the write's transaction removed to stay within the limits (their files go next).
+        var evicted: [IndexVictim] = []
+        /// Whether a limit was exceeded (a trim to half is due).
+        var overLimit = false
+    }
+
+    /// Writes a row entry: its bytes into the index, in one transaction with the limits kept.
+    private func writeRow(_ id: EntryID, key: String?, _ row: IndexRow, bytes: UnsafeRawBufferPointer) -> WriteOutcome {
+        guard let index = currentIndex(checkingFile: true) else { return WriteOutcome(failure: ENOENT) }
+        return fileLock(id).withLock { _ in
+            var outcome = WriteOutcome()
+            let result = indexed(index) { (i) throws(SQLiteError) in
+                try i.write { (c) throws(SQLiteError) in
+                    let previous = try c.putRow(id, key: key, row, data: bytes)
+                    let kept = try keepLimits(c, index, sparing: id)
+                    return (previous, kept)
+                }
+            }
+            switch result {
+            case .failure(let error): outcome.failure = error.errnoValue
+            case .success(let (previous, kept)):
+                (outcome.evicted, outcome.overLimit) = kept
+                // The entry was a file: it is a row now, and the file goes (unless newer).
+                if let previous, previous.isFile { unlinkFile(id, key: key, inode: previous.inode) }
+            }
+            return outcome
+        }
+    }
+
+    /// Writes a file entry: a temporary file, its blocks and inode, a rename, then its row.
+    private func writeFile(_ id: EntryID, key: String?, _ row: inout IndexRow, header: [UInt8], data: [UInt8])
+        -> WriteOutcome
+    {
+        guard let index = currentIndex(checkingFile: true) else { return WriteOutcome(failure: ENOENT) }
         let counter = temporaryCounter.withLock { c -> UInt64 in
             c &+= 1
             return c
         }
-        let unhashedKey = config.usesHashedFileName ? nil : key
-        // Small entries skip the fstat: their first read checks the CRC (cheaper than the call)
-        // and records the file's identity then.
-        let wantsStamp = data.count > 64 << 10
+        var outcome = WriteOutcome()
         var stamp: FileStamp?
-        var over = false
-        var replacedDelta = 0
-        var sharedTotal: Int?
-        func writeOnce() -> Int32 {
-            withTemporaryPath(counter) { temporary in
-                // 0600: entries may hold images fetched with credentials.
-                let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-                guard fd >= 0 else { return errno }
-                var failure = Self.writeAll(fd, header, data)
-                if failure == 0 && wantsStamp {
-                    var st = stat()
-                    if fstat(fd, &st) == 0 { stamp = FileStamp(st) } else { failure = errno }
-                }
-                if close(fd) != 0 && failure == 0 { failure = errno }
-                if failure == 0 {
-                    failure = fileLock(id).withLock { _ -> Int32 in
-                        var renamed: Int32 = 0
-                        // The rename and its count in the folder's shared total go together.
-                        sharedTotal = counted {
-                            renamed = withPath(id, key: unhashedKey) { rename(temporary, $0) } == 0 ? 0 : errno
-                            return renamed == 0 ? land() : 0
+        outcome.failure = withTemporaryPath(counter) { temporary -> Int32 in
+            // 0600: entries may hold images fetched with credentials.
+            var fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if fd < 0 && errno == ENOENT && access(directory, F_OK) == 0 {
+                // The temporary folder went (the folder itself is still here): made again.
+                Self.makeTemporaryFolder(directory)
+                fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            }
+            guard fd >= 0 else { return errno }
+            var failure = Self.writeAll(fd, header, data)
+            var st = stat()
+            if failure == 0 {
+                if fstat(fd, &st) == 0 { stamp = FileStamp(st) } else { failure = errno }
+            }
+            if close(fd) != 0 && failure == 0 { failure = errno }
+            if failure == 0 {
+                row.inode = UInt64(st.st_ino)
+                row.disk = Int(st.st_blocks) * 512 + IndexRow.rowOverhead
+                let landed = row
+                failure = fileLock(id).withLock { _ -> Int32 in
+                    guard withPath(id, key: key, { rename(temporary, $0) }) == 0 else { return errno }
+                    let result = indexed(index) { (i) throws(SQLiteError) in
+                        try i.write { (c) throws(SQLiteError) in
+                            try c.putRow(id, key: key, landed, data: nil)
+                            return try keepLimits(c, index, sparing: id)
                         }
-                        return renamed
+                    }
+                    switch result {
+                    case .success(let kept):
+                        (outcome.evicted, outcome.overLimit) = kept
+                        return 0
+                    case .failure(let error):
+                        // No row, no entry: the file goes too (the index is the truth).
+                        withPath(id, key: key) { _ = unlink($0) }
+                        return error.errnoValue
                     }
                 }
-                if failure != 0 { unlink(temporary) }
-                return failure
             }
+            if failure != 0 { unlink(temporary) }
+            return failure
         }
-        /// Indexes the renamed file; returns the difference it made to the folder's size.
-        func land() -> Int {
-            over = state.withLock { s -> Bool in
-                let entry = Entry(
-                    size: fileSize, expiresAt: expires, lastAccess: now.timeIntervalSinceReferenceDate,
-                    freshUntil: freshness.freshUntil, headerSize: header.count, verified: stamp,
-                    generation: s.nextGeneration())
-                let delta = fileSize - (s.index.updateValue(entry, forKey: id)?.size ?? 0)
-                s.totalSize += delta
-                replacedDelta = delta
-                if let unhashedKey { s.keys[id] = unhashedKey }
-                guard config.sizeLimit > 0, s.totalSize > config.sizeLimit, !s.trimScheduled else {
-                    return false
-                }
-                s.trimScheduled = true
-                return true
-            }
-            return replacedDelta
+        if outcome.failure == 0, let stamp, data.count > 64 << 10 {
+            // Written here, so checked: its first read skips the CRC pass.
+            rememberVerified(id, stamp)
         }
-        var failure = writeOnce()
-        // The folder vanished under us (a temp cleaner, `rm -rf`, a volume reset): make it again
-        // and write once more, rather than stop caching for good.
-        if failure == ENOENT && access(directory, F_OK) != 0 && recreateDirectory() { failure = writeOnce() }
-        if failure != 0 { throw .writeFailed(path: path(id, key: unhashedKey), errno: failure) }
-        // Other processes' writes count too: when the folder's shared total is over the limit,
-        // rescan it and trim to half across processes now, so at rest the folder holds at most
-        // the limit plus the entry each writing process had in flight.
-        if let sharedTotal, sharedTotal > config.sizeLimit {
-            trimAcrossProcesses(downTo: config.sizeLimit / 2, over: config.sizeLimit, sparing: id)
-        }
-        if over {
-            // On the I/O executor, like every other blocking call; at most one trim is pending
-            // (`trimScheduled`), and `waitForBackgroundWork()` waits for it.
-            background.enter()
-            Task.detached(priority: .utility) { [weak self, background] in
-                _ = try? await BlockingExecutor.io.run { [weak self] in
-                    guard let self else { return }
-                    self.state.withLock { $0.trimScheduled = false }
-                    _ = self.removeSizeExceededValues()
-                }
-                background.leave()
-            }
-        }
+        return outcome
     }
 
-    /// Runs `body` with a NUL-terminated temporary path, `<dir>/.tmp-<pid>-<counter hex>`.
+    /// Runs `body` with a NUL-terminated temporary path, `<dir>/.magpie-tmp/<pid>-<counter hex>`
+    /// (a folder of their own: opening looks for dead writers' leftovers there, not among every
+    /// entry).
     func withTemporaryPath<R>(_ counter: UInt64, _ body: (UnsafePointer<CChar>) -> R) -> R {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: pathPrefix.count + 48) { buffer in
             let base = buffer.baseAddress!
             pathPrefix.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: $0.count) }
             var at = pathPrefix.count
-            for b in ".tmp-".utf8 {
+            for b in (Self.temporaryFolder + "/").utf8 {
                 base[at] = b
                 at += 1
             }

@@ -12,16 +12,19 @@ import Dispatch
     import Foundation
 #endif
 
-/// A disk cache of byte payloads: one file per entry, named by the MD5 of its key, with the key,
-/// expiry, last access and HTTP validators kept in the file's own header (never file times).
+/// A disk cache of byte payloads, as YYCache's YYDiskCache keeps them: small entries are rows of
+/// the folder's SQLite index (`.magpie-index.sqlite`, WAL mode), larger ones files named by the
+/// MD5 of their key; the index knows every entry, its bytes on disk, its last access and its
+/// expiry, so limits are queries, not walks of the folder.
 ///
-/// Writes go to a temporary file and are renamed into place, so a reader never sees a partial
-/// entry and a crash loses at most the entries in flight. Opening the directory removes leftovers
-/// of dead writers and entries that fail validation. The size limit holds at every write: the
-/// directory exceeds it by at most the entry being written, and then a background trim removes the
-/// least recently accessed entries down to half the limit. Calls block on file I/O: call them from
-/// your own threads or through ``ImageCache``-style wrappers, not from the cooperative pool in a
-/// tight loop.
+/// Every entry starts with a header holding its key, expiry, validators and a CRC-32C of the
+/// payload, checked on every read: a damaged or foreign row or file is never served. Files are
+/// written to a temporary file and renamed into place, rows in one transaction, so a reader never
+/// sees a partial entry and a crash loses at most the entries in flight. The limits (bytes on disk,
+/// entries, the volume's free space) hold after every write: the folder exceeds them by at most
+/// the entry being written, and a background trim then removes the least recently accessed
+/// entries down to half. Calls block on file I/O: call them from your own threads or through
+/// ``ImageCache``-style wrappers, not from the cooperative pool in a tight loop.
 public final class DiskCache: Sendable {
     /// The cache directory.
     public let directory: String
@@ -40,38 +43,51 @@ public final class DiskCache: Sendable {
         }
     }
     let secretBox = Locked<[UInt8]?>(nil)
-    /// The size of the folder as every process writing to it counts it (`.magpie-size`, under
-    /// `flock`); `nil` without a size limit or when read-only.
-    let shared: SharedSizeRecord?
-    /// What opening found: temporary files of dead writers removed, and invalid entries removed.
+    /// The index; replaced when the folder or its database is found gone or damaged. `nil` only
+    /// for a read-only folder that has none (made by an earlier version): its files are read
+    /// directly.
+    let indexBox: Locked<CacheIndex?>
+    /// What opening found: temporary files of dead writers removed, invalid entries removed.
     public let openingReport: (leftoversRemoved: Int, invalidRemoved: Int)
-    let state: Locked<State>
-    let counters = Locked<(invalid: Int, recreations: Int)>((0, 0))
+    let counters = Locked<Counters>(Counters())
     let clock: any CacheClock
     /// Background trims in flight (run on the I/O executor; waited for by `waitForBackgroundWork()`).
     let background: DispatchGroup
     let sweeper = Locked<PeriodicSweep?>(nil)
+    /// Whether a background trim is pending, and when the volume's free space was last looked at.
+    let trimState = Locked<(scheduled: Bool, freeSpaceCheckedAt: Double)>((false, -.infinity))
     /// Names temporary files uniquely within this process (the pid makes them unique across).
     let temporaryCounter = Locked<UInt64>(UInt64.random(in: 0...UInt64.max >> 8))
     /// The directory and a slash, and the file-name suffix ("" or "." + extension), as bytes.
     let pathPrefix: [UInt8]
     let nameSuffix: [UInt8]
     let pid = getpid()
-    /// Locks over entry files by ID (striped): a write holds its entry's lock while it renames
-    /// its file into place and indexes it, and a removal while it checks that the entry is still
-    /// the one it chose and deletes the file. So a trim, an expiry sweep or a read that found a
-    /// bad file never deletes a newer write of the same key. Taken before `state`, never inside it.
+    /// Locks over entries by ID (striped): a write holds its entry's lock while it renames its
+    /// file into place and writes its row, and a removal while it deletes the row and the file.
+    /// So within a process a trim, a sweep or a read that found a bad file never deletes a newer
+    /// write of the same key (across processes, the file's inode is checked before it goes).
+    /// Taken before the index's writer, never inside it.
     /// (The locked value is unused; ThreadSanitizer misreads accesses to an empty one.)
     let fileLocks = (0..<64).map { _ in Locked(0) }
-    /// Runs once in each removal of several entries, after they are chosen and before their files
-    /// go (tests use it to write in that window).
+    /// File entries whose payload passed its CRC check in this process, by the file's stamp
+    /// digest: a read of the same inode, size and modification time skips the check. Bounded.
+    let verifiedFiles = Locked<[EntryID: UInt64]>([:])
+    /// Reads' times not yet written to the index, by entry (see ``flushTouches()``), and the time
+    /// of the oldest.
+    let pendingTouches = Locked<(touches: [EntryID: Touch], since: Double)>(([:], .infinity))
+    /// Runs once in each removal of several entries, after they are chosen and before they go
+    /// (tests use it to write in that window).
     let removalHook = Locked<(@Sendable () -> Void)?>(nil)
-    /// Runs in a cross-process trim after it read the shared total and before it lists the
-    /// folder (tests use it to remove or write in that window).
-    let rescanHook = Locked<(@Sendable () -> Void)?>(nil)
 
-    /// Opens (creating if needed, mode 0700, with its marker file) the cache directory and
-    /// indexes its entries.
+    struct Counters {
+        var invalid = 0
+        var recreations = 0
+        var indexRebuilds = 0
+        var migrated = 0
+    }
+
+    /// Opens (creating if needed, mode 0700, with its marker file) the cache directory and its
+    /// index. A folder written by an earlier version (files only) is indexed the first time.
     /// - Throws: ``DiskCacheError/noDirectory``, ``DiskCacheError/cannotCreateDirectory(path:errno:)``,
     ///   ``DiskCacheError/notADirectory(path:)``, ``DiskCacheError/notACacheDirectory(path:)`` (a
     ///   folder with files and no marker) or ``DiskCacheError/insecureDirectory(path:reason:)`` (a
@@ -85,81 +101,110 @@ public final class DiskCache: Sendable {
         self.nameSuffix = config.pathExtension.flatMap { $0.isEmpty ? nil : Array(("." + $0).utf8) } ?? []
         self.isReadOnly = !(try Self.prepareDirectory(dir))
         self.background = DispatchGroup()
-        let (state, report) = Self.scan(dir, config: config, maxEntrySize: config.entryCap)
-        self.shared = isReadOnly || config.sizeLimit <= 0 ? nil : SharedSizeRecord(directory: dir)
-        shared?.openedWith(total: state.totalSize)
-        self.state = Locked(state)
-        self.openingReport = report
+        let leftovers = isReadOnly ? 0 : Self.removeLeftovers(dir)
+        let (index, report) = Self.openIndex(dir, config: config, readOnly: isReadOnly)
+        self.indexBox = Locked(index)
+        self.openingReport = (leftovers + report.leftovers, report.invalid)
+        counters.withLock { $0.migrated = report.imported }
         if let interval = config.sweepInterval, interval > .zero {
-            let sweep = PeriodicSweep(every: interval, on: self) { _ = $0.removeExpiredValues() }
+            let sweep = PeriodicSweep(every: interval, on: self) { cache in
+                _ = cache.removeExpiredValues()
+                _ = cache.removeSizeExceededValues()
+            }
             sweeper.withLock { $0 = sweep }
         }
     }
+
+    /// Reads' times still waiting go to the index (they keep the access order for the next
+    /// process).
+    deinit { flushTouches() }
 
     /// The header facts of the entry for `key` (key, size, expiry, last access, validators),
     /// without reading its payload or changing its access time.
     public func entryInfo(forKey key: String) -> DiskEntryInfo? {
         guard let id = try? checkedID(key) else { return nil }
-        let fd = withPath(id, key: config.usesHashedFileName ? nil : key) {
-            open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        let unhashedKey = config.usesHashedFileName ? nil : key
+        var rowFacts: (IndexRow, DiskEntryFormat.Parsed?)?
+        if let index = currentIndex() {
+            let looked = indexed(index) { (i) throws(SQLiteError) in
+                try i.read { (c) throws(SQLiteError) in
+                    try c.row(id) { row, data in
+                        (row, data.flatMap { DiskEntryFormat.parse(Array($0.prefix(DiskEntryFormat.maxHeaderSize)), fileSize: $0.count) })
+                    }
+                }
+            }
+            guard case .success(let found) = looked else { return nil }
+            rowFacts = found
+            if let found, !found.0.isFile {
+                guard var info = found.1?.info, info.key == key else { return nil }
+                info.expiresAt = found.0.expiresAt
+                info.lastAccess = found.0.lastAccess
+                return info
+            }
         }
+        let fd = withPath(id, key: unhashedKey) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW) }
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        return Self.readHeader(fd)?.info
+        guard var info = Self.readHeader(fd)?.info, info.key == key else { return nil }
+        if let row = rowFacts?.0 {
+            info.expiresAt = row.expiresAt
+            info.lastAccess = row.lastAccess
+        }
+        return info
     }
 
     /// Whether an unexpired entry for `key` that is fresh (see ``EntryFreshness``; a stale one
-    /// kept for a revalidation does not count) is on disk: the index says so and the file is
-    /// still there (one `fstatat`, no read). A file another process or a person removed, or a
-    /// folder deleted whole, is no longer claimed, and is dropped from the index.
+    /// kept for a revalidation does not count) is in the cache: its row says so, and a file entry's
+    /// file is still there (one `fstatat`, no read). A file another process or a person removed,
+    /// or a folder deleted whole, is no longer claimed, and is dropped from the index.
     /// ``isCachedFromIndex(forKey:)`` skips the file system.
     public func isCached(forKey key: String) -> Bool {
-        guard isCachedFromIndex(forKey: key), let id = try? checkedID(key) else { return false }
+        guard let id = try? checkedID(key), let index = currentIndex(checkingFile: true) else { return false }
+        let now = clock.now().timeIntervalSinceReferenceDate
+        guard case .success(let found) = indexed(index, { (i) throws(SQLiteError) in try i.read { (c) throws(SQLiteError) in try c.rowHead(id) } }),
+            let stored = found
+        else { return false }
+        let row = withPendingTouch(stored, id)
+        guard row.expiresAt > now, row.freshUntil > now else { return false }
+        guard row.isFile else { return true }
         let unhashedKey = config.usesHashedFileName ? nil : key
         var st = stat()
         if withPath(id, key: unhashedKey, { fstatat(AT_FDCWD, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0,
-            (st.st_mode & S_IFMT) == S_IFREG
+            (st.st_mode & S_IFMT) == S_IFREG, UInt64(st.st_ino) == row.inode
         {
             return true
         }
-        discard(id, key: unhashedKey, seen: state.withLock { $0.index[id]?.generation }, unlinking: false)
+        if (st.st_mode & S_IFMT) != S_IFREG || errno == ENOENT {
+            discard(id, key: unhashedKey, row: row, unlinking: false)
+        }
         return false
     }
 
-    /// The fast answer of ``isCached(forKey:)``: what this process's index says, without a
-    /// system call. A file removed behind the cache's back still counts until a read (or
+    /// The fast answer of ``isCached(forKey:)``: what the index says, without looking at the
+    /// entry's file. A file removed behind the cache's back still counts until a read (or
     /// ``isCached(forKey:)``) finds it gone.
     public func isCachedFromIndex(forKey key: String) -> Bool {
+        guard let index = currentIndex() else { return false }
         let id = EntryID(key: key)
         let now = clock.now().timeIntervalSinceReferenceDate
-        return state.withLock { s in
-            guard let e = s.index[id] else { return false }
-            return e.expiresAt > now && e.freshUntil > now
-        }
-    }
-
-    /// Makes the folder again after it vanished (mode 0700, marker) and forgets the index, whose
-    /// files went with it. Returns whether the folder is usable again.
-    func recreateDirectory() -> Bool {
-        guard (try? Self.prepareDirectory(directory)) == true else { return false }
-        shared?.reopen()
-        state.withLock { s in
-            s.index.removeAll()
-            s.keys.removeAll()
-            s.totalSize = 0
-        }
-        counters.withLock { $0.recreations += 1 }
-        return true
+        guard case .success(let found) = indexed(index, { (i) throws(SQLiteError) in try i.read { (c) throws(SQLiteError) in try c.rowHead(id) } }),
+            let stored = found
+        else { return false }
+        let row = withPendingTouch(stored, id)
+        return row.expiresAt > now && row.freshUntil > now
     }
 
     /// Times the folder was found gone and made again.
     public var directoryRecreations: Int { counters.withLock { $0.recreations } }
+    /// Times the index was found damaged and made again (its row entries lost, its files kept).
+    public var indexRebuilds: Int { counters.withLock { $0.indexRebuilds } }
+    /// Entries of an earlier version's folder (files without rows) taken into the index.
+    public var migratedEntries: Int { counters.withLock { $0.migrated } }
 
-    /// Bytes the entry files take (headers included).
-    public func totalSize() -> Int { state.withLock { $0.totalSize } }
+    /// Bytes the entries take (headers included), rows and files.
+    public func totalSize() -> Int { statistics().bytes }
     /// Entries indexed.
-    public var count: Int { state.withLock { $0.index.count } }
+    public var count: Int { statistics().entries }
     /// Entries removed because they failed validation since opening (open-time ones included).
     public var invalidEntriesRemoved: Int { counters.withLock { $0.invalid } + openingReport.invalidRemoved }
-
 }

@@ -15,7 +15,8 @@ public enum DiskCacheError: Error, Sendable, Hashable, CustomStringConvertible {
     case writeFailed(path: String, errno: Int32)
     /// Reading an entry failed for a reason other than its absence.
     case readFailed(path: String, errno: Int32)
-    /// The key cannot name a file (only without hashed file names: empty, "/", "." or "..").
+    /// The key cannot name a file (only without hashed file names: empty, with a "/", or starting
+    /// with "." as the cache's own files do).
     case invalidKey(String)
     /// The entry alone is larger than the cache's size limit (or its largest entry size).
     case entryTooLarge(size: Int, limit: Int)

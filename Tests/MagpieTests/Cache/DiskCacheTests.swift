@@ -5,11 +5,16 @@ import Testing
 @testable import Magpie
 
 @Suite struct DiskCacheTests {
-    func makeCache(_ dir: TemporaryDirectory, limit: Int = 0, clock: ManualClock = ManualClock(), ext: String? = nil)
-        throws -> DiskCache
-    {
+    /// A cache in `dir`/cache. `inline` 0 (the default here) keeps every entry a file, as the tests
+    /// of files want; the tests of rows give the threshold.
+    func makeCache(
+        _ dir: TemporaryDirectory, limit: Int = 0, clock: ManualClock = ManualClock(), ext: String? = nil,
+        inline: Int = 0
+    ) throws -> DiskCache {
         try DiskCache(
-            config: .init(directory: dir.path("cache"), sizeLimit: limit, pathExtension: ext, sweepInterval: nil),
+            config: .init(
+                directory: dir.path("cache"), sizeLimit: limit, pathExtension: ext, sweepInterval: nil,
+                freeSpaceLimit: 0, inlineThreshold: inline),
             clock: clock)
     }
 
@@ -46,8 +51,9 @@ import Testing
             }
             _ = try cache.value(forKey: "k0")  // k0 becomes the most recent
         }
+        // Four entries over a count limit of two: a trim keeps half of it, the most recent.
         let reopened = try DiskCache(
-            config: .init(directory: dir.path("cache"), sizeLimit: 3000, sweepInterval: nil), clock: clock)
+            config: .init(directory: dir.path("cache"), sizeLimit: 0, sweepInterval: nil, countLimit: 2), clock: clock)
         #expect(reopened.count == 5 && reopened.openingReport.invalidRemoved == 0)
         #expect(reopened.entryInfo(forKey: "k3")?.metadata.etag == "e3")
         let removed = reopened.removeSizeExceededValues()
@@ -112,7 +118,7 @@ import Testing
     @Test func aWriteBetweenChoosingAndDeletingSurvivesSweepsAndTrims() throws {
         let dir = try TemporaryDirectory()
         let clock = ManualClock()
-        let cache = try makeCache(dir, limit: 100_000, clock: clock)
+        let cache = try makeCache(dir, limit: 1_000_000, clock: clock)
         func writeOnce(_ key: String, _ payload: [UInt8]) {
             let pending = Locked(true)
             cache.removalHook.withLock {
@@ -137,18 +143,27 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: cache.path(forKey: "old")))
 
         // Trim: the least recently used entries are chosen; the oldest is written again meanwhile.
+        // A second cache on the folder, with a limit the first never had, trims it (so no write's
+        // own eviction runs first).
         for i in 0..<9 {
             clock.advance(by: 1)
-            try cache.store([UInt8](repeating: UInt8(i), count: 10_000), forKey: "k\(i)")
+            try cache.store([UInt8](repeating: UInt8(i), count: 100_000), forKey: "k\(i)")
         }
-        let fresh = [UInt8](repeating: 77, count: 10_000)
-        writeOnce("k0", fresh)
-        clock.advance(by: 1)
-        try cache.store([UInt8](repeating: 99, count: 30_000), forKey: "big")  // over the limit: trims
-        cache.waitForBackgroundWork()
+        let trimming = try makeCache(dir, limit: 600_000, clock: clock)
+        let fresh = [UInt8](repeating: 77, count: 100_000)
+        let pending = Locked(true)
+        trimming.removalHook.withLock {
+            $0 = {
+                guard pending.withLock({ p in defer { p = false }; return p }) else { return }
+                clock.advance(by: 1)
+                try? cache.store(fresh, forKey: "k0")
+            }
+        }
+        let removed = trimming.removeSizeExceededValues()
+        #expect(!removed.isEmpty && !removed.contains(cache.fileName(forKey: "k0")))
         #expect(try cache.value(forKey: "k0") == fresh, "the write made during the trim is kept")
         #expect(try cache.value(forKey: "k1") == nil, "the next oldest was trimmed")
-        #expect(try cache.value(forKey: "big") != nil)
+        #expect(try cache.value(forKey: "k8") != nil && trimming.bytesOnDisk() <= 300_000)
         // The index and the files agree.
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path("cache")).filter {
             !$0.hasPrefix(".")
@@ -174,14 +189,16 @@ import Testing
         try flipped.write(contentsOf: Data([0xFF]))
         try flipped.close()
         try Data("not a cache entry".utf8).write(to: URL(fileURLWithPath: cache.path(forKey: "junk")))
-        try Data("half-written".utf8).write(to: URL(fileURLWithPath: dir.path("cache/.tmp-999999999-1")))
+        try Data("half-written".utf8).write(to: URL(fileURLWithPath: dir.path("cache/.magpie-tmp/999999999-1")))
+        // Opening walks no entry (the index knows them): a dead writer's leftover goes, damaged
+        // files are found as they are read, never served, removed and counted.
         let reopened = try makeCache(dir)
-        #expect(reopened.openingReport.invalidRemoved == 2)  // torn (size) and junk (magic)
-        #expect(reopened.openingReport.leftoversRemoved == 1)
+        #expect(reopened.openingReport.leftoversRemoved == 1 && reopened.openingReport.invalidRemoved == 0)
         #expect(try reopened.value(forKey: "flipped") == nil, "a payload failing its CRC is never served")
-        #expect(reopened.invalidEntriesRemoved == 3)
+        #expect(try reopened.value(forKey: "torn") == nil && (try reopened.value(forKey: "junk")) == nil)
+        #expect(reopened.invalidEntriesRemoved == 3 && reopened.count == 1)
         #expect(try reopened.value(forKey: "good") == [UInt8](repeating: 5, count: 5000))
-        #expect(try reopened.value(forKey: "torn") == nil)
+        for key in ["torn", "flipped", "junk"] { #expect(!FileManager.default.fileExists(atPath: cache.path(forKey: key))) }
     }
 
     @Test func anEntryRewrittenByAnotherCacheWithALongerHeaderIsReadNotDiscarded() throws {
@@ -219,7 +236,7 @@ import Testing
         }
         // A name too long for the file system.
         let plain = try DiskCache(
-            config: .init(directory: dir.path("plain"), usesHashedFileName: false, sweepInterval: nil))
+            config: .init(directory: dir.path("plain"), usesHashedFileName: false, sweepInterval: nil, inlineThreshold: 0))
         #expect(
             throws: DiskCacheError.writeFailed(
                 path: plain.path(forKey: String(repeating: "n", count: 300)), errno: ENAMETOOLONG)

@@ -32,10 +32,11 @@ extension ImageCacheTests {
         #expect(back.cacheType == .disk && back.image?.width == 64)
     }
 
-    /// One file removed behind the cache's back, with a processed variant beside it.
+    /// One file removed behind the cache's back, with a processed variant beside it (entries
+    /// kept as files: a row has no file to remove).
     @Test func aRemovedFileIsNotClaimedForItsProcessedVariantEither() async throws {
         let dir = try TemporaryDirectory()
-        let cache = try makeCache(dir)
+        let cache = try makeCache(dir, inline: 0)
         let (image, original) = try photo()
         try await cache.store(image, original: original, forKey: "k", processorIdentifier: "thumb")
         cache.clearMemoryCache()

@@ -7,13 +7,14 @@ import Testing
 @Suite struct ImageCacheTests {
     func makeCache(
         _ dir: TemporaryDirectory, clock: ManualClock = ManualClock(),
-        serializer: any CacheSerializer = DefaultCacheSerializer()
+        serializer: any CacheSerializer = DefaultCacheSerializer(), inline: Int = DiskCache.Config().inlineThreshold
     )
         throws -> ImageCache
     {
         try ImageCache(
             memory: .init(totalCostLimit: 50_000_000, cleanInterval: nil),
-            disk: .init(directory: dir.path("disk"), sweepInterval: nil), serializer: serializer, clock: clock)
+            disk: .init(directory: dir.path("disk"), sweepInterval: nil, inlineThreshold: inline), serializer: serializer,
+            clock: clock)
     }
 
     func photo(alpha: Bool = false) throws -> (Image, [UInt8]) {

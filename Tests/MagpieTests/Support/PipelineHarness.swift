@@ -26,13 +26,15 @@ struct PipelineHarness {
 
     init(
         dir: TemporaryDirectory? = nil, clock: ManualClock = ManualClock(), filter: CacheKeyFilter = .none,
-        downloaderConfig: ImageDownloader.Config = .init(), transports: [String: any DataLoading] = [:]
+        downloaderConfig: ImageDownloader.Config = .init(), transports: [String: any DataLoading] = [:],
+        inlineThreshold: Int = DiskCache.Config().inlineThreshold
     ) throws {
         self.dir = try dir ?? TemporaryDirectory()
         self.clock = clock
         cache = try ImageCache(
             memory: .init(totalCostLimit: 100_000_000, cleanInterval: nil),
-            disk: .init(directory: self.dir.path("cache"), sweepInterval: nil), clock: clock)
+            disk: .init(directory: self.dir.path("cache"), sweepInterval: nil, inlineThreshold: inlineThreshold),
+            clock: clock)
         manager = ImageManager(
             cache: cache,
             downloader: ImageDownloader(

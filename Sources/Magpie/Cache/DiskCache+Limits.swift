@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The limits: bytes on disk, entries, the volume's free space. Each write keeps the first two
+/// within its own transaction; a trim in the background then takes the folder down to half.
+extension DiskCache {
+    /// What the limits measure, as the index counts it for every process: entries, and bytes on
+    /// disk (files' blocks, the database's pages in use, its log).
+    func usage(_ c: SQLiteConnection, _ index: CacheIndex) throws(SQLiteError) -> (entries: Int, bytes: Int) {
+        let totals = try c.totals()
+        var log = 0
+        var st = stat()
+        if lstat(index.path + "-wal", &st) == 0 { log = Int(st.st_blocks) * 512 }
+        return (totals.entries, totals.fileDisk + (try c.usedPageBytes()) + log)
+    }
+
+    /// Inside a write's transaction: when the folder is over its size or count limit, removes the
+    /// least recently accessed rows (never `spared`) until it is within both again. Returns the
+    /// entries removed (their files go after the commit) and whether a limit was exceeded.
+    func keepLimits(_ c: SQLiteConnection, _ index: CacheIndex, sparing spared: EntryID) throws(SQLiteError) -> (
+        [IndexVictim], Bool
+    ) {
+        guard config.sizeLimit > 0 || config.countLimit > 0 else { return ([], false) }
+        var (entries, bytes) = try usage(c, index)
+        let overBytes = config.sizeLimit > 0 && bytes > config.sizeLimit
+        let overCount = config.countLimit > 0 && entries > config.countLimit
+        guard overBytes || overCount else { return ([], false) }
+        var removed: [IndexVictim] = []
+        var after = -Double.infinity
+        while (config.sizeLimit > 0 && bytes > config.sizeLimit) || (config.countLimit > 0 && entries > config.countLimit) {
+            let batch = try c.leastRecentlyAccessed(limit: 64, after: after)
+            if batch.isEmpty { break }
+            for victim in batch where victim.id != spared {
+                if !(config.sizeLimit > 0 && bytes > config.sizeLimit)
+                    && !(config.countLimit > 0 && entries > config.countLimit)
+                {
+                    break
+                }
+                if try c.deleteRow(victim.id) {
+                    removed.append(victim)
+                    bytes -= victim.disk
+                    entries -= 1
+                }
+            }
+            after = batch.last!.lastAccess
+            if batch.count < 64 || batch.allSatisfy({ $0.id == spared }) { break }
+        }
+        return (removed, true)
+    }
+
+    /// Whether the volume's free space is below ``Config/freeSpaceLimit`` (a `statvfs` at most
+    /// once a second).
+    func freeSpaceIsLow() -> Bool {
+        guard config.freeSpaceLimit > 0 else { return false }
+        let now = clock.now().timeIntervalSinceReferenceDate
+        let due = trimState.withLock { s -> Bool in
+            guard now - s.freeSpaceCheckedAt >= 1 else { return false }
+            s.freeSpaceCheckedAt = now
+            return true
+        }
+        guard due, let free = freeSpace() else { return false }
+        return free < config.freeSpaceLimit
+    }
+
+    /// Bytes free for this user on the folder's volume.
+    func freeSpace() -> Int? {
+        var vfs = statvfs()
+        guard statvfs(directory, &vfs) == 0 else { return nil }
+        return Int(vfs.f_bavail) &* Int(vfs.f_frsize)
+    }
+
+    /// Runs a trim on the I/O executor, like every other blocking call; at most one is pending,
+    /// and `waitForBackgroundWork()` waits for it.
+    func scheduleTrim() {
+        let first = trimState.withLock { s -> Bool in
+            defer { s.scheduled = true }
+            return !s.scheduled
+        }
+        guard first else { return }
+        background.enter()
+        Task.detached(priority: .utility) { [weak self, background] in
+            _ = try? await BlockingExecutor.io.run { [weak self] in
+                guard let self else { return }
+                self.trimState.withLock { $0.scheduled = false }
+                _ = self.removeSizeExceededValues()
+            }
+            background.leave()
+        }
+    }
+
+    /// Deletes the files of entries whose rows went (each under its entry's lock, only while the
+    /// file is still the one the row named: a newer write's file stays).
+    func removeFiles(of victims: [IndexVictim]) {
+        for victim in victims where victim.isFile {
+            fileLock(victim.id).withLock { _ in unlinkFile(victim.id, key: victim.key, inode: victim.inode) }
+        }
+    }
+
+    /// Unlinks the entry file of `id` if it is still the file of inode `inode`. The caller holds
+    /// the entry's lock.
+    func unlinkFile(_ id: EntryID, key: String?, inode: UInt64) {
+        withPath(id, key: key) { path in
+            var st = stat()
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, inode == 0 || UInt64(st.st_ino) == inode
+            else { return }
+            unlink(path)
+        }
+        _ = verifiedFiles.withLock { $0.removeValue(forKey: id) }
+    }
+
+    /// Records that the file of `id` with `stamp` passed its CRC check in this process.
+    func rememberVerified(_ id: EntryID, _ stamp: FileStamp) {
+        verifiedFiles.withLock { seen in
+            if seen.count >= 65_536 { seen.removeAll(keepingCapacity: true) }
+            seen[id] = stamp.digest
+        }
+    }
+}

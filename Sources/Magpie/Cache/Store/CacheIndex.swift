@@ -1,0 +1,182 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A cache folder's index: one SQLite database (`.magpie-index.sqlite`, in WAL mode) that knows
+/// every entry, its bytes, its bytes on disk, its last access and its expiry, and holds the small
+/// entries themselves (YYCache's `manifest.sqlite`). Every process that opens the folder shares
+/// it: SQLite's locks order their writes, and the totals it keeps (by trigger, in the same
+/// transaction as each change) are the folder's, whoever wrote.
+///
+/// Reads take a connection from a small pool (WAL readers never wait for the writer); writes go
+/// through one connection under this process's lock, so the threads of one process queue here
+/// rather than in SQLite's sleeping busy handler, which only other processes meet.
+final class CacheIndex: Sendable {
+    static let fileName = ".magpie-index.sqlite"
+    /// The database and the files SQLite keeps beside it.
+    static let fileNames = [fileName, fileName + "-wal", fileName + "-shm"]
+    /// Bumped when the schema changes; a database of another format is made again.
+    static let format = 1
+
+    let path: String
+    let isReadOnly: Bool
+    /// The database file's inode when it was opened: a file of another inode under the name
+    /// means the folder or the database was made again (by this process or another).
+    let inode: UInt64
+    private let writer: Locked<SQLiteConnection>?
+    private let readers = Locked<[SQLiteConnection]>([])
+    private let settings: Settings
+
+    struct Settings: Sendable {
+        /// Pages of write-ahead log after which a writer checkpoints it into the database.
+        var walPages: Int
+        /// Bytes the log is cut back to after a checkpoint.
+        var journalLimit: Int
+    }
+
+    /// Opens (making, unless `readOnly`) the index in `directory`. A read-only folder's index is
+    /// opened immutable (no WAL index can be made there); `nil` when it has none.
+    init(directory: String, readOnly: Bool, settings: Settings) throws(SQLiteError) {
+        path = directory + "/" + Self.fileName
+        isReadOnly = readOnly
+        self.settings = settings
+        if readOnly {
+            writer = nil
+            let reader = try SQLiteConnection(path: path, readOnly: true, immutable: true)
+            _ = try reader.integer("SELECT count(*) FROM sqlite_master")
+            readers.withLock { $0.append(reader) }
+        } else {
+            // Made here first, 0600 (SQLite would make it 0644, and its log and shared-memory
+            // files take the database's mode): rows may hold images fetched with credentials.
+            let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
+            if fd >= 0 { close(fd) }
+            let connection = try SQLiteConnection(path: path)
+            try Self.prepare(connection, settings: settings)
+            try Self.makeSchema(connection)
+            writer = Locked(connection)
+        }
+        var st = stat()
+        inode = lstat(path, &st) == 0 ? UInt64(st.st_ino) : 0
+    }
+
+    /// Each connection's settings: the log mode (kept in the file), normal syncing (a power cut
+    /// may lose the last transactions, never the database), a small page cache, the log's bounds.
+    private static func prepare(_ c: SQLiteConnection, settings: Settings) throws(SQLiteError) {
+        try c.execute(
+            """
+            PRAGMA synchronous=NORMAL; PRAGMA cache_size=-1024; PRAGMA temp_store=MEMORY;
+            PRAGMA wal_autocheckpoint=\(settings.walPages); PRAGMA journal_size_limit=\(settings.journalLimit);
+            """)
+    }
+
+    /// Makes the tables, their indexes and the triggers that keep the totals, once per database.
+    /// Incremental vacuum must be chosen before the first table: trims give pages back with it.
+    private static func makeSchema(_ c: SQLiteConnection) throws(SQLiteError) {
+        if try c.integer("SELECT count(*) FROM sqlite_master WHERE name = 'meta'") == 0 {
+            try c.execute("PRAGMA auto_vacuum=INCREMENTAL")
+        }
+        try c.execute("PRAGMA journal_mode=WAL")
+        try c.transaction { () throws(SQLiteError) in
+            try c.execute(
+                """
+                CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+                CREATE TABLE IF NOT EXISTS entries(
+                    id INTEGER PRIMARY KEY, lo INTEGER NOT NULL, key TEXT, file INTEGER NOT NULL,
+                    size INTEGER NOT NULL, disk INTEGER NOT NULL, expires REAL NOT NULL, access REAL NOT NULL,
+                    fresh REAL NOT NULL, inode INTEGER NOT NULL, data BLOB);
+                CREATE INDEX IF NOT EXISTS entries_access ON entries(access);
+                CREATE INDEX IF NOT EXISTS entries_expires ON entries(expires);
+                CREATE TABLE IF NOT EXISTS totals(
+                    id INTEGER PRIMARY KEY CHECK (id = 0), entries INTEGER NOT NULL, bytes INTEGER NOT NULL,
+                    files INTEGER NOT NULL, file_disk INTEGER NOT NULL);
+                INSERT OR IGNORE INTO totals VALUES (0, 0, 0, 0, 0);
+                INSERT OR IGNORE INTO meta VALUES ('format', \(format));
+                CREATE TRIGGER IF NOT EXISTS entries_insert AFTER INSERT ON entries BEGIN
+                    UPDATE totals SET entries = entries + 1, bytes = bytes + NEW.size, files = files + NEW.file,
+                        file_disk = file_disk + NEW.disk * NEW.file WHERE id = 0;
+                END;
+                CREATE TRIGGER IF NOT EXISTS entries_delete AFTER DELETE ON entries BEGIN
+                    UPDATE totals SET entries = entries - 1, bytes = bytes - OLD.size, files = files - OLD.file,
+                        file_disk = file_disk - OLD.disk * OLD.file WHERE id = 0;
+                END;
+                CREATE TRIGGER IF NOT EXISTS entries_update AFTER UPDATE OF size, disk, file ON entries BEGIN
+                    UPDATE totals SET bytes = bytes - OLD.size + NEW.size, files = files - OLD.file + NEW.file,
+                        file_disk = file_disk - OLD.disk * OLD.file + NEW.disk * NEW.file WHERE id = 0;
+                END;
+                """)
+            if try c.integer("SELECT value FROM meta WHERE name = 'format'") != format {
+                throw SQLiteError(code: 26, extendedCode: 26, systemErrno: 0, message: "an index of another format")
+            }
+        }
+    }
+
+    /// Runs `body` with a reading connection from the pool (a new one when all are in use).
+    func read<R>(_ body: (SQLiteConnection) throws(SQLiteError) -> R) throws(SQLiteError) -> R {
+        let connection: SQLiteConnection
+        if let pooled = readers.withLock({ $0.popLast() }) {
+            connection = pooled
+        } else {
+            connection = try SQLiteConnection(path: path, readOnly: isReadOnly, immutable: isReadOnly)
+            try Self.prepare(connection, settings: settings)
+        }
+        defer { readers.withLock { if $0.count < 8 { $0.append(connection) } } }
+        return try body(connection)
+    }
+
+    /// Runs `body` in a write transaction on this process's writing connection.
+    func write<R>(_ body: (SQLiteConnection) throws(SQLiteError) -> R) throws(SQLiteError) -> R {
+        guard let writer else {
+            throw SQLiteError(code: 8, extendedCode: 8, systemErrno: EROFS, message: "the cache folder is read-only")
+        }
+        let result: Result<R, SQLiteError> = writer.withLock { c in
+            do throws(SQLiteError) {
+                return .success(try c.transaction { () throws(SQLiteError) -> R in try body(c) })
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Runs `body` on the writing connection outside a transaction (pragmas, checkpoints).
+    func withWriter<R>(_ body: (SQLiteConnection) throws(SQLiteError) -> R) throws(SQLiteError) -> R? {
+        guard let writer else { return nil }
+        let result: Result<R, SQLiteError> = writer.withLock { c in
+            do throws(SQLiteError) {
+                return .success(try body(c))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Whether the file under the index's name is still the one this index opened (not removed
+    /// with its folder, not made again by another process).
+    var isCurrent: Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && UInt64(st.st_ino) == inode
+    }
+
+    /// Bytes the database and its log take on disk (the 32 KB shared-memory file, an index of
+    /// the log that SQLite maps, is left out as the log's bookkeeping).
+    func bytesOnDisk() -> Int {
+        var total = 0
+        for suffix in ["", "-wal"] {
+            var st = stat()
+            if lstat(path + suffix, &st) == 0 { total += Int(st.st_blocks) * 512 }
+        }
+        return total
+    }
+
+    /// Removes a damaged database (and its log) so the next open makes a new one; only when the
+    /// file under the name is still `inode` (another process may have made it again already).
+    static func discard(directory: String, inode: UInt64) {
+        let path = directory + "/" + fileName
+        var st = stat()
+        guard lstat(path, &st) == 0, inode == 0 || UInt64(st.st_ino) == inode else { return }
+        for name in fileNames { unlink(directory + "/" + name) }
+    }
+}
