@@ -33,9 +33,8 @@ extension CLITests {
             }
             #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.stderr))")
             counts[shared] = (0..<200).reduce(0) { $0 + server.requestCount("/\(round)/\($1).jpg") }
-            let stored = try FileManager.default.contentsOfDirectory(atPath: dir.path("cache"))
-                .filter { !$0.hasPrefix(".") }
-            #expect(stored.count == 200)
+            let stored = try DiskCache(config: .init(directory: dir.path("cache"), sweepInterval: nil)).count
+            #expect(stored == 200)
         }
         #expect(counts[true] == 200, "with leases: \(counts[true] ?? -1) downloads")
         #expect((counts[false] ?? 0) >= 200)
