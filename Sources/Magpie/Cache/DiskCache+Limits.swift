@@ -14,26 +14,30 @@
 /// within its own transaction; a trim in the background then takes the folder down to half.
 extension DiskCache {
     /// What the limits measure, as the index counts it for every process: entries, and bytes on
-    /// disk (files' blocks, the database's pages in use, its log).
+    /// disk: the files' blocks, the database's pages in use (free ones go back at the next trim,
+    /// and the next rows reuse them meanwhile), and the log's share, which the limit sets aside
+    /// whole (it is cut back to it at each checkpoint).
     func usage(_ c: SQLiteConnection, _ index: CacheIndex) throws(SQLiteError) -> (entries: Int, bytes: Int) {
         let totals = try c.totals()
-        var log = 0
         var st = stat()
-        if lstat(index.path + "-wal", &st) == 0 { log = Int(st.st_blocks) * 512 }
-        return (totals.entries, totals.fileDisk + (try c.usedPageBytes()) + log)
+        let log = lstat(index.path + "-wal", &st) == 0 ? Int(st.st_blocks) * 512 : 0
+        return (totals.entries, totals.fileDisk + (try c.usedPageBytes()) + max(log, index.logBudget))
     }
 
     /// Inside a write's transaction: when the folder is over its size or count limit, removes the
     /// least recently accessed rows (never `spared`) until it is within both again. Returns the
-    /// entries removed (their files go after the commit) and whether a limit was exceeded.
+    /// entries removed (their files go after the commit), whether a limit was exceeded, and
+    /// whether the index holds enough free pages (16) to give them back to the disk now.
     func keepLimits(_ c: SQLiteConnection, _ index: CacheIndex, sparing spared: EntryID) throws(SQLiteError) -> (
-        [IndexVictim], Bool
+        [IndexVictim], Bool, Bool
     ) {
-        guard config.sizeLimit > 0 || config.countLimit > 0 else { return ([], false) }
+        guard config.sizeLimit > 0 || config.countLimit > 0 else { return ([], false, false) }
         var (entries, bytes) = try usage(c, index)
         let overBytes = config.sizeLimit > 0 && bytes > config.sizeLimit
         let overCount = config.countLimit > 0 && entries > config.countLimit
-        guard overBytes || overCount else { return ([], false) }
+        guard overBytes || overCount else { return ([], false, false) }
+        // Reads this process made count before anything is chosen.
+        try writeTouches(c)
         var removed: [IndexVictim] = []
         var after = -Double.infinity
         while (config.sizeLimit > 0 && bytes > config.sizeLimit) || (config.countLimit > 0 && entries > config.countLimit) {
@@ -54,7 +58,7 @@ extension DiskCache {
             after = batch.last!.lastAccess
             if batch.count < 64 || batch.allSatisfy({ $0.id == spared }) { break }
         }
-        return (removed, true)
+        return (removed, true, try c.integer("PRAGMA freelist_count") >= 16)
     }
 
     /// Whether the volume's free space is below ``Config/freeSpaceLimit`` (a `statvfs` at most
@@ -91,7 +95,7 @@ extension DiskCache {
             _ = try? await BlockingExecutor.io.run { [weak self] in
                 guard let self else { return }
                 self.trimState.withLock { $0.scheduled = false }
-                _ = self.removeSizeExceededValues()
+                _ = self.removeSizeExceededValues(reaching: 0.9)
             }
             background.leave()
         }

@@ -94,7 +94,7 @@ extension DiskCache {
             }
             let row = IndexRow(
                 isFile: true, size: parsed.headerSize + parsed.info.size,
-                disk: Int(st.st_blocks) * 512 + IndexRow.rowOverhead, expiresAt: parsed.info.expiresAt,
+                disk: Int(st.st_blocks) * 512, expiresAt: parsed.info.expiresAt,
                 lastAccess: parsed.info.lastAccess, freshUntil: parsed.info.freshness.freshUntil,
                 inode: UInt64(st.st_ino))
             batch.append((id, config.usesHashedFileName ? nil : parsed.info.key, row))

@@ -68,6 +68,7 @@ extension DiskCache {
     public func removeExpiredValues(referenceDate: Date? = nil) -> [String] {
         let now = (referenceDate ?? clock.now()).timeIntervalSinceReferenceDate
         guard let index = currentIndex(checkingFile: true) else { return [] }
+        flushTouches()
         var names: [String] = []
         while true {
             guard case .success(let chosen) = indexed(index, { (i) throws(SQLiteError) in
@@ -86,8 +87,15 @@ extension DiskCache {
     /// removes the least recently accessed entries until it holds at most half of each limit (and
     /// the volume has its free space again); returns their names.
     @discardableResult
-    public func removeSizeExceededValues() -> [String] {
+    public func removeSizeExceededValues() -> [String] { removeSizeExceededValues(reaching: 1) }
+
+    /// As ``removeSizeExceededValues()``, counting a limit as exceeded from `fraction` of it on
+    /// (a trim a write scheduled: the write's own eviction left the folder just within it).
+    func removeSizeExceededValues(reaching fraction: Double) -> [String] {
         guard !isReadOnly, let index = currentIndex(checkingFile: true) else { return [] }
+        flushTouches()
+        // The log as a checkpoint leaves it, before it is measured (it counts only its budget then).
+        compact(index)
         var names: [String] = []
         var checkedFreeSpace = false
         while true {
@@ -97,8 +105,12 @@ extension DiskCache {
             else { break }
             var bytesTarget = bytes
             var countTarget = entries
-            if config.sizeLimit > 0 && bytes > config.sizeLimit { bytesTarget = config.sizeLimit / 2 }
-            if config.countLimit > 0 && entries > config.countLimit { countTarget = config.countLimit / 2 }
+            if config.sizeLimit > 0 && Double(bytes) > Double(config.sizeLimit) * fraction {
+                bytesTarget = min(bytes, config.sizeLimit / 2)
+            }
+            if config.countLimit > 0 && Double(entries) > Double(config.countLimit) * fraction {
+                countTarget = min(entries, config.countLimit / 2)
+            }
             if config.freeSpaceLimit > 0, !checkedFreeSpace, let free = freeSpace(), free < config.freeSpaceLimit {
                 // Only the cache's own bytes can be given back; once, from this measure.
                 bytesTarget = min(bytesTarget, max(0, bytes - (config.freeSpaceLimit - free)))
@@ -139,6 +151,8 @@ extension DiskCache {
         removalHook.withLock { $0 }?()
         let result = indexed(index) { (i) throws(SQLiteError) in
             try i.write { (c) throws(SQLiteError) -> [IndexVictim] in
+                // Reads since the choice count: a victim read meanwhile is no longer the oldest.
+                try writeTouches(c)
                 var removed: [IndexVictim] = []
                 for victim in chosen where try c.deleteRow(victim.id, ifUnchanged: (victim.lastAccess, victim.inode)) {
                     removed.append(victim)

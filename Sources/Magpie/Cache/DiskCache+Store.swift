@@ -40,38 +40,42 @@ extension DiskCache {
     public func bytesOnDisk() -> Int { statistics().bytesOnDisk }
 
     static func indexSettings(_ config: Config) -> CacheIndex.Settings {
-        // The log is checkpointed every 1,000 pages (4 MB) by default; a small cache keeps it to
-        // a sixteenth of its limit so the log never outgrows the entries.
-        let pages = config.sizeLimit > 0 ? max(16, min(1000, config.sizeLimit / 4096 / 16)) : 1000
-        return CacheIndex.Settings(walPages: pages, journalLimit: pages * 4096)
+        // The log is checkpointed every 256 pages (4 MB); a small cache keeps it to a sixteenth of
+        // its limit (at least 4 pages), and the size limit sets that much aside for it.
+        let page = CacheIndex.pageSize
+        let pages = config.sizeLimit > 0 ? max(4, min(256, config.sizeLimit / page / 16)) : 256
+        return CacheIndex.Settings(walPages: pages, journalLimit: pages * page)
     }
 
     /// Opens the folder's index (making it, unless read-only); a damaged one is removed and made
     /// again. A new index takes in the entry files already in the folder (an earlier version's,
     /// or those of a damaged index).
     static func openIndex(_ dir: String, config: Config, readOnly: Bool) -> (
-        CacheIndex?, (leftovers: Int, invalid: Int, imported: Int)
+        CacheIndex?, (leftovers: Int, invalid: Int, imported: Int, rebuilt: Bool)
     ) {
         if readOnly {
-            guard access(dir + "/" + CacheIndex.fileName, R_OK) == 0 else { return (nil, (0, 0, 0)) }
-            return ((try? CacheIndex(directory: dir, readOnly: true, settings: indexSettings(config))), (0, 0, 0))
+            guard access(dir + "/" + CacheIndex.fileName, R_OK) == 0 else { return (nil, (0, 0, 0, false)) }
+            return ((try? CacheIndex(directory: dir, readOnly: true, settings: indexSettings(config))), (0, 0, 0, false))
         }
+        var rebuilt = false
         for attempt in 0..<2 {
             do throws(SQLiteError) {
                 let index = try CacheIndex(directory: dir, readOnly: false, settings: indexSettings(config))
                 let imported = try index.read { (c) throws(SQLiteError) in try c.meta("imported") } != nil
-                if imported { return (index, (0, 0, 0)) }
-                return (index, importFiles(dir, config: config, into: index))
+                if imported { return (index, (0, 0, 0, rebuilt)) }
+                let report = importFiles(dir, config: config, into: index)
+                return (index, (report.leftovers, report.invalid, report.imported, rebuilt))
             } catch {
                 // Not a database, a damaged one, one of another format: made again, once.
                 if attempt == 0 && (error.isCorrupt || error.code == 14) {
                     CacheIndex.discard(directory: dir, inode: 0)
+                    rebuilt = true
                     continue
                 }
-                return (nil, (0, 0, 0))
+                return (nil, (0, 0, 0, rebuilt))
             }
         }
-        return (nil, (0, 0, 0))
+        return (nil, (0, 0, 0, rebuilt))
     }
 
     /// The index in use. With `checkingFile`, first makes sure it is still the folder's (one
@@ -104,6 +108,7 @@ extension DiskCache {
             counters.withLock {
                 $0.migrated += report.imported
                 $0.invalid += report.invalid
+                if report.rebuilt { $0.indexRebuilds += 1 }
             }
             box = index
             return index

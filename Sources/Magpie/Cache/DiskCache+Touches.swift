@@ -42,6 +42,12 @@ extension DiskCache {
 
     /// Writes the waiting reads' times to the index, in one transaction.
     func flushTouches() {
+        guard !isReadOnly, pendingTouches.withLock({ !$0.touches.isEmpty }), let index = currentIndex() else { return }
+        _ = indexed(index) { (i) throws(SQLiteError) in try i.write { (c) throws(SQLiteError) in try writeTouches(c) } }
+    }
+
+    /// Inside a write transaction: writes the waiting reads' times (and forgets them).
+    func writeTouches(_ c: SQLiteConnection) throws(SQLiteError) {
         let touches = pendingTouches.withLock { p -> [EntryID: Touch] in
             defer {
                 p.touches.removeAll(keepingCapacity: true)
@@ -49,13 +55,8 @@ extension DiskCache {
             }
             return p.touches
         }
-        guard !touches.isEmpty, !isReadOnly, let index = currentIndex() else { return }
-        _ = indexed(index) { (i) throws(SQLiteError) in
-            try i.write { (c) throws(SQLiteError) in
-                for (id, touch) in touches {
-                    try c.touchRow(id, stamp: touch.stamp, expiresAt: touch.expiresAt, lastAccess: touch.lastAccess)
-                }
-            }
+        for (id, touch) in touches {
+            try c.touchRow(id, stamp: touch.stamp, expiresAt: touch.expiresAt, lastAccess: touch.lastAccess)
         }
     }
 
@@ -84,7 +85,7 @@ extension DiskCache {
         } else {
             adopted.isFile = true
             adopted.inode = stamp.inode
-            adopted.disk = max(adopted.disk, (size + 4095) / 4096 * 4096 + IndexRow.rowOverhead)
+            adopted.disk = max(adopted.disk, (size + 4095) / 4096 * 4096)
         }
         let landed = adopted
         let done: Bool = fileLock(id).withLock { _ in

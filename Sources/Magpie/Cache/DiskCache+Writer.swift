@@ -74,6 +74,7 @@ extension DiskCache {
         }
         if outcome.failure != 0 { throw .writeFailed(path: path(id, key: unhashedKey), errno: outcome.failure) }
         removeFiles(of: outcome.evicted)
+        if outcome.needsCompaction, let index = currentIndex() { compact(index) }
         if outcome.overLimit || freeSpaceIsLow() { scheduleTrim() }
     }
 
@@ -83,6 +84,8 @@ extension DiskCache {
         var evicted: [IndexVictim] = []
         /// Whether a limit was exceeded (a trim to half is due).
         var overLimit = false
+        /// Whether the evictions left enough free pages in the index to give them back now.
+        var needsCompaction = false
     }
 
     /// Writes a row entry: its bytes into the index, in one transaction with the limits kept.
@@ -100,7 +103,7 @@ extension DiskCache {
             switch result {
             case .failure(let error): outcome.failure = error.errnoValue
             case .success(let (previous, kept)):
-                (outcome.evicted, outcome.overLimit) = kept
+                (outcome.evicted, outcome.overLimit, outcome.needsCompaction) = kept
                 // The entry was a file: it is a row now, and the file goes (unless newer).
                 if let previous, previous.isFile { unlinkFile(id, key: key, inode: previous.inode) }
             }
@@ -136,7 +139,7 @@ extension DiskCache {
             if close(fd) != 0 && failure == 0 { failure = errno }
             if failure == 0 {
                 row.inode = UInt64(st.st_ino)
-                row.disk = Int(st.st_blocks) * 512 + IndexRow.rowOverhead
+                row.disk = Int(st.st_blocks) * 512
                 let landed = row
                 failure = fileLock(id).withLock { _ -> Int32 in
                     guard withPath(id, key: key, { rename(temporary, $0) }) == 0 else { return errno }
@@ -148,7 +151,7 @@ extension DiskCache {
                     }
                     switch result {
                     case .success(let kept):
-                        (outcome.evicted, outcome.overLimit) = kept
+                        (outcome.evicted, outcome.overLimit, outcome.needsCompaction) = kept
                         return 0
                     case .failure(let error):
                         // No row, no entry: the file goes too (the index is the truth).

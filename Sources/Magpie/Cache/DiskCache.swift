@@ -105,7 +105,10 @@ public final class DiskCache: Sendable {
         let (index, report) = Self.openIndex(dir, config: config, readOnly: isReadOnly)
         self.indexBox = Locked(index)
         self.openingReport = (leftovers + report.leftovers, report.invalid)
-        counters.withLock { $0.migrated = report.imported }
+        counters.withLock {
+            $0.migrated = report.imported
+            $0.indexRebuilds = report.rebuilt ? 1 : 0
+        }
         if let interval = config.sweepInterval, interval > .zero {
             let sweep = PeriodicSweep(every: interval, on: self) { cache in
                 _ = cache.removeExpiredValues()

@@ -1,6 +1,7 @@
 // Test helper for the disk-cache tests, run as a separate process:
 //   magpie-cache-writer loop DIR          stores "key-<n>" (payload from n) forever, printing n
 //                                         after each store returns, until killed
+//   magpie-cache-writer loop-small DIR    the same with payloads small enough to be rows
 //   magpie-cache-writer store-once DIR N  stores one N-byte entry, prints "ok" or the error,
 //                                         then stores a small entry to show the cache still works
 //   magpie-cache-writer lease DIR KEY     takes the download lease on KEY, prints "held", and
@@ -86,10 +87,10 @@ if arguments[1] == "budget-wait" {
 do {
     let cache = try DiskCache(config: .init(directory: arguments[2], sizeLimit: 0, sweepInterval: nil))
     switch arguments[1] {
-    case "loop":
+    case "loop", "loop-small":
         var n = 0
         while true {
-            try cache.store(CrashPayload.bytes(for: n), forKey: "key-\(n)")
+            try cache.store(CrashPayload.bytes(for: n, small: arguments[1] == "loop-small"), forKey: "key-\(n)")
             emit(String(n))
             n += 1
         }

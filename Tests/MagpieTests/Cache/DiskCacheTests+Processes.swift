@@ -6,9 +6,10 @@ import Testing
 
 /// Other processes on one cache folder: killed writers and concurrent ones.
 extension DiskCacheTests {
-    @Test func killingAWriterLosesAtMostTheEntryInFlight() throws {
+    /// Files (64-256 KiB) and rows of the index (up to 16 KiB).
+    @Test(arguments: [false, true]) func killingAWriterLosesAtMostTheEntryInFlight(small: Bool) throws {
         let dir = try TemporaryDirectory()
-        let child = try ChildProcess(Helper.writer, ["loop", dir.path("cache")])
+        let child = try ChildProcess(Helper.writer, [small ? "loop-small" : "loop", dir.path("cache")])
         var acknowledged = -1
         while acknowledged < 40, let line = child.readLine(), let n = Int(line) { acknowledged = n }
         child.killHard()
@@ -16,21 +17,25 @@ extension DiskCacheTests {
         // The writer used the wall clock; so does the reader here.
         let cache = try DiskCache(config: .init(directory: dir.path("cache"), sizeLimit: 0, sweepInterval: nil))
         for n in 0...acknowledged {
-            #expect(try cache.value(forKey: "key-\(n)") == CrashPayload.bytes(for: n), "key-\(n)")
+            #expect(try cache.value(forKey: "key-\(n)") == CrashPayload.bytes(for: n, small: small), "key-\(n)")
         }
         // Entries written after the last line we read are whole or absent, never torn.
         #expect(cache.count >= acknowledged + 1)
         for n in (acknowledged + 1)..<(cache.count + 5) {
-            if let value = try cache.value(forKey: "key-\(n)") { #expect(value == CrashPayload.bytes(for: n)) }
+            if let value = try cache.value(forKey: "key-\(n)") {
+                #expect(value == CrashPayload.bytes(for: n, small: small))
+            }
         }
-        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path("cache"))
-        #expect(!names.contains { $0.hasPrefix(".tmp-") })
+        #expect(cache.statistics().rows == (small ? cache.count : 0))
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path("cache/.magpie-tmp"))
+        #expect(names.isEmpty, "a dead writer's temporary file is removed on opening")
     }
 
-    @Test func twoProcessesSharingADirectoryDoNotCorruptIt() throws {
+    @Test(arguments: [false, true]) func twoProcessesSharingADirectoryDoNotCorruptIt(small: Bool) throws {
         let dir = try TemporaryDirectory()
-        let a = try ChildProcess(Helper.writer, ["loop", dir.path("cache")])
-        let b = try ChildProcess(Helper.writer, ["loop", dir.path("cache")])
+        let mode = small ? "loop-small" : "loop"
+        let a = try ChildProcess(Helper.writer, [mode, dir.path("cache")])
+        let b = try ChildProcess(Helper.writer, [mode, dir.path("cache")])
         var seenA = -1
         var seenB = -1
         // A writer that stops early (its output ends) fails the test rather than spinning it.
@@ -48,7 +53,7 @@ extension DiskCacheTests {
         let cache = try DiskCache(config: .init(directory: dir.path("cache"), sizeLimit: 0, sweepInterval: nil))
         #expect(cache.openingReport.invalidRemoved == 0)
         for n in 0...min(seenA, seenB) {
-            #expect(try cache.value(forKey: "key-\(n)") == CrashPayload.bytes(for: n))
+            #expect(try cache.value(forKey: "key-\(n)") == CrashPayload.bytes(for: n, small: small))
         }
     }
 }

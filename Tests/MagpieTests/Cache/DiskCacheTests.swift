@@ -64,28 +64,32 @@ import Testing
     @Test func sizeLimitHoldsAtEveryWriteAndTrimsToHalf() throws {
         let dir = try TemporaryDirectory()
         let clock = ManualClock()
-        let cache = try makeCache(dir, limit: 1_000_000, clock: clock)
+        let limit = 4_000_000
+        let cache = try makeCache(dir, limit: limit, clock: clock)
         var largestEntry = 0
         for i in 0..<40 {
-            let size = 50_000 + (i * 9_973) % 60_000
+            let size = 200_000 + (i * 39_893) % 240_000
             try cache.store([UInt8](repeating: 1, count: size), forKey: "k\(i)")
-            largestEntry = max(largestEntry, size + 200)
-            #expect(cache.totalSize() <= 1_000_000 + largestEntry)
-            let onDisk = try FileManager.default.contentsOfDirectory(atPath: dir.path("cache"))
-                .compactMap {
-                    (try? FileManager.default.attributesOfItem(atPath: dir.path("cache/\($0)")))?[.size] as? Int
-                }  // a background trim may race the listing
-                .reduce(0, +)
-            #expect(onDisk <= 1_000_000 + largestEntry)
+            largestEntry = max(largestEntry, size + 4096)
+            #expect(cache.bytesOnDisk() <= limit + largestEntry)
+            // What the folder takes: entry files' blocks, the index and its log.
+            var onDisk = 0
+            for name in try FileManager.default.contentsOfDirectory(atPath: dir.path("cache")) where !name.hasSuffix("-shm") {
+                var st = stat()
+                if lstat(dir.path("cache/\(name)"), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+                    onDisk += Int(st.st_blocks) * 512
+                }
+            }  // a background trim may race the listing
+            #expect(onDisk <= limit + largestEntry)
             clock.advance(by: 1)
             if i == 5 { _ = try cache.value(forKey: "k0") }  // keep k0 recent
             if i % 3 == 0 { _ = try cache.value(forKey: "k0") }
         }
         cache.waitForBackgroundWork()
-        #expect(cache.totalSize() <= 1_000_000)
+        #expect(cache.bytesOnDisk() <= limit)
         #expect(try cache.value(forKey: "k0") != nil, "the most recently accessed entry survives trimming")
-        #expect(throws: DiskCacheError.entryTooLarge(size: 2_000_092, limit: 1_000_000)) {
-            try cache.store([UInt8](repeating: 0, count: 2_000_000), forKey: "huge")
+        #expect(throws: DiskCacheError.entryTooLarge(size: 5_000_092, limit: limit)) {
+            try cache.store([UInt8](repeating: 0, count: 5_000_000), forKey: "huge")
         }
     }
 
@@ -118,7 +122,7 @@ import Testing
     @Test func aWriteBetweenChoosingAndDeletingSurvivesSweepsAndTrims() throws {
         let dir = try TemporaryDirectory()
         let clock = ManualClock()
-        let cache = try makeCache(dir, limit: 1_000_000, clock: clock)
+        let cache = try makeCache(dir, clock: clock)
         func writeOnce(_ key: String, _ payload: [UInt8]) {
             let pending = Locked(true)
             cache.removalHook.withLock {
@@ -145,11 +149,11 @@ import Testing
         // Trim: the least recently used entries are chosen; the oldest is written again meanwhile.
         // A second cache on the folder, with a limit the first never had, trims it (so no write's
         // own eviction runs first).
-        for i in 0..<9 {
+        for i in 0..<20 {
             clock.advance(by: 1)
             try cache.store([UInt8](repeating: UInt8(i), count: 100_000), forKey: "k\(i)")
         }
-        let trimming = try makeCache(dir, limit: 600_000, clock: clock)
+        let trimming = try makeCache(dir, limit: 2_000_000, clock: clock)
         let fresh = [UInt8](repeating: 77, count: 100_000)
         let pending = Locked(true)
         trimming.removalHook.withLock {
@@ -163,7 +167,8 @@ import Testing
         #expect(!removed.isEmpty && !removed.contains(cache.fileName(forKey: "k0")))
         #expect(try cache.value(forKey: "k0") == fresh, "the write made during the trim is kept")
         #expect(try cache.value(forKey: "k1") == nil, "the next oldest was trimmed")
-        #expect(try cache.value(forKey: "k8") != nil && trimming.bytesOnDisk() <= 300_000)
+        #expect(try cache.value(forKey: "k19") != nil)
+        #expect(trimming.bytesOnDisk() <= 1_000_000, "\(trimming.statistics())")
         // The index and the files agree.
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path("cache")).filter {
             !$0.hasPrefix(".")
@@ -259,17 +264,18 @@ import Testing
 
     @Test func fileSizeLimitFailsTheWriteCleanly() throws {
         let dir = try TemporaryDirectory()
-        // prlimit (util-linux) starts the helper with RLIMIT_FSIZE of 100 kB.
+        // prlimit (util-linux) starts the helper with RLIMIT_FSIZE of 1 MB (the index and its
+        // log stay well below it).
         let child = try ChildProcess(
             URL(fileURLWithPath: "/usr/bin/prlimit"),
-            ["--fsize=100000", Helper.writer.path, "store-once", dir.path("cache"), "300000"])
+            ["--fsize=1000000", Helper.writer.path, "store-once", dir.path("cache"), "3000000"])
         let first = child.readLine() ?? ""
         let second = child.readLine() ?? ""
         child.process.waitUntilExit()
         #expect(first.hasPrefix("error: cannot write") && first.contains("too large"), "\(first)")
         #expect(second == "still usable")
-        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path("cache"))
-        #expect(!names.contains { $0.hasPrefix(".tmp-") }, "the failed write left \(names)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path("cache/.magpie-tmp"))
+        #expect(names.isEmpty, "the failed write left \(names)")
     }
 
     @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))

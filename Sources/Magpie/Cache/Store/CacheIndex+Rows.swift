@@ -7,7 +7,8 @@ struct IndexRow: Sendable, Equatable {
     var isFile: Bool
     /// Header and payload bytes.
     var size: Int
-    /// Bytes on disk: a file's blocks, or the row's bytes and their share of a page.
+    /// Bytes on disk: a file's blocks (its row is in the index's pages), or for a row entry its
+    /// bytes and its bookkeeping (an estimate: the index's pages are what is counted).
     var disk: Int
     var expiresAt: Double
     var lastAccess: Double
@@ -15,7 +16,7 @@ struct IndexRow: Sendable, Equatable {
     /// The file's inode (0 for a row): a removal leaves a newer file of the same key alone.
     var inode: UInt64
 
-    /// Bytes a row's own bookkeeping takes in the database (its columns, the two indexes' keys).
+    /// Bytes a row's own bookkeeping takes in the database (its columns, the three indexes' keys).
     static let rowOverhead = 96
 }
 
