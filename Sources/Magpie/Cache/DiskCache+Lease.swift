@@ -47,9 +47,11 @@ extension DiskCache {
     func fileStamp(forKey key: String) -> FileStamp? {
         let id = EntryID(key: key)
         if let index = currentIndex(),
-            case .success(let found) = indexed(index, { (i) throws(SQLiteError) in
-                try i.read { (c) throws(SQLiteError) in try c.rowHead(id) }
-            }), let row = found, !row.isFile
+            case .success(let found) = indexed(
+                index,
+                { (i) throws(SQLiteError) in
+                    try i.read { (c) throws(SQLiteError) in try c.rowHead(id) }
+                }), let row = found, !row.isFile
         {
             return FileStamp(inode: row.inode, size: row.size)
         }

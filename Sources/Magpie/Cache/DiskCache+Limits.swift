@@ -40,7 +40,9 @@ extension DiskCache {
         try writeTouches(c)
         var removed: [IndexVictim] = []
         var after = -Double.infinity
-        while (config.sizeLimit > 0 && bytes > config.sizeLimit) || (config.countLimit > 0 && entries > config.countLimit) {
+        while (config.sizeLimit > 0 && bytes > config.sizeLimit)
+            || (config.countLimit > 0 && entries > config.countLimit)
+        {
             let batch = try c.leastRecentlyAccessed(limit: 64, after: after)
             if batch.isEmpty { break }
             for victim in batch where victim.id != spared {

@@ -122,9 +122,11 @@ extension DiskCache {
             if discard(id, key: unhashedKey, row: row) { counters.withLock { $0.invalid += 1 } }
             return nil
         case .hit(let payload, let facts, let stamp):
-            var current = row ?? IndexRow(
-                isFile: true, size: facts.headerSize + facts.payloadSize, disk: 0, expiresAt: facts.expiresAt,
-                lastAccess: facts.lastAccess, freshUntil: facts.freshness.freshUntil, inode: stamp.inode)
+            var current =
+                row
+                ?? IndexRow(
+                    isFile: true, size: facts.headerSize + facts.payloadSize, disk: 0, expiresAt: facts.expiresAt,
+                    lastAccess: facts.lastAccess, freshUntil: facts.freshness.freshUntil, inode: stamp.inode)
             if current.expiresAt <= nowSeconds {
                 discard(id, key: unhashedKey, row: row)
                 return nil

@@ -71,9 +71,12 @@ extension DiskCache {
         flushTouches()
         var names: [String] = []
         while true {
-            guard case .success(let chosen) = indexed(index, { (i) throws(SQLiteError) in
-                try i.read { (c) throws(SQLiteError) in try c.expired(at: now, limit: 1000) }
-            }), !chosen.isEmpty
+            guard
+                case .success(let chosen) = indexed(
+                    index,
+                    { (i) throws(SQLiteError) in
+                        try i.read { (c) throws(SQLiteError) in try c.expired(at: now, limit: 1000) }
+                    }), !chosen.isEmpty
             else { break }
             let removed = removeChosen(chosen, from: index)
             names += removed.map { fileName($0.id, key: $0.key) }
@@ -99,9 +102,12 @@ extension DiskCache {
         var names: [String] = []
         var checkedFreeSpace = false
         while true {
-            guard case .success(let (entries, bytes)) = indexed(index, { (i) throws(SQLiteError) in
-                try i.read { (c) throws(SQLiteError) in try usage(c, index) }
-            })
+            guard
+                case .success(let (entries, bytes)) = indexed(
+                    index,
+                    { (i) throws(SQLiteError) in
+                        try i.read { (c) throws(SQLiteError) in try usage(c, index) }
+                    })
             else { break }
             var bytesTarget = bytes
             var countTarget = entries
@@ -118,9 +124,12 @@ extension DiskCache {
             }
             guard bytesTarget < bytes || countTarget < entries else { break }
             var left = (bytes: bytes, entries: entries)
-            guard case .success(let batch) = indexed(index, { (i) throws(SQLiteError) in
-                try i.read { (c) throws(SQLiteError) in try c.leastRecentlyAccessed(limit: 1000) }
-            }), !batch.isEmpty
+            guard
+                case .success(let batch) = indexed(
+                    index,
+                    { (i) throws(SQLiteError) in
+                        try i.read { (c) throws(SQLiteError) in try c.leastRecentlyAccessed(limit: 1000) }
+                    }), !batch.isEmpty
             else { break }
             var chosen: [IndexVictim] = []
             for victim in batch {

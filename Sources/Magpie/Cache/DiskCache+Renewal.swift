@@ -28,15 +28,21 @@ extension DiskCache {
             (expiration ?? config.expiration).expiryDate(from: now)?.timeIntervalSinceReferenceDate ?? .infinity
         guard let index = currentIndex(checkingFile: true) else { return false }
         let result: Result<Bool, DiskCacheError> = fileLock(id).withLock { _ in
-            guard case .success(let found) = indexed(index, { (i) throws(SQLiteError) in
-                try i.read { (c) throws(SQLiteError) in try c.row(id) { row, data in (row, data.map { [UInt8]($0) }) } }
-            }), let (row, stored) = found, withPendingTouch(row, id).expiresAt > nowSeconds
+            guard
+                case .success(let found) = indexed(
+                    index,
+                    { (i) throws(SQLiteError) in
+                        try i.read { (c) throws(SQLiteError) in
+                            try c.row(id) { row, data in (row, data.map { [UInt8]($0) }) }
+                        }
+                    }), let (row, stored) = found, withPendingTouch(row, id).expiresAt > nowSeconds
             else { return .success(false) }
             var fd: Int32 = -1
             defer { if fd >= 0 { close(fd) } }
             let parsed: DiskEntryFormat.Parsed?
             if var bytes = stored {
-                parsed = DiskEntryFormat.parse(Array(bytes.prefix(DiskEntryFormat.maxHeaderSize)), fileSize: bytes.count)
+                parsed = DiskEntryFormat.parse(
+                    Array(bytes.prefix(DiskEntryFormat.maxHeaderSize)), fileSize: bytes.count)
                 guard let parsed else { return .success(false) }
                 return renewing(parsed, key: key, validators: validators, freshness: freshness, expires: expires) {
                     expiry, fresh, roomy in
@@ -60,7 +66,8 @@ extension DiskCache {
                 }
                 guard wrote == 16 else { return .failure(.writeFailed(path: path(id, key: unhashedKey), errno: errno)) }
                 if roomy {
-                    let fields = DiskEntryFormat.freshnessFields(fresh, hasValidators: parsed.info.metadata.canRevalidate)
+                    let fields = DiskEntryFormat.freshnessFields(
+                        fresh, hasValidators: parsed.info.metadata.canRevalidate)
                     let n = fields.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, DiskEntryFormat.freshOffset) }
                     guard n == fields.count else {
                         return .failure(.writeFailed(path: path(id, key: unhashedKey), errno: errno))
@@ -108,7 +115,9 @@ extension DiskCache {
                 try c.renewRow(id, expiresAt: expiry, lastAccess: now, freshUntil: freshUntil, data: bytes)
             }
         }
-        if case .failure(let error) = result { return .failure(.writeFailed(path: index.path, errno: error.errnoValue)) }
+        if case .failure(let error) = result {
+            return .failure(.writeFailed(path: index.path, errno: error.errnoValue))
+        }
         return .success(true)
     }
 

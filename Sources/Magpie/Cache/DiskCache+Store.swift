@@ -28,7 +28,9 @@ extension DiskCache {
     /// counts them.
     public func statistics() -> Statistics {
         guard let index = currentIndex() else { return Statistics() }
-        guard case .success(let totals) = indexed(index, { (i) throws(SQLiteError) in try i.read { (c) throws(SQLiteError) in try c.totals() } })
+        guard
+            case .success(let totals) = indexed(
+                index, { (i) throws(SQLiteError) in try i.read { (c) throws(SQLiteError) in try c.totals() } })
         else { return Statistics() }
         let indexBytes = index.bytesOnDisk()
         return Statistics(
@@ -55,7 +57,9 @@ extension DiskCache {
     ) {
         if readOnly {
             guard access(dir + "/" + CacheIndex.fileName, R_OK) == 0 else { return (nil, (0, 0, 0, false)) }
-            return ((try? CacheIndex(directory: dir, readOnly: true, settings: indexSettings(config))), (0, 0, 0, false))
+            return (
+                (try? CacheIndex(directory: dir, readOnly: true, settings: indexSettings(config))), (0, 0, 0, false)
+            )
         }
         var rebuilt = false
         for attempt in 0..<2 {

@@ -132,7 +132,13 @@ public final class DiskCache: Sendable {
             let looked = indexed(index) { (i) throws(SQLiteError) in
                 try i.read { (c) throws(SQLiteError) in
                     try c.row(id) { row, data in
-                        (row, data.flatMap { DiskEntryFormat.parse(Array($0.prefix(DiskEntryFormat.maxHeaderSize)), fileSize: $0.count) })
+                        (
+                            row,
+                            data.flatMap {
+                                DiskEntryFormat.parse(
+                                    Array($0.prefix(DiskEntryFormat.maxHeaderSize)), fileSize: $0.count)
+                            }
+                        )
                     }
                 }
             }
@@ -164,7 +170,9 @@ public final class DiskCache: Sendable {
     public func isCached(forKey key: String) -> Bool {
         guard let id = try? checkedID(key), let index = currentIndex(checkingFile: true) else { return false }
         let now = clock.now().timeIntervalSinceReferenceDate
-        guard case .success(let found) = indexed(index, { (i) throws(SQLiteError) in try i.read { (c) throws(SQLiteError) in try c.rowHead(id) } }),
+        guard
+            case .success(let found) = indexed(
+                index, { (i) throws(SQLiteError) in try i.read { (c) throws(SQLiteError) in try c.rowHead(id) } }),
             let stored = found
         else { return false }
         let row = withPendingTouch(stored, id)
@@ -190,7 +198,9 @@ public final class DiskCache: Sendable {
         guard let index = currentIndex() else { return false }
         let id = EntryID(key: key)
         let now = clock.now().timeIntervalSinceReferenceDate
-        guard case .success(let found) = indexed(index, { (i) throws(SQLiteError) in try i.read { (c) throws(SQLiteError) in try c.rowHead(id) } }),
+        guard
+            case .success(let found) = indexed(
+                index, { (i) throws(SQLiteError) in try i.read { (c) throws(SQLiteError) in try c.rowHead(id) } }),
             let stored = found
         else { return false }
         let row = withPendingTouch(stored, id)

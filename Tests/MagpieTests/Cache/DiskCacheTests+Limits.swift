@@ -14,7 +14,9 @@ extension DiskCacheTests {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return 0 }
         for case let name as String in walker where !name.hasSuffix("-shm") {
             var st = stat()
-            if lstat(folder + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { total += Int(st.st_blocks) * 512 }
+            if lstat(folder + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+                total += Int(st.st_blocks) * 512
+            }
         }
         return total
     }
@@ -47,12 +49,15 @@ extension DiskCacheTests {
                 worst = max(worst, onDisk)
                 // The limit, plus the index's free pages not yet given back (at most 16) and the
                 // marker file.
-                #expect(onDisk <= limit + 16 * CacheIndex.pageSize + 4096, "\(onDisk) bytes on disk after \(n + 1) writes")
+                #expect(
+                    onDisk <= limit + 16 * CacheIndex.pageSize + 4096, "\(onDisk) bytes on disk after \(n + 1) writes")
                 #expect(abs(cache.bytesOnDisk() - onDisk) <= 4096, "\(cache.statistics()) against \(onDisk)")
             }
         }
         #expect(cache.count > (inline > 0 ? 400 : 200), "\(cache.count) entries kept")
-        print("2 MB limit, 3,000 thumbnails, inline \(inline): \(cache.count) entries kept, at most \(worst) bytes on disk")
+        print(
+            "2 MB limit, 3,000 thumbnails, inline \(inline): \(cache.count) entries kept, at most \(worst) bytes on disk"
+        )
     }
 
     /// With room for all of them, the same thumbnails take at most 1.25 times their bytes on disk
@@ -116,7 +121,9 @@ extension DiskCacheTests {
         try withSmallVolume(2 << 20) { folder in
             let cache = try DiskCache(
                 config: .init(directory: folder, sizeLimit: 0, sweepInterval: nil, freeSpaceLimit: 0))
-            func payload(_ n: Int) -> [UInt8] { thumbnail(n) + (n % 5 == 0 ? [UInt8](repeating: 1, count: 40_000) : []) }
+            func payload(_ n: Int) -> [UInt8] {
+                thumbnail(n) + (n % 5 == 0 ? [UInt8](repeating: 1, count: 40_000) : [])
+            }
             for n in 0..<10 { try cache.store(payload(n), forKey: "k\(n)") }
             // Another program fills the volume.
             let ballast = folder + "/../ballast"
@@ -150,7 +157,8 @@ extension DiskCacheTests {
         try withSmallVolume(4 << 20) { folder in
             let clock = ManualClock()
             let cache = try DiskCache(
-                config: .init(directory: folder, sizeLimit: 0, sweepInterval: nil, freeSpaceLimit: 2 << 20), clock: clock)
+                config: .init(directory: folder, sizeLimit: 0, sweepInterval: nil, freeSpaceLimit: 2 << 20),
+                clock: clock)
             for n in 0..<60 {
                 clock.advance(by: 2)  // a free-space look at most once a second
                 try cache.store([UInt8](repeating: UInt8(n), count: 60_000), forKey: "k\(n)")

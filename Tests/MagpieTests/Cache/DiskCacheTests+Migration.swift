@@ -28,7 +28,9 @@ extension DiskCacheTests {
         let folder = try makeEarlierVersionsFolder(dir, entries: 50)
         let cache = try makeCache(dir, inline: 32 << 10)
         #expect(cache.count == 51 && cache.migratedEntries == 51, "every file indexed on opening")
-        #expect(cache.openingReport.leftoversRemoved == 1 && !FileManager.default.fileExists(atPath: folder + "/.tmp-999999999-7"))
+        #expect(
+            cache.openingReport.leftoversRemoved == 1
+                && !FileManager.default.fileExists(atPath: folder + "/.tmp-999999999-7"))
         #expect(cache.statistics().files == 51)
         // Read: a small entry becomes a row and its file goes; a large one stays a file.
         for n in 0..<25 {

@@ -113,7 +113,8 @@ extension DiskCacheTests {
         let meta = DiskEntryMetadata(etag: "\"v1\"")
         try cache.store([5, 5], forKey: "k", metadata: meta, freshness: freshness(clock, 10))
         clock.advance(by: 20)
-        #expect(try cache.value(forKey: "k") == nil && (try cache.entry(forKey: "k", allowingStale: true))?.isStale == true)
+        #expect(
+            try cache.value(forKey: "k") == nil && (try cache.entry(forKey: "k", allowingStale: true))?.isStale == true)
         #expect(try cache.renew(forKey: "k", freshness: freshness(clock, 30), validators: meta))
         #expect(try cache.value(forKey: "k") == [5, 5])
         // A fresh process reads the renewed freshness from the row's own header.

@@ -74,7 +74,8 @@ import Testing
             #expect(cache.bytesOnDisk() <= limit + largestEntry)
             // What the folder takes: entry files' blocks, the index and its log.
             var onDisk = 0
-            for name in try FileManager.default.contentsOfDirectory(atPath: dir.path("cache")) where !name.hasSuffix("-shm") {
+            for name in try FileManager.default.contentsOfDirectory(atPath: dir.path("cache"))
+            where !name.hasSuffix("-shm") {
                 var st = stat()
                 if lstat(dir.path("cache/\(name)"), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
                     onDisk += Int(st.st_blocks) * 512
@@ -158,7 +159,11 @@ import Testing
         let pending = Locked(true)
         trimming.removalHook.withLock {
             $0 = {
-                guard pending.withLock({ p in defer { p = false }; return p }) else { return }
+                guard
+                    pending.withLock({ p in
+                        defer { p = false }; return p
+                    })
+                else { return }
                 clock.advance(by: 1)
                 try? cache.store(fresh, forKey: "k0")
             }
@@ -203,7 +208,9 @@ import Testing
         #expect(try reopened.value(forKey: "torn") == nil && (try reopened.value(forKey: "junk")) == nil)
         #expect(reopened.invalidEntriesRemoved == 3 && reopened.count == 1)
         #expect(try reopened.value(forKey: "good") == [UInt8](repeating: 5, count: 5000))
-        for key in ["torn", "flipped", "junk"] { #expect(!FileManager.default.fileExists(atPath: cache.path(forKey: key))) }
+        for key in ["torn", "flipped", "junk"] {
+            #expect(!FileManager.default.fileExists(atPath: cache.path(forKey: key)))
+        }
     }
 
     @Test func anEntryRewrittenByAnotherCacheWithALongerHeaderIsReadNotDiscarded() throws {
@@ -241,7 +248,8 @@ import Testing
         }
         // A name too long for the file system.
         let plain = try DiskCache(
-            config: .init(directory: dir.path("plain"), usesHashedFileName: false, sweepInterval: nil, inlineThreshold: 0))
+            config: .init(
+                directory: dir.path("plain"), usesHashedFileName: false, sweepInterval: nil, inlineThreshold: 0))
         #expect(
             throws: DiskCacheError.writeFailed(
                 path: plain.path(forKey: String(repeating: "n", count: 300)), errno: ENAMETOOLONG)

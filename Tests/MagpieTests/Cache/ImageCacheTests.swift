@@ -13,7 +13,8 @@ import Testing
     {
         try ImageCache(
             memory: .init(totalCostLimit: 50_000_000, cleanInterval: nil),
-            disk: .init(directory: dir.path("disk"), sweepInterval: nil, inlineThreshold: inline), serializer: serializer,
+            disk: .init(directory: dir.path("disk"), sweepInterval: nil, inlineThreshold: inline),
+            serializer: serializer,
             clock: clock)
     }
 

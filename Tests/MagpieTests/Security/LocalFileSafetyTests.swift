@@ -159,7 +159,8 @@ import Testing
     @Test func hugeAndSpecialEntriesAreInvalidNotRead() throws {
         let dir = try TemporaryDirectory()
         let folder = dir.path("cache")
-        let cache = try DiskCache(config: .init(directory: folder, sizeLimit: 0, sweepInterval: nil, inlineThreshold: 0))
+        let cache = try DiskCache(
+            config: .init(directory: folder, sizeLimit: 0, sweepInterval: nil, inlineThreshold: 0))
         try cache.store([UInt8](repeating: 7, count: 4000), forKey: "sparse")
         try cache.store([1], forKey: "fifo")
         // Grow the entry to 64 GiB (sparse) and make its header declare that payload.

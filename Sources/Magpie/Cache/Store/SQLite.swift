@@ -17,7 +17,9 @@ struct SQLiteError: Error, CustomStringConvertible {
     /// The database is not a database, or a page of it is damaged.
     var isCorrupt: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
     /// The disk (or the file-size limit) refused the pages.
-    var isFull: Bool { code == SQLITE_FULL || (code == SQLITE_IOERR && (systemErrno == ENOSPC || systemErrno == EFBIG)) }
+    var isFull: Bool {
+        code == SQLITE_FULL || (code == SQLITE_IOERR && (systemErrno == ENOSPC || systemErrno == EFBIG))
+    }
     /// Another connection held a lock past the busy timeout.
     var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
     /// The folder's file can no longer be written (read-only mount, permissions).
@@ -101,7 +103,8 @@ final class SQLiteConnection: @unchecked Sendable {
         var prepared: OpaquePointer?
         let rc = sql.withUTF8Buffer { text in
             text.withMemoryRebound(to: CChar.self) {
-                sqlite3_prepare_v3(handle, $0.baseAddress, Int32($0.count), UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+                sqlite3_prepare_v3(
+                    handle, $0.baseAddress, Int32($0.count), UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
             }
         }
         guard rc == SQLITE_OK, let prepared else { throw error(rc) }
@@ -158,7 +161,8 @@ struct SQLiteStatement {
     func bindNull(_ index: Int32) { sqlite3_bind_null(handle, index) }
     /// Binds `bytes` as a blob, uncopied (SQLITE_STATIC): valid until the next reset.
     func bind(_ index: Int32, blob bytes: UnsafeRawBufferPointer) {
-        sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), nil)
+        sqlite3_bind_blob64(
+            handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), nil)
     }
     /// Binds `text` (its UTF-8 bytes, copied by SQLite).
     func bind(_ index: Int32, text: String) {
