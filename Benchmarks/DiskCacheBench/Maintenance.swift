@@ -1,0 +1,40 @@
+import Foundation
+import Magpie
+
+/// Opening a folder of many entries, and trimming it to half its limit, for both stores.
+enum Maintenance {
+    static func run(root: String, counts: [Int]) throws {
+        print("\nopening a folder and trimming it to half (2 KB entries), seconds")
+        print("case".padding(toLength: 34, withPad: " ", startingAt: 0) + "       files       hybrid    ratio")
+        for count in counts {
+            var opens: [Bench.Store: Double] = [:]
+            var trims: [Bench.Store: Double] = [:]
+            var fills: [Bench.Store: Double] = [:]
+            for store in Bench.Store.allCases {
+                let dir = Bench.fresh(root, "big-\(store)-\(count)")
+                let payloads = (0..<16).map { Bench.payload($0, size: 2_048) }
+                fills[store] = try Bench.seconds {
+                    let cache = try DiskCache(config: store.config(dir))
+                    for n in 0..<count { try cache.store(payloads[n % 16], forKey: "https://img.example/\(n).jpg") }
+                }
+                var opened: DiskCache?
+                opens[store] = try Bench.seconds { opened = try DiskCache(config: store.config(dir)) }
+                precondition(opened!.count == count)
+                let limit = opened!.bytesOnDisk() - 1
+                opened = nil
+                let trimming = try DiskCache(config: store.config(dir, sizeLimit: limit))
+                trims[store] = Bench.seconds { _ = trimming.removeSizeExceededValues() }
+                precondition(trimming.bytesOnDisk() <= limit / 2 + (1 << 20))
+                try? FileManager.default.removeItem(atPath: dir)
+            }
+            let n = count >= 1_000_000 ? "\(count / 1_000_000),000,000" : "\(count / 1_000),000"
+            for (name, table) in [("fill", fills), ("open", opens), ("trim to half", trims)] {
+                print(
+                    "\(name) \(n) entries".padding(toLength: 34, withPad: " ", startingAt: 0)
+                        + String(
+                            format: "%12.3f %12.3f %8.2f", table[.files]!, table[.hybrid]!,
+                            table[.hybrid]! / table[.files]!))
+            }
+        }
+    }
+}
