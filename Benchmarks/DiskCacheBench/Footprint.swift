@@ -19,7 +19,12 @@ enum Footprint {
                 stored += payloads[n].count
             }
         }
-        let r = try Bench.seconds { for n in 0..<count { precondition(try cache.value(forKey: keys[n]) != nil) } }
+        let r = try Bench.seconds {
+            for n in 0..<count {
+                let value = try cache.value(forKey: keys[n])
+                precondition(value != nil)
+            }
+        }
         // As the folder rests: the index's log checkpointed, free pages given back.
         _ = cache.removeSizeExceededValues()
         return (Bench.blocks(dir), stored, Double(count) / w, Double(count) / r)

@@ -55,7 +55,7 @@ enum Bench {
 
     /// An incompressible payload of `size` bytes, different for each `n`.
     static func payload(_ n: Int, size: Int) -> [UInt8] {
-        var state = UInt64(truncatingIfNeeded: n &* 0x9E37_79B9_7F4A_7C15 &+ 1)
+        var state = UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15 &+ 1
         var out = [UInt8](repeating: 0, count: size)
         out.withUnsafeMutableBytes { raw in
             var i = 0

@@ -115,3 +115,21 @@ enum Throughput {
         _ = phase == "write" ? write(cache, mine, size: size, tasks: 1) : read(cache, mine, size: size, tasks: 1)
     }
 }
+
+extension Throughput {
+    /// A profiling aid (`--only profile`): `MAGPIE_DISK_SIZE` bytes (4096) into the store named by
+    /// `MAGPIE_DISK_STORE` (hybrid), 20,000 entries, then 10 passes of reads from one task.
+    static func profile(root: String) throws {
+        let environment = ProcessInfo.processInfo.environment
+        let size = Int(environment["MAGPIE_DISK_SIZE"] ?? "") ?? 4096
+        let store: Bench.Store = environment["MAGPIE_DISK_STORE"] == "files" ? .files : .hybrid
+        let cache = try DiskCache(config: store.config(Bench.fresh(root, "profile")))
+        let keys = keys(size, 20_000)
+        let w = write(cache, keys, size: size, tasks: 1)
+        let r = (0..<10).map { _ in read(cache, keys, size: size, tasks: 1) }
+        print(
+            String(
+                format: "%@ %d B: write %.2f µs, read %.2f µs", "\(store)", size, w / 20_000 * 1e6,
+                Bench.median(r) / 20_000 * 1e6))
+    }
+}

@@ -9,12 +9,12 @@
 import Foundation
 import Magpie
 
-var arguments = Array(CommandLine.arguments.dropFirst())
+let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--child" {
     try Throughput.child(Array(arguments.dropFirst()))
     exit(0)
 }
-func option(_ name: String) -> String? {
+@MainActor func option(_ name: String) -> String? {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
     return arguments[i + 1]
 }
@@ -22,12 +22,13 @@ let root = option("--dir") ?? NSTemporaryDirectory() + "magpie-disk-bench"
 let rounds = Int(option("--rounds") ?? "") ?? 3
 let only = option("--only")
 let large = arguments.contains("--large")
-func wanted(_ section: String) -> Bool { only == nil || only == section }
+@MainActor func wanted(_ section: String) -> Bool { only == nil || only == section }
 
 let ticksAtStart = Bench.cpuTicks()
 print(
     "disk cache: files-only store against hybrid (inline threshold \(DiskCache.Config().inlineThreshold >> 10) KiB), in \(root)"
 )
+if only == "profile" { try Throughput.profile(root: root) }
 if wanted("throughput") { try Throughput.run(root: root, rounds: rounds) }
 if wanted("processes") { try Throughput.runProcesses(root: root, rounds: rounds) }
 if wanted("footprint") { try Footprint.run(root: root) }

@@ -36,29 +36,28 @@ extension DiskCache {
         let overBytes = config.sizeLimit > 0 && bytes > config.sizeLimit
         let overCount = config.countLimit > 0 && entries > config.countLimit
         guard overBytes || overCount else { return ([], false, false) }
-        // Reads this process made count before anything is chosen.
-        try writeTouches(c)
+        func over() -> Bool {
+            (config.sizeLimit > 0 && bytes > config.sizeLimit) || (config.countLimit > 0 && entries > config.countLimit)
+        }
         var removed: [IndexVictim] = []
-        var after = -Double.infinity
-        while (config.sizeLimit > 0 && bytes > config.sizeLimit)
-            || (config.countLimit > 0 && entries > config.countLimit)
-        {
-            let batch = try c.leastRecentlyAccessed(limit: 64, after: after)
-            if batch.isEmpty { break }
-            for victim in batch where victim.id != spared {
-                if !(config.sizeLimit > 0 && bytes > config.sizeLimit)
-                    && !(config.countLimit > 0 && entries > config.countLimit)
-                {
-                    break
+        // First the entries this process has not read since their rows' times, then (if the folder
+        // is still over) any.
+        for sparingRead in [true, false] where over() {
+            var after: IndexCursor?
+            scan: while over() {
+                let batch = try c.leastRecentlyAccessed(limit: 64, after: after)
+                for victim in batch where victim.id != spared {
+                    if !over() { break scan }
+                    if sparingRead && pendingTouch(victim.id, stamp: victim.inode) != nil { continue }
+                    if try c.deleteRow(victim.id) {
+                        removed.append(victim)
+                        bytes -= victim.disk
+                        entries -= 1
+                    }
                 }
-                if try c.deleteRow(victim.id) {
-                    removed.append(victim)
-                    bytes -= victim.disk
-                    entries -= 1
-                }
+                guard batch.count == 64, let last = batch.last else { break }
+                after = IndexCursor(last)
             }
-            after = batch.last!.lastAccess
-            if batch.count < 64 || batch.allSatisfy({ $0.id == spared }) { break }
         }
         return (removed, true, try c.integer("PRAGMA freelist_count") >= 16)
     }

@@ -78,14 +78,15 @@ extension DiskCache {
         }
         if row.freshUntil <= nowSeconds && !allowingStale { return nil }
         if row.isFile {
-            return try fileHit(id, key: key, row: row, now: now, extending: extending, allowingStale: allowingStale)
+            return try fileHit(
+                id, key: key, row: row, stored: stored, now: now, extending: extending, allowingStale: allowingStale)
         }
         guard let validated else {
             if discard(id, key: unhashedKey, row: stored) { counters.withLock { $0.invalid += 1 } }
             return nil
         }
         if !allowingStale && !validated.facts.freshness.isFresh(at: nowSeconds) { return nil }
-        let expires = touch(id, row, facts: validated.facts, now: now, extending: extending)
+        let expires = touch(id, row, stored: stored, facts: validated.facts, now: now, extending: extending)
         return Hit(
             payload: validated.payload, expiresAt: expires, freshness: validated.facts.freshness,
             isStale: !validated.facts.freshness.isFresh(at: nowSeconds), metadata: validated.facts.metadata)
@@ -108,7 +109,8 @@ extension DiskCache {
     /// The entry file of `id`, read and checked, as a hit; `row` is its row (`nil`: the file has
     /// none yet, and is taken into the index, as a row when it is small enough).
     func fileHit(
-        _ id: EntryID, key: String, row: IndexRow?, now: Date, extending: ExpirationExtending, allowingStale: Bool
+        _ id: EntryID, key: String, row: IndexRow?, stored: IndexRow? = nil, now: Date, extending: ExpirationExtending,
+        allowingStale: Bool
     ) throws(DiskCacheError) -> Hit? {
         let unhashedKey = config.usesHashedFileName ? nil : key
         let nowSeconds = now.timeIntervalSinceReferenceDate
@@ -132,12 +134,14 @@ extension DiskCache {
                 return nil
             }
             if !allowingStale && !facts.freshness.isFresh(at: nowSeconds) { return nil }
+            var indexed = stored ?? current
             if row == nil || current.size <= config.inlineThreshold {
                 // An earlier version's entry (or one a crashed writer left unindexed): indexed now,
                 // as a row when it is small enough, and its file then goes.
                 adopt(id, key: key, payload: payload, facts: facts, stamp: stamp, row: &current)
+                indexed = current
             }
-            let expires = touch(id, current, facts: facts, now: now, extending: extending)
+            let expires = touch(id, current, stored: indexed, facts: facts, now: now, extending: extending)
             return Hit(
                 payload: payload, expiresAt: expires, freshness: facts.freshness,
                 isStale: !facts.freshness.isFresh(at: nowSeconds), metadata: facts.metadata)
@@ -187,9 +191,12 @@ extension DiskCache {
 
     /// The expiry a read leaves the entry with (extended as asked), recorded as a pending touch:
     /// the index learns the read's time at the next flush (see ``flushTouches()``).
-    func touch(_ id: EntryID, _ row: IndexRow, facts: DiskEntryFormat.Facts, now: Date, extending: ExpirationExtending)
-        -> Double
-    {
+    /// `row` is the entry as this process sees it (its own waiting touch applied), `stored` as the
+    /// index has it.
+    func touch(
+        _ id: EntryID, _ row: IndexRow, stored: IndexRow? = nil, facts: DiskEntryFormat.Facts, now: Date,
+        extending: ExpirationExtending
+    ) -> Double {
         let nowSeconds = now.timeIntervalSinceReferenceDate
         // The entry's own lifetime: expiry and last access are always written together, so their
         // difference is the lifetime last set.
@@ -201,7 +208,7 @@ extension DiskCache {
         // Without validators nothing can renew an entry: reads never keep it past its freshness.
         if !facts.hasValidators { expires = min(expires, max(row.expiresAt, facts.freshness.freshUntil)) }
         if !isReadOnly && (expires != row.expiresAt || nowSeconds != row.lastAccess) {
-            recordTouch(id, stamp: row.inode, expiresAt: expires, lastAccess: nowSeconds)
+            recordTouch(id, row: stored ?? row, expiresAt: expires, lastAccess: nowSeconds)
         }
         return expires
     }

@@ -78,7 +78,9 @@ extension DiskCache {
                         try i.read { (c) throws(SQLiteError) in try c.expired(at: now, limit: 1000) }
                     }), !chosen.isEmpty
             else { break }
-            let removed = removeChosen(chosen, from: index)
+            // An entry a read of this process extended is not expired.
+            let due = chosen.filter { pendingTouch($0.id, stamp: $0.inode).map { $0.expiresAt <= now } ?? true }
+            let removed = removeChosen(due, from: index)
             names += removed.map { fileName($0.id, key: $0.key) }
             if removed.isEmpty || chosen.count < 1000 { break }
         }
@@ -100,7 +102,9 @@ extension DiskCache {
         // The log as a checkpoint leaves it, before it is measured (it counts only its budget then).
         compact(index)
         var names: [String] = []
-        var checkedFreeSpace = false
+        var freeTarget = Int.max
+        var sparingRead = true
+        var after: IndexCursor?
         while true {
             guard
                 case .success(let (entries, bytes)) = indexed(
@@ -117,23 +121,32 @@ extension DiskCache {
             if config.countLimit > 0 && Double(entries) > Double(config.countLimit) * fraction {
                 countTarget = min(entries, config.countLimit / 2)
             }
-            if config.freeSpaceLimit > 0, !checkedFreeSpace, let free = freeSpace(), free < config.freeSpaceLimit {
-                // Only the cache's own bytes can be given back; once, from this measure.
-                bytesTarget = min(bytesTarget, max(0, bytes - (config.freeSpaceLimit - free)))
-                checkedFreeSpace = true
+            if freeTarget == Int.max, config.freeSpaceLimit > 0, let free = freeSpace(), free < config.freeSpaceLimit {
+                // Only the cache's own bytes can be given back: as many as the volume lacks.
+                freeTarget = max(0, bytes - (config.freeSpaceLimit - free))
             }
+            bytesTarget = min(bytesTarget, freeTarget)
             guard bytesTarget < bytes || countTarget < entries else { break }
-            var left = (bytes: bytes, entries: entries)
             guard
                 case .success(let batch) = indexed(
                     index,
                     { (i) throws(SQLiteError) in
-                        try i.read { (c) throws(SQLiteError) in try c.leastRecentlyAccessed(limit: 1000) }
-                    }), !batch.isEmpty
+                        try i.read { (c) throws(SQLiteError) in try c.leastRecentlyAccessed(limit: 1000, after: after) }
+                    })
             else { break }
+            if batch.isEmpty {
+                // Every entry left was read by this process since its row's time: those go too.
+                guard sparingRead else { break }
+                sparingRead = false
+                after = nil
+                continue
+            }
+            var left = (bytes: bytes, entries: entries)
             var chosen: [IndexVictim] = []
             for victim in batch {
                 if left.bytes <= bytesTarget && left.entries <= countTarget { break }
+                after = IndexCursor(victim)
+                if sparingRead && pendingTouch(victim.id, stamp: victim.inode) != nil { continue }
                 chosen.append(victim)
                 left.bytes -= victim.disk
                 left.entries -= 1
@@ -141,9 +154,8 @@ extension DiskCache {
             let removed = removeChosen(chosen, from: index)
             names += removed.map { fileName($0.id, key: $0.key) }
             compact(index)
-            // Stop when nothing went (each entry chosen was written or read again meanwhile) or
-            // the targets were reached with this batch.
-            if removed.isEmpty || chosen.count < batch.count { break }
+            // Stop when the targets were reached with this batch.
+            if left.bytes <= bytesTarget && left.entries <= countTarget && !chosen.isEmpty { break }
         }
         return names
     }
@@ -160,8 +172,6 @@ extension DiskCache {
         removalHook.withLock { $0 }?()
         let result = indexed(index) { (i) throws(SQLiteError) in
             try i.write { (c) throws(SQLiteError) -> [IndexVictim] in
-                // Reads since the choice count: a victim read meanwhile is no longer the oldest.
-                try writeTouches(c)
                 var removed: [IndexVictim] = []
                 for victim in chosen where try c.deleteRow(victim.id, ifUnchanged: (victim.lastAccess, victim.inode)) {
                     removed.append(victim)

@@ -72,9 +72,8 @@ public final class DiskCache: Sendable {
     /// File entries whose payload passed its CRC check in this process, by the file's stamp
     /// digest: a read of the same inode, size and modification time skips the check. Bounded.
     let verifiedFiles = Locked<[EntryID: UInt64]>([:])
-    /// Reads' times not yet written to the index, by entry (see ``flushTouches()``), and the time
-    /// of the oldest.
-    let pendingTouches = Locked<(touches: [EntryID: Touch], since: Double)>(([:], .infinity))
+    /// Reads' times not yet written to the index, by entry (see ``flushTouches()``).
+    let pendingTouches = Locked<PendingTouches>(PendingTouches())
     /// Runs once in each removal of several entries, after they are chosen and before they go
     /// (tests use it to write in that window).
     let removalHook = Locked<(@Sendable () -> Void)?>(nil)

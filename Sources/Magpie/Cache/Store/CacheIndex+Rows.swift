@@ -28,6 +28,17 @@ struct IndexTotals: Sendable, Equatable {
     var fileDisk = 0
 }
 
+/// Where a walk of the least recently accessed entries stopped.
+struct IndexCursor: Sendable {
+    var lastAccess: Double
+    var rowID: Int
+
+    init(_ victim: IndexVictim) {
+        lastAccess = victim.lastAccess
+        rowID = victim.id.rowID
+    }
+}
+
 /// An entry chosen for removal: enough to delete its row only if unchanged, and its file.
 struct IndexVictim: Sendable {
     var id: DiskCache.EntryID
@@ -200,13 +211,23 @@ extension SQLiteConnection {
         return out
     }
 
-    /// Up to `limit` entries, least recently accessed first, from `after` on (a trim's batches).
-    func leastRecentlyAccessed(limit: Int, after: Double = -.infinity) throws(SQLiteError) -> [IndexVictim] {
+    /// Up to `limit` entries, least recently accessed first (ties by number), after the entry
+    /// `after` names (a trim's batches: `nil` from the start).
+    func leastRecentlyAccessed(limit: Int, after: IndexCursor? = nil) throws(SQLiteError) -> [IndexVictim] {
         let s = try statement(
-            "SELECT id, lo, key, file, disk, access, inode FROM entries WHERE access >= ?1 ORDER BY access LIMIT ?2")
+            """
+            SELECT id, lo, key, file, disk, access, inode FROM entries
+            WHERE ?3 IS NULL OR access > ?1 OR (access = ?1 AND id > ?2) ORDER BY access, id LIMIT ?4
+            """)
         defer { s.reset() }
-        s.bind(1, after)
-        s.bind(2, limit)
+        if let after {
+            s.bind(1, after.lastAccess)
+            s.bind(2, after.rowID)
+            s.bind(3, 1)
+        } else {
+            s.bindNull(3)
+        }
+        s.bind(4, limit)
         return try victims(s)
     }
 
