@@ -65,6 +65,13 @@ if [ -n "$outside" ]; then
   exit 1
 fi
 
+step "layering: only Sources/Magpie/Cache/Store/SQLite.swift touches SQLite"
+outside=$(grep -rlE '^[[:space:]]*(internal |@_implementationOnly |public )?import CSQLite' Sources Tests --include='*.swift' | grep -v '^Sources/Magpie/Cache/Store/SQLite.swift$' || true)
+if [ -n "$outside" ]; then
+  printf 'import CSQLite outside Sources/Magpie/Cache/Store/SQLite.swift:\n%s\n' "$outside" >&2
+  exit 1
+fi
+
 step "layering: Core names no Image-layer type (it speaks in its own, CoreTypes.swift)"
 named=$(grep -nE '\b(Image|ImageFrame|ImageInfo|ImageFormat|DecodingOptions|EncodingFormat|PixelRect|ImageProcessor)\b' \
   Sources/MagpieImage/Core/*.swift | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//' || true)

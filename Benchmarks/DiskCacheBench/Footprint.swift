@@ -13,6 +13,7 @@ enum Footprint {
         var stored = 0
         let payloads = (0..<count).map { Bench.payload($0, size: sizes($0)) }
         let keys = (0..<count).map { "https://images.example.com/fp/\($0).jpg@rs:fit:\(24 + $0 % 40)" }
+        sync()
         let w = try Bench.seconds {
             for n in 0..<count {
                 try cache.store(payloads[n], forKey: keys[n])
@@ -31,10 +32,12 @@ enum Footprint {
     }
 
     static func run(root: String) throws {
-        print("\nbytes on disk per byte stored (every file of the folder, the index included)")
-        print("case".padding(toLength: 34, withPad: " ", startingAt: 0) + "       files       hybrid")
+        say("\nbytes on disk per byte stored (every file of the folder, the index included)")
+        say("case".padding(toLength: 34, withPad: " ", startingAt: 0) + "       files       hybrid")
         let cases: [(String, Int, (Int) -> Int)] = [
             ("thumbnails 0.7-3 KB x 20,000", 20_000, { 700 + ($0 * 7_919) % 2_300 }),
+            ("thumbnails 1-30 KB x 5,000", 5_000, { 1_000 + ($0 * 7_919) % 29_000 }),
+            ("thumbnails 4-12 KB x 5,000", 5_000, { 4_000 + ($0 * 7_919) % 8_000 }),
             ("1 KB x 5,000", 5_000, { _ in 1 << 10 }), ("4 KB x 5,000", 5_000, { _ in 4 << 10 }),
             ("16 KB x 2,000", 2_000, { _ in 16 << 10 }), ("64 KB x 500", 500, { _ in 64 << 10 }),
             ("1 MB x 50", 50, { _ in 1 << 20 }),
@@ -42,18 +45,19 @@ enum Footprint {
         for (name, count, sizes) in cases {
             let f = try fill(root, .files, count: count, sizes: sizes)
             let h = try fill(root, .hybrid, count: count, sizes: sizes)
-            print(
+            say(
                 name.padding(toLength: 34, withPad: " ", startingAt: 0)
                     + String(
-                        format: "%12.2f %12.2f", Double(f.onDisk) / Double(f.stored), Double(h.onDisk) / Double(h.stored)))
+                        format: "%12.2f %12.2f", Double(f.onDisk) / Double(f.stored),
+                        Double(h.onDisk) / Double(h.stored)))
         }
     }
 
     /// Entries of each size as rows (threshold above them) against files (threshold 0): writes
     /// and reads per second, bytes on disk per byte. Where rows stop winning is the threshold.
     static func runThreshold(root: String, rounds: Int) throws {
-        print("\nthe inline threshold: entries as rows against files, medians of \(rounds)")
-        print(
+        say("\nthe inline threshold: entries as rows against files, medians of \(rounds)")
+        say(
             "size".padding(toLength: 12, withPad: " ", startingAt: 0)
                 + "  write files/rows (ratio)   read files/rows (ratio)   on disk files/rows")
         for size in [8 << 10, 16 << 10, 24 << 10, 32 << 10, 48 << 10, 64 << 10, 128 << 10] {
@@ -73,7 +77,7 @@ enum Footprint {
             let rw = Bench.median(rows.map(\.writes))
             let fr = Bench.median(files.map(\.reads))
             let rr = Bench.median(rows.map(\.reads))
-            print(
+            say(
                 "\(size >> 10) KB".padding(toLength: 12, withPad: " ", startingAt: 0)
                     + String(
                         format: "  %7.0f/%7.0f (%.2f)     %7.0f/%7.0f (%.2f)     %.2f/%.2f", fw, rw, rw / fw, fr, rr,

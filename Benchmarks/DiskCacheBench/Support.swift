@@ -7,6 +7,9 @@ import Magpie
 
 /// Timing, folders and the two stores the benchmark sets side by side.
 enum Bench {
+    /// The hybrid store's threshold (`--inline BYTES`; the library's default otherwise).
+    nonisolated(unsafe) static var inlineThreshold = DiskCache.Config().inlineThreshold
+
     static func seconds(_ body: () throws -> Void) rethrows -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
         try body()
@@ -19,6 +22,7 @@ enum Bench {
     static func fresh(_ root: String, _ name: String) -> String {
         let path = root + "/" + name
         try? FileManager.default.removeItem(atPath: path)
+        sync()
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
@@ -37,7 +41,7 @@ enum Bench {
             var config = DiskCache.Config(
                 directory: directory, sizeLimit: sizeLimit, sweepInterval: nil, countLimit: countLimit,
                 freeSpaceLimit: 0)
-            config.inlineThreshold = self == .files ? 0 : (inline ?? DiskCache.Config().inlineThreshold)
+            config.inlineThreshold = self == .files ? 0 : (inline ?? Bench.inlineThreshold)
             return config
         }
     }
@@ -48,7 +52,9 @@ enum Bench {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return 0 }
         for case let name as String in walker {
             var st = stat()
-            if lstat(folder + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { total += Int(st.st_blocks) * 512 }
+            if lstat(folder + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+                total += Int(st.st_blocks) * 512
+            }
         }
         return total
     }
@@ -90,4 +96,10 @@ enum Bench {
         label.padding(toLength: 34, withPad: " ", startingAt: 0)
             + String(format: "%12.0f %12.0f %8.2f", files, hybrid, hybrid / files) + unit
     }
+}
+
+/// Prints a line and flushes it (into a file, a crash would otherwise lose what came before).
+func say(_ line: String) {
+    print(line)
+    fflush(nil)
 }

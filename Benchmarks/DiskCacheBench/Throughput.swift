@@ -17,6 +17,8 @@ enum Throughput {
     /// Writes `keys` (payloads from a pool of 16) from `tasks` threads; returns the seconds.
     static func write(_ cache: DiskCache, _ keys: [String], size: Int, tasks: Int) -> Double {
         let payloads = (0..<16).map { Bench.payload($0, size: size) }
+        // What earlier phases left for the kernel to write back is written now, not during this one.
+        sync()
         return Bench.seconds {
             Bench.parallel(tasks) { task in
                 for i in stride(from: task, to: keys.count, by: tasks) {
@@ -38,8 +40,10 @@ enum Throughput {
     }
 
     static func run(root: String, rounds: Int) throws {
-        print("\nwrites and reads per second, files-only store against hybrid (rows up to the threshold), medians of \(rounds)")
-        print("case".padding(toLength: 34, withPad: " ", startingAt: 0) + "       files       hybrid    ratio")
+        say(
+            "\nwrites and reads per second, files-only store against hybrid (rows up to the threshold), medians of \(rounds)"
+        )
+        say("case".padding(toLength: 34, withPad: " ", startingAt: 0) + "       files       hybrid    ratio")
         for (size, count) in sizes {
             for tasks in [1, 8] {
                 var writes: [Bench.Store: [Double]] = [:]
@@ -56,7 +60,7 @@ enum Throughput {
                 }
                 let suffix = "\(label(size)), \(tasks) task\(tasks > 1 ? "s" : "")"
                 for (name, table) in [("write", writes), ("read", reads)] {
-                    print(Bench.row("\(name) \(suffix)", Bench.median(table[.files]!), Bench.median(table[.hybrid]!)))
+                    say(Bench.row("\(name) \(suffix)", Bench.median(table[.files]!), Bench.median(table[.hybrid]!)))
                 }
             }
         }
@@ -65,7 +69,7 @@ enum Throughput {
     /// Two processes writing (then reading) one folder at once: the wall time of both, as
     /// operations per second together.
     static func runProcesses(root: String, rounds: Int) throws {
-        print("\ntwo processes on one folder, operations per second together, medians of \(rounds)")
+        say("\ntwo processes on one folder, operations per second together, medians of \(rounds)")
         for (size, count) in [(4 << 10, 20_000), (64 << 10, 3_000)] {
             var writes: [Bench.Store: [Double]] = [:]
             var reads: [Bench.Store: [Double]] = [:]
@@ -96,9 +100,10 @@ enum Throughput {
                 }
             }
             for (name, table) in [("write", writes), ("read", reads)] {
-                print(
+                say(
                     Bench.row(
-                        "\(name) \(label(size)), 2 processes", Bench.median(table[.files]!), Bench.median(table[.hybrid]!)))
+                        "\(name) \(label(size)), 2 processes", Bench.median(table[.files]!),
+                        Bench.median(table[.hybrid]!)))
             }
         }
     }
@@ -127,7 +132,7 @@ extension Throughput {
         let keys = keys(size, 20_000)
         let w = write(cache, keys, size: size, tasks: 1)
         let r = (0..<10).map { _ in read(cache, keys, size: size, tasks: 1) }
-        print(
+        say(
             String(
                 format: "%@ %d B: write %.2f µs, read %.2f µs", "\(store)", size, w / 20_000 * 1e6,
                 Bench.median(r) / 20_000 * 1e6))

@@ -1,7 +1,7 @@
 // Disk-cache benchmark: the hybrid store (entries up to the inline threshold as rows of the
 // folder's SQLite index, larger ones files) against the files-only store (threshold 0), in the
 // same run, rounds interleaved, medians. Release build:
-//   swift run -c release magpie-disk-cache-bench [--dir DIR] [--rounds N] [--large] [--only SECTION]
+//   swift run -c release magpie-disk-cache-bench [--dir DIR] [--rounds N] [--large] [--only SECTION] [--inline BYTES]
 // Sections: throughput (writes and reads per second, 1 KB to 1 MB, 1 and 8 tasks), processes
 // (two processes on one folder), footprint (bytes on disk per byte stored), threshold (rows
 // against files from 8 to 128 KB), maintenance (open and trim 100,000 entries; --large adds
@@ -22,21 +22,25 @@ let root = option("--dir") ?? NSTemporaryDirectory() + "magpie-disk-bench"
 let rounds = Int(option("--rounds") ?? "") ?? 3
 let only = option("--only")
 let large = arguments.contains("--large")
+if let inline = option("--inline").flatMap({ Int($0) }) { Bench.inlineThreshold = inline }
 @MainActor func wanted(_ section: String) -> Bool { only == nil || only == section }
 
 let ticksAtStart = Bench.cpuTicks()
-print(
-    "disk cache: files-only store against hybrid (inline threshold \(DiskCache.Config().inlineThreshold >> 10) KiB), in \(root)"
+say(
+    "disk cache: files-only store against hybrid (inline threshold \(Bench.inlineThreshold) bytes), in \(root)"
 )
 if only == "profile" { try Throughput.profile(root: root) }
 if wanted("throughput") { try Throughput.run(root: root, rounds: rounds) }
 if wanted("processes") { try Throughput.runProcesses(root: root, rounds: rounds) }
 if wanted("footprint") { try Footprint.run(root: root) }
 if wanted("threshold") { try Footprint.runThreshold(root: root, rounds: rounds) }
-if wanted("maintenance") { try Maintenance.run(root: root, counts: large ? [100_000, 1_000_000] : [100_000]) }
+if wanted("maintenance") {
+    let counts = option("--count").flatMap { Int($0) }.map { [$0] } ?? (large ? [100_000, 1_000_000] : [100_000])
+    try Maintenance.run(root: root, counts: counts)
+}
 let ticksAtEnd = Bench.cpuTicks()
 if ticksAtEnd.total > ticksAtStart.total {
-    print(
+    say(
         String(
             format: "\nCPU time stolen by the hypervisor during this run: %.0f%%",
             100 * Double(ticksAtEnd.steal - ticksAtStart.steal) / Double(ticksAtEnd.total - ticksAtStart.total)))

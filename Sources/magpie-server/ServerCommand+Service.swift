@@ -89,9 +89,9 @@ extension ServerCommand {
         } catch {
             throw ValidationError("--allow-network: \(error)")
         }
-        let cache = try ImageCache(
-            memory: .init(totalCostLimit: memoryLimit),
-            disk: DiskCache.Config(directory: cacheDir, sizeLimit: diskLimit))
+        var diskConfig = DiskCache.Config(directory: cacheDir, sizeLimit: diskLimit)
+        disk.apply(to: &diskConfig)
+        let cache = try ImageCache(memory: .init(totalCostLimit: memoryLimit), disk: diskConfig)
         let transports = try sources.apply(to: &configuration, download: &download)
         try headers.apply(to: &configuration, download: &download)
         try formats.apply(to: &configuration)

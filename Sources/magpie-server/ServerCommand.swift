@@ -38,8 +38,9 @@ struct ServerCommand: AsyncParsableCommand {
     var allowUnsigned = false
     @Option(name: .long, help: "The cache folder.")
     var cacheDir: String
-    @Option(name: .long, help: "Disk cache limit in bytes (0 = none).")
+    @Option(name: .long, help: "Disk cache limit in bytes on disk: files' blocks, the index (0 = none).")
     var diskLimit = 10 << 30
+    @OptionGroup(title: "Disk cache") var disk: DiskOptions
     @Option(name: .long, help: "Memory cache limit in bytes of decoded pixels.")
     var memoryLimit = 256 << 20
     @Option(name: .customLong("allow-network"), help: "A CIDR block sources may resolve to (repeatable).")

@@ -1,6 +1,12 @@
 import ArgumentParser
 import Magpie
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
@@ -38,6 +44,8 @@ struct CacheCommand: ParsableCommand {
             print(
                 "removed on open: \(cache.openingReport.leftoversRemoved) leftovers, \(cache.openingReport.invalidRemoved) invalid entries"
             )
+            if cache.migratedEntries > 0 { print("taken in from an earlier version: \(cache.migratedEntries) files") }
+            if cache.indexRebuilds > 0 { print("index made again (it was damaged): \(cache.indexRebuilds)") }
         }
     }
 
@@ -51,8 +59,9 @@ struct CacheCommand: ParsableCommand {
             let cache = try location.open()
             let expired = cache.removeExpiredValues()
             let trimmed = cache.removeSizeExceededValues()
+            let stats = cache.statistics()
             print(
-                "removed \(expired.count) expired and \(trimmed.count) least recently used entries; \(cache.count) entries, \(cache.totalSize()) bytes left"
+                "removed \(expired.count) expired and \(trimmed.count) least recently used entries; \(stats.entries) entries, \(stats.bytes) bytes (\(stats.bytesOnDisk) on disk) left"
             )
         }
     }
@@ -87,7 +96,11 @@ struct CacheCommand: ParsableCommand {
             print("file name: \(cache.fileName(forKey: key))")
             if cache.isCached(forKey: key), let info = cache.entryInfo(forKey: key) {
                 print("cached: yes")
-                print("path: \(cache.path(forKey: key))")
+                if FileManager.default.fileExists(atPath: cache.path(forKey: key)) {
+                    print("path: \(cache.path(forKey: key))")
+                } else {
+                    print("stored: a row of \(cache.directory)/.magpie-index.sqlite")
+                }
                 print("bytes: \(info.size)")
                 if let etag = info.metadata.etag { print("etag: \(etag)") }
                 if let type = info.metadata.contentType { print("content-type: \(type)") }

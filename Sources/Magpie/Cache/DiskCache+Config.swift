@@ -24,9 +24,9 @@ extension DiskCache {
         /// by its cache.
         public var freeSpaceLimit: Int = 256 << 20
         /// Entries of at most this many bytes (header and payload) are rows of the folder's index;
-        /// larger ones are files. 0 keeps every entry a file. 32 KiB: see the caches page for the
+        /// larger ones are files. 0 keeps every entry a file. 8 KiB: see the caches page for the
         /// measurement behind it.
-        public var inlineThreshold: Int = 32 << 10
+        public var inlineThreshold: Int = 8 << 10
         /// Expiry of stored entries unless `store` says otherwise. Default 7 days.
         public var expiration: StorageExpiration
         /// Appended to file names (`"png"` gives `<md5>.png`).
@@ -48,7 +48,7 @@ extension DiskCache {
             name: String = "default", directory: String? = nil, sizeLimit: Int = 1 << 30,
             expiration: StorageExpiration = .days(7), pathExtension: String? = nil, usesHashedFileName: Bool = true,
             sweepInterval: Duration? = .seconds(600), maxEntrySize: Int = 256 << 20, countLimit: Int = 1_000_000,
-            freeSpaceLimit: Int = 256 << 20, inlineThreshold: Int = 32 << 10
+            freeSpaceLimit: Int = 256 << 20, inlineThreshold: Int = 8 << 10
         ) {
             self.countLimit = max(0, countLimit)
             self.freeSpaceLimit = max(0, freeSpaceLimit)

@@ -45,16 +45,7 @@ extension DiskCache {
     /// inode, size and modification time (one `stat`); `nil` when there is none. Two different
     /// stamps mean another process wrote the entry in between.
     func fileStamp(forKey key: String) -> FileStamp? {
-        let id = EntryID(key: key)
-        if let index = currentIndex(),
-            case .success(let found) = indexed(
-                index,
-                { (i) throws(SQLiteError) in
-                    try i.read { (c) throws(SQLiteError) in try c.rowHead(id) }
-                }), let row = found, !row.isFile
-        {
-            return FileStamp(inode: row.inode, size: row.size)
-        }
+        if let row = currentRow(EntryID(key: key)), !row.isFile { return FileStamp(inode: row.inode, size: row.size) }
         var st = stat()
         guard stat(path(forKey: key), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         return FileStamp(st)

@@ -102,7 +102,7 @@ extension DiskCache {
         // The log as a checkpoint leaves it, before it is measured (it counts only its budget then).
         compact(index)
         var names: [String] = []
-        var freeTarget = Int.max
+        var targets: (bytes: Int, entries: Int)?
         var sparingRead = true
         var after: IndexCursor?
         while true {
@@ -113,19 +113,23 @@ extension DiskCache {
                         try i.read { (c) throws(SQLiteError) in try usage(c, index) }
                     })
             else { break }
-            var bytesTarget = bytes
-            var countTarget = entries
-            if config.sizeLimit > 0 && Double(bytes) > Double(config.sizeLimit) * fraction {
-                bytesTarget = min(bytes, config.sizeLimit / 2)
+            // The targets are set by the first measure: once over a limit, down to half of it.
+            if targets == nil {
+                var t = (bytes: Int.max, entries: Int.max)
+                if config.sizeLimit > 0 && Double(bytes) > Double(config.sizeLimit) * fraction {
+                    t.bytes = config.sizeLimit / 2
+                }
+                if config.countLimit > 0 && Double(entries) > Double(config.countLimit) * fraction {
+                    t.entries = config.countLimit / 2
+                }
+                if config.freeSpaceLimit > 0, let free = freeSpace(), free < config.freeSpaceLimit {
+                    // Only the cache's own bytes can be given back: as many as the volume lacks.
+                    t.bytes = min(t.bytes, max(0, bytes - (config.freeSpaceLimit - free)))
+                }
+                targets = t
             }
-            if config.countLimit > 0 && Double(entries) > Double(config.countLimit) * fraction {
-                countTarget = min(entries, config.countLimit / 2)
-            }
-            if freeTarget == Int.max, config.freeSpaceLimit > 0, let free = freeSpace(), free < config.freeSpaceLimit {
-                // Only the cache's own bytes can be given back: as many as the volume lacks.
-                freeTarget = max(0, bytes - (config.freeSpaceLimit - free))
-            }
-            bytesTarget = min(bytesTarget, freeTarget)
+            let bytesTarget = min(bytes, targets!.bytes)
+            let countTarget = min(entries, targets!.entries)
             guard bytesTarget < bytes || countTarget < entries else { break }
             guard
                 case .success(let batch) = indexed(

@@ -103,6 +103,17 @@ extension DiskCache {
         return reopenIndex(replacing: index)
     }
 
+    /// The row of `id` (without its bytes) with this process's waiting read applied; `nil` when
+    /// there is none, or no index (see ``currentIndex(checkingFile:)``).
+    func currentRow(_ id: EntryID, checkingFile: Bool = false) -> IndexRow? {
+        guard let index = currentIndex(checkingFile: checkingFile),
+            case .success(let found) = indexed(
+                index, { (i) throws(SQLiteError) in try i.read { (c) throws(SQLiteError) in try c.rowHead(id) } }),
+            let stored = found
+        else { return nil }
+        return withPendingTouch(stored, id)
+    }
+
     /// Opens the index again in place of `old` (unless another thread did already).
     @discardableResult
     func reopenIndex(replacing old: CacheIndex?) -> CacheIndex? {

@@ -167,20 +167,14 @@ public final class DiskCache: Sendable {
     /// or a folder deleted whole, is no longer claimed, and is dropped from the index.
     /// ``isCachedFromIndex(forKey:)`` skips the file system.
     public func isCached(forKey key: String) -> Bool {
-        guard let id = try? checkedID(key), let index = currentIndex(checkingFile: true) else { return false }
+        guard let id = try? checkedID(key), let row = currentRow(id, checkingFile: true) else { return false }
         let now = clock.now().timeIntervalSinceReferenceDate
-        guard
-            case .success(let found) = indexed(
-                index, { (i) throws(SQLiteError) in try i.read { (c) throws(SQLiteError) in try c.rowHead(id) } }),
-            let stored = found
-        else { return false }
-        let row = withPendingTouch(stored, id)
         guard row.expiresAt > now, row.freshUntil > now else { return false }
         guard row.isFile else { return true }
         let unhashedKey = config.usesHashedFileName ? nil : key
         var st = stat()
         if withPath(id, key: unhashedKey, { fstatat(AT_FDCWD, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0,
-            (st.st_mode & S_IFMT) == S_IFREG, UInt64(st.st_ino) == row.inode
+            (st.st_mode & S_IFMT) == S_IFREG
         {
             return true
         }
@@ -194,15 +188,8 @@ public final class DiskCache: Sendable {
     /// entry's file. A file removed behind the cache's back still counts until a read (or
     /// ``isCached(forKey:)``) finds it gone.
     public func isCachedFromIndex(forKey key: String) -> Bool {
-        guard let index = currentIndex() else { return false }
-        let id = EntryID(key: key)
+        guard let row = currentRow(EntryID(key: key)) else { return false }
         let now = clock.now().timeIntervalSinceReferenceDate
-        guard
-            case .success(let found) = indexed(
-                index, { (i) throws(SQLiteError) in try i.read { (c) throws(SQLiteError) in try c.rowHead(id) } }),
-            let stored = found
-        else { return false }
-        let row = withPendingTouch(stored, id)
         return row.expiresAt > now && row.freshUntil > now
     }
 

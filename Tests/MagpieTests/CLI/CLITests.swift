@@ -93,10 +93,13 @@ import Testing
         let stats = try CLI.run(["cache", "stats", "--cache-dir", cacheDir])
         #expect(
             stats.status == 0 && stats.stdout.contains("entries: 2") && stats.stdout.contains("directory: \(cacheDir)"))
+        #expect(stats.stdout.contains("entries: 2 (2 rows of the index, 0 files)"), "\(stats.stdout)")
+        #expect(stats.stdout.contains("bytes on disk: ") && stats.stdout.contains("(the index "), "\(stats.stdout)")
         let found = try CLI.run(["cache", "locate", "https://example.com/a.jpg", "--cache-dir", cacheDir])
         #expect(found.status == 0)
         #expect(found.stdout.contains("file name: \(CacheKeys.md5Hex("https://example.com/a.jpg"))"))
         #expect(found.stdout.contains("cached: yes") && found.stdout.contains("etag: \"e1\""))
+        #expect(found.stdout.contains("stored: a row of \(cacheDir)/.magpie-index.sqlite"), "\(found.stdout)")
         let missing = try CLI.run(["cache", "locate", "https://example.com/none.jpg", "--cache-dir", cacheDir])
         #expect(missing.status == 2 && missing.stdout.contains("cached: no"))
         let clean = try CLI.run(["cache", "clean", "--cache-dir", cacheDir])

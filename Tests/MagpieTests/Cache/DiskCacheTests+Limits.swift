@@ -171,3 +171,26 @@ extension DiskCacheTests {
         }
     }
 }
+
+extension DiskCacheTests {
+    /// A trim of more entries than one batch (1,000) keeps going until the folder is at half the
+    /// limit, though it fell within the limit itself after the first batches.
+    @Test(arguments: [0, 8 << 10]) func aTrimOfManyBatchesReachesHalfTheLimit(inline: Int) throws {
+        let dir = try TemporaryDirectory()
+        let clock = ManualClock()
+        do {
+            let writer = try makeCache(dir, clock: clock, inline: inline)
+            for n in 0..<5_000 {
+                clock.advance(by: 1)
+                try writer.store(thumbnail(n), forKey: "k\(n)")
+            }
+        }
+        let full = try makeCache(dir, clock: clock, inline: inline).bytesOnDisk()
+        let limit = full * 3 / 4
+        let trimming = try makeCache(dir, limit: limit, clock: clock, inline: inline)
+        let removed = trimming.removeSizeExceededValues()
+        #expect(removed.count > 2_000, "\(removed.count) removed")
+        #expect(trimming.bytesOnDisk() <= limit / 2 + 16 * CacheIndex.pageSize, "\(trimming.statistics())")
+        #expect(try trimming.value(forKey: "k4999") == thumbnail(4999) && (try trimming.value(forKey: "k0")) == nil)
+    }
+}

@@ -124,3 +124,19 @@ extension DiskCacheTests {
         #expect(try !cache.renew(forKey: "k", freshness: freshness(clock, 30), validators: .init(etag: "\"v2\"")))
     }
 }
+
+extension DiskCacheTests {
+    /// A cache closed gives its index's descriptors back (a server opening caches per tenant, or
+    /// a benchmark opening hundreds, must not run out).
+    @Test func closingACacheClosesItsIndex() throws {
+        let dir = try TemporaryDirectory()
+        func descriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
+        let before = descriptors()
+        for n in 0..<200 {
+            let cache = try makeCache(dir, inline: 16 << 10)
+            try cache.store([UInt8(n % 256)], forKey: "k\(n)")
+            #expect(try cache.value(forKey: "k\(n)") == [UInt8(n % 256)])
+        }
+        #expect(descriptors() - before < 20, "\(descriptors() - before) descriptors left open")
+    }
+}
