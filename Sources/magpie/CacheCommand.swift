@@ -31,14 +31,17 @@ struct CacheCommand: ParsableCommand {
 
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "stats", abstract: "Entries, bytes and what opening repaired.")
+            commandName: "stats",
+            abstract: "Entries (rows of the index and files), bytes, bytes on disk and what opening repaired.")
         @OptionGroup var location: Location
 
         func run() throws {
             let cache = try location.open()
+            let stats = cache.statistics()
             print("directory: \(cache.directory)")
-            print("entries: \(cache.count)")
-            print("bytes: \(cache.totalSize())")
+            print("entries: \(stats.entries) (\(stats.rows) rows of the index, \(stats.files) files)")
+            print("bytes: \(stats.bytes)")
+            print("bytes on disk: \(stats.bytesOnDisk) (the index \(stats.indexBytesOnDisk))")
             print("size limit: \(cache.config.sizeLimit == 0 ? "none" : String(cache.config.sizeLimit))")
             if cache.isReadOnly { print("read-only: yes") }
             print(

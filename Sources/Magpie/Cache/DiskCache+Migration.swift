@@ -96,7 +96,7 @@ extension DiskCache {
                 isFile: true, size: parsed.headerSize + parsed.info.size,
                 disk: Int(st.st_blocks) * 512, expiresAt: parsed.info.expiresAt,
                 lastAccess: parsed.info.lastAccess, freshUntil: parsed.info.freshness.freshUntil,
-                inode: UInt64(st.st_ino))
+                inode: UInt64(st.st_ino), headerSize: parsed.headerSize)
             batch.append((id, config.usesHashedFileName ? nil : parsed.info.key, row))
             if batch.count >= 500 { flush() }
         }

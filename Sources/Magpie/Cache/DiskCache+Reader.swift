@@ -114,7 +114,7 @@ extension DiskCache {
     ) throws(DiskCacheError) -> Hit? {
         let unhashedKey = config.usesHashedFileName ? nil : key
         let nowSeconds = now.timeIntervalSinceReferenceDate
-        switch withPath(id, key: unhashedKey, { readFile($0, id: id, key: key) }) {
+        switch withPath(id, key: unhashedKey, { readFile($0, id: id, key: key, headerSize: row?.headerSize ?? 0) }) {
         case .missing:
             if row != nil { discard(id, key: unhashedKey, row: row, unlinking: false) }
             return nil
@@ -158,7 +158,7 @@ extension DiskCache {
     /// Reads and checks the entry file at `path`: a regular file within the size cap, its header
     /// written for `key`, its payload passing the CRC (skipped when this process checked this
     /// very file before).
-    func readFile(_ path: UnsafePointer<CChar>, id: EntryID, key: String) -> FileRead {
+    func readFile(_ path: UnsafePointer<CChar>, id: EntryID, key: String, headerSize known: Int = 0) -> FileRead {
         // O_NONBLOCK and O_NOFOLLOW: a FIFO or a link planted under the entry's name is refused
         // without blocking or following; so is anything but a regular file within the size cap.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
@@ -171,22 +171,53 @@ extension DiskCache {
         guard fstat(fd, &st) == 0 else { return .failed(errno) }
         guard (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= config.entryCap else { return .invalid }
         let stamp = FileStamp(st)
-        guard let header = Self.readHeader(fd), header.info.key == key else { return .invalid }
-        let payload = [UInt8](unsafeUninitializedCapacity: header.info.size) { buffer, count in
-            count = Self.readAll(fd, UnsafeMutableRawBufferPointer(buffer), at: off_t(header.headerSize))
+        var payload: [UInt8] = []
+        var facts: DiskEntryFormat.Facts?
+        if known >= DiskEntryFormat.minimumFixedSize, known <= stamp.size, known <= DiskEntryFormat.maxHeaderSize {
+            // The row knows the header's size: header and payload in one read.
+            withUnsafeTemporaryAllocation(byteCount: known, alignment: 8) { header in
+                var complete = false
+                payload = [UInt8](unsafeUninitializedCapacity: stamp.size - known) { buffer, count in
+                    complete = Self.readTwo(fd, header, UnsafeMutableRawBufferPointer(buffer)) == stamp.size
+                    count = complete ? stamp.size - known : 0
+                }
+                if complete {
+                    facts = DiskEntryFormat.facts(UnsafeRawBufferPointer(header), fileSize: stamp.size, key: key)
+                }
+            }
         }
-        guard payload.count == header.info.size else { return .invalid }
-        let verified = verifiedFiles.withLock { $0[id] } == stamp.digest
-        if !verified {
-            guard Self.crc(payload) == header.crc else { return .invalid }
+        if facts == nil {
+            // No row yet, or the file changed under it: the header says how long it is.
+            guard let header = Self.readHeader(fd), header.info.key == key else { return .invalid }
+            payload = [UInt8](unsafeUninitializedCapacity: header.info.size) { buffer, count in
+                count = Self.readAll(fd, UnsafeMutableRawBufferPointer(buffer), at: off_t(header.headerSize))
+            }
+            guard payload.count == header.info.size else { return .invalid }
+            facts = DiskEntryFormat.Facts(
+                headerSize: header.headerSize, payloadSize: header.info.size, crc: header.crc,
+                expiresAt: header.info.expiresAt, lastAccess: header.info.lastAccess,
+                freshness: header.info.freshness, hasValidators: header.info.metadata.canRevalidate,
+                metadata: header.info.metadata)
+        }
+        guard let facts else { return .invalid }
+        if verifiedFiles.withLock({ $0[id] }) != stamp.digest {
+            guard Self.crc(payload) == facts.crc else { return .invalid }
             rememberVerified(id, stamp)
         }
-        let facts = DiskEntryFormat.Facts(
-            headerSize: header.headerSize, payloadSize: header.info.size, crc: header.crc,
-            expiresAt: header.info.expiresAt, lastAccess: header.info.lastAccess,
-            freshness: header.info.freshness, hasValidators: header.info.metadata.canRevalidate,
-            metadata: header.info.metadata)
         return .hit(payload, facts, stamp)
+    }
+
+    /// Reads the header and the payload after it with one system call; returns the bytes read.
+    static func readTwo(_ fd: Int32, _ a: UnsafeMutableRawBufferPointer, _ b: UnsafeMutableRawBufferPointer) -> Int {
+        var iov = (iovec(iov_base: a.baseAddress, iov_len: a.count), iovec(iov_base: b.baseAddress, iov_len: b.count))
+        let n = withUnsafeMutablePointer(to: &iov) {
+            $0.withMemoryRebound(to: iovec.self, capacity: 2) { preadv(fd, $0, 2, 0) }
+        }
+        if n == a.count + b.count || n <= 0 { return max(0, n) }
+        // Short read: plain reads for the rest.
+        let rest = readAll(
+            fd, UnsafeMutableRawBufferPointer(rebasing: b[max(0, n - a.count)...]), at: off_t(max(n, a.count)))
+        return n + rest
     }
 
     /// The expiry a read leaves the entry with (extended as asked), recorded as a pending touch:

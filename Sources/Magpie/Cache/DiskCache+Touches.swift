@@ -106,6 +106,7 @@ extension DiskCache {
         guard !isReadOnly, let index = currentIndex() else { return }
         let unhashedKey = config.usesHashedFileName ? nil : key
         var adopted = row
+        adopted.headerSize = facts.headerSize
         let size = facts.headerSize + facts.payloadSize
         var bytes: [UInt8]? = nil
         if size <= config.inlineThreshold,

@@ -53,7 +53,7 @@ extension DiskCache {
         var row = IndexRow(
             isFile: false, size: entrySize, disk: entrySize + IndexRow.rowOverhead, expiresAt: expires,
             lastAccess: now.timeIntervalSinceReferenceDate, freshUntil: freshness.freshUntil,
-            inode: UInt64.random(in: 1...UInt64.max))
+            inode: UInt64.random(in: 1...UInt64.max), headerSize: header.count)
         var outcome: WriteOutcome
         if entrySize <= config.inlineThreshold {
             let bytes = header + data
@@ -163,7 +163,7 @@ extension DiskCache {
             if failure != 0 { unlink(temporary) }
             return failure
         }
-        if outcome.failure == 0, let stamp, data.count > 64 << 10 {
+        if outcome.failure == 0, let stamp {
             // Written here, so checked: its first read skips the CRC pass.
             rememberVerified(id, stamp)
         }

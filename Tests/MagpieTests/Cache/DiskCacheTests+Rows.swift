@@ -95,8 +95,8 @@ extension DiskCacheTests {
             let id = DiskCache.EntryID(key: "https://c.example/planted.jpg")
             try c.execute(
                 """
-                INSERT INTO entries(id, lo, key, file, size, disk, expires, access, fresh, inode, data)
-                VALUES (\(id.rowID), \(id.rowLo), NULL, 0, 12, 100, 1e300, 0, 1e300, 7, X'4D475045000000000000FFFF')
+                INSERT INTO entries(id, lo, key, file, size, disk, expires, access, fresh, inode, header, data)
+                VALUES (\(id.rowID), \(id.rowLo), NULL, 0, 12, 100, 1e300, 0, 1e300, 7, 0, X'4D475045000000000000FFFF')
                 """)
         }
         #expect(try cache.value(forKey: "https://b.example/public.jpg") == nil)

@@ -13,8 +13,10 @@ struct IndexRow: Sendable, Equatable {
     var expiresAt: Double
     var lastAccess: Double
     var freshUntil: Double
-    /// The file's inode (0 for a row): a removal leaves a newer file of the same key alone.
+    /// The file's inode, or a row's random write stamp: a removal leaves a newer write alone.
     var inode: UInt64
+    /// The entry header's bytes (a file's read takes header and payload in one call).
+    var headerSize = 0
 
     /// Bytes a row's own bookkeeping takes in the database (its columns, the three indexes' keys).
     static let rowOverhead = 96
@@ -62,26 +64,27 @@ extension SQLiteConnection {
         IndexRow(
             isFile: s.int(column) != 0, size: s.int(column + 1), disk: s.int(column + 2),
             expiresAt: s.double(column + 3), lastAccess: s.double(column + 4), freshUntil: s.double(column + 5),
-            inode: UInt64(bitPattern: Int64(s.int(column + 6))))
+            inode: UInt64(bitPattern: Int64(s.int(column + 6))), headerSize: s.int(column + 7))
     }
 
     /// The row of `id` with its bytes (`nil` for a file entry), handed to `body`, where alone
     /// they are valid. `nil` when there is no row (or one of another key under the same number).
     func row<R>(_ id: DiskCache.EntryID, _ body: (IndexRow, UnsafeRawBufferPointer?) -> R) throws(SQLiteError) -> R? {
         let s = try statement(
-            "SELECT file, size, disk, expires, access, fresh, inode, data FROM entries WHERE id = ?1 AND lo = ?2")
+            "SELECT file, size, disk, expires, access, fresh, inode, header, data FROM entries WHERE id = ?1 AND lo = ?2"
+        )
         defer { s.reset() }
         s.bind(1, id.rowID)
         s.bind(2, id.rowLo)
         guard try s.step() else { return nil }
         let row = readRow(s)
-        return body(row, row.isFile ? nil : s.blob(7))
+        return body(row, row.isFile ? nil : s.blob(8))
     }
 
     /// The row of `id` without its bytes.
     func rowHead(_ id: DiskCache.EntryID) throws(SQLiteError) -> IndexRow? {
         let s = try statement(
-            "SELECT file, size, disk, expires, access, fresh, inode FROM entries WHERE id = ?1 AND lo = ?2")
+            "SELECT file, size, disk, expires, access, fresh, inode, header FROM entries WHERE id = ?1 AND lo = ?2")
         defer { s.reset() }
         s.bind(1, id.rowID)
         s.bind(2, id.rowLo)
@@ -97,11 +100,11 @@ extension SQLiteConnection {
         let previous = try rowHead(id)
         let s = try statement(
             """
-            INSERT INTO entries(id, lo, key, file, size, disk, expires, access, fresh, inode, data)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            INSERT INTO entries(id, lo, key, file, size, disk, expires, access, fresh, inode, header, data)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?12, ?11)
             ON CONFLICT(id) DO UPDATE SET lo = excluded.lo, key = excluded.key, file = excluded.file,
                 size = excluded.size, disk = excluded.disk, expires = excluded.expires, access = excluded.access,
-                fresh = excluded.fresh, inode = excluded.inode, data = excluded.data
+                fresh = excluded.fresh, inode = excluded.inode, header = excluded.header, data = excluded.data
             """)
         defer { s.reset() }
         s.bind(1, id.rowID)
@@ -115,6 +118,7 @@ extension SQLiteConnection {
         s.bind(9, row.freshUntil)
         s.bind(10, Int(Int64(bitPattern: row.inode)))
         if let data { s.bind(11, blob: data) } else { s.bindNull(11) }
+        s.bind(12, row.headerSize)
         _ = try s.step()
         return previous
     }

@@ -94,7 +94,8 @@ final class CacheIndex: Sendable {
                 CREATE TABLE IF NOT EXISTS entries(
                     seq INTEGER PRIMARY KEY, id INTEGER NOT NULL, lo INTEGER NOT NULL, key TEXT,
                     file INTEGER NOT NULL, size INTEGER NOT NULL, disk INTEGER NOT NULL, expires REAL NOT NULL,
-                    access REAL NOT NULL, fresh REAL NOT NULL, inode INTEGER NOT NULL, data BLOB);
+                    access REAL NOT NULL, fresh REAL NOT NULL, inode INTEGER NOT NULL, header INTEGER NOT NULL,
+                    data BLOB);
                 CREATE UNIQUE INDEX IF NOT EXISTS entries_id ON entries(id);
                 CREATE INDEX IF NOT EXISTS entries_access ON entries(access);
                 CREATE INDEX IF NOT EXISTS entries_expires ON entries(expires);
