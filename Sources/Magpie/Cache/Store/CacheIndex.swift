@@ -24,6 +24,8 @@ final class CacheIndex: Sendable {
 
     let path: String
     let isReadOnly: Bool
+    /// Opened without its log (a read-only folder where SQLite could not read the log).
+    let isImmutable: Bool
     /// The database file's inode when it was opened: a file of another inode under the name
     /// means the folder or the database was made again (by this process or another).
     let inode: UInt64
@@ -46,8 +48,20 @@ final class CacheIndex: Sendable {
         self.settings = settings
         if readOnly {
             writer = nil
-            let reader = try SQLiteConnection(path: path, readOnly: true, immutable: true)
-            _ = try reader.integer("SELECT count(*) FROM sqlite_master")
+            // Read-only, the log included (a writer that exited without closing leaves its last
+            // transactions there); immutable, without it, only when the folder cannot give SQLite
+            // even that (no log or shared-memory file it may read).
+            var reader: SQLiteConnection
+            var immutable = false
+            do {
+                reader = try SQLiteConnection(path: path, readOnly: true)
+                _ = try reader.integer("SELECT count(*) FROM entries")
+            } catch {
+                reader = try SQLiteConnection(path: path, readOnly: true, immutable: true)
+                _ = try reader.integer("SELECT count(*) FROM entries")
+                immutable = true
+            }
+            isImmutable = immutable
             readers.withLock { $0.append(reader) }
         } else {
             // Made here first, 0600 (SQLite would make it 0644, and its log and shared-memory
@@ -58,6 +72,7 @@ final class CacheIndex: Sendable {
             try Self.prepare(connection, settings: settings)
             try Self.makeSchema(connection)
             writer = Locked(connection)
+            isImmutable = false
         }
         var st = stat()
         inode = lstat(path, &st) == 0 ? UInt64(st.st_ino) : 0
@@ -129,7 +144,7 @@ final class CacheIndex: Sendable {
         if let pooled = readers.withLock({ $0.popLast() }) {
             connection = pooled
         } else {
-            connection = try SQLiteConnection(path: path, readOnly: isReadOnly, immutable: isReadOnly)
+            connection = try SQLiteConnection(path: path, readOnly: isReadOnly, immutable: isImmutable)
             try Self.prepare(connection, settings: settings)
         }
         defer { readers.withLock { if $0.count < 8 { $0.append(connection) } } }
