@@ -157,10 +157,12 @@ extension DiskCache {
             }
             let removed = removeChosen(chosen, from: index)
             names += removed.map { fileName($0.id, key: $0.key) }
-            compact(index)
             // Stop when the targets were reached with this batch.
             if left.bytes <= bytesTarget && left.entries <= countTarget && !chosen.isEmpty { break }
         }
+        // The pages the rows left go back to the disk once, at the end (a vacuum and a checkpoint
+        // after each batch of 1,000 made a trim of 100,000 entries 7.6 s, against 4.7 s).
+        if !names.isEmpty { compact(index) }
         return names
     }
 
@@ -177,7 +179,10 @@ extension DiskCache {
         let result = indexed(index) { (i) throws(SQLiteError) in
             try i.write { (c) throws(SQLiteError) -> [IndexVictim] in
                 var removed: [IndexVictim] = []
-                for victim in chosen where try c.deleteRow(victim.id, ifUnchanged: (victim.lastAccess, victim.inode)) {
+                // In the order of the id index: each of its pages is changed once a batch, not
+                // once for each of its rows after SQLite's small cache let it go.
+                for victim in chosen.sorted(by: { $0.id.rowID < $1.id.rowID })
+                where try c.deleteRow(victim.id, ifUnchanged: (victim.lastAccess, victim.inode)) {
                     removed.append(victim)
                 }
                 return removed

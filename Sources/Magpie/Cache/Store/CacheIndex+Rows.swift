@@ -218,20 +218,24 @@ extension SQLiteConnection {
     /// Up to `limit` entries, least recently accessed first (ties by number), after the entry
     /// `after` names (a trim's batches: `nil` from the start).
     func leastRecentlyAccessed(limit: Int, after: IndexCursor? = nil) throws(SQLiteError) -> [IndexVictim] {
+        // Two statements, so each walks the (access, id) index from where it starts: an `OR` in
+        // one made SQLite sort the whole table for every batch.
+        guard let after else {
+            let s = try statement(
+                "SELECT id, lo, key, file, disk, access, inode FROM entries ORDER BY access, id LIMIT ?1")
+            defer { s.reset() }
+            s.bind(1, limit)
+            return try victims(s)
+        }
         let s = try statement(
             """
             SELECT id, lo, key, file, disk, access, inode FROM entries
-            WHERE ?3 IS NULL OR access > ?1 OR (access = ?1 AND id > ?2) ORDER BY access, id LIMIT ?4
+            WHERE (access, id) > (?1, ?2) ORDER BY access, id LIMIT ?3
             """)
         defer { s.reset() }
-        if let after {
-            s.bind(1, after.lastAccess)
-            s.bind(2, after.rowID)
-            s.bind(3, 1)
-        } else {
-            s.bindNull(3)
-        }
-        s.bind(4, limit)
+        s.bind(1, after.lastAccess)
+        s.bind(2, after.rowID)
+        s.bind(3, limit)
         return try victims(s)
     }
 
