@@ -3,7 +3,7 @@ import Magpie
 
 /// Opening a folder of many entries, and trimming it to half its limit, for both stores.
 enum Maintenance {
-    static func run(root: String, counts: [Int]) throws {
+    static func run(root: String, counts: [Int], stores: [Bench.Store] = Bench.Store.allCases) throws {
         say(
             "\nfilling a folder, opening it, and trimming it to half a limit it exceeds by a third (2 KB entries), seconds"
         )
@@ -12,7 +12,7 @@ enum Maintenance {
             var opens: [Bench.Store: Double] = [:]
             var trims: [Bench.Store: Double] = [:]
             var fills: [Bench.Store: Double] = [:]
-            for store in Bench.Store.allCases {
+            for store in stores {
                 let dir = Bench.fresh(root, "big-\(store)-\(count)")
                 let payloads = (0..<16).map { Bench.payload($0, size: 2_048) }
                 fills[store] = try Bench.seconds {
@@ -39,11 +39,11 @@ enum Maintenance {
             }
             let n = count >= 1_000_000 ? "\(count / 1_000_000),000,000" : "\(count / 1_000),000"
             for (name, table) in [("fill", fills), ("open", opens), ("trim to half", trims)] {
+                let files = table[.files] ?? .nan
+                let hybrid = table[.hybrid] ?? .nan
                 say(
                     "\(name) \(n) entries".padding(toLength: 34, withPad: " ", startingAt: 0)
-                        + String(
-                            format: "%12.3f %12.3f %8.2f", table[.files]!, table[.hybrid]!,
-                            table[.hybrid]! / table[.files]!))
+                        + String(format: "%12.3f %12.3f %8.2f", files, hybrid, hybrid / files))
             }
         }
     }

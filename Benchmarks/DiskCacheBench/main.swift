@@ -5,7 +5,7 @@
 // Sections: throughput (writes and reads per second, 1 KB to 1 MB, 1 and 8 tasks), processes
 // (two processes on one folder), footprint (bytes on disk per byte stored), threshold (rows
 // against files from 8 to 128 KB), maintenance (open and trim 100,000 entries; --large adds
-// 1,000,000).
+// 1,000,000; --store files|hybrid runs one of the two).
 import Foundation
 import Magpie
 
@@ -36,7 +36,13 @@ if wanted("footprint") { try Footprint.run(root: root) }
 if wanted("threshold") { try Footprint.runThreshold(root: root, rounds: rounds) }
 if wanted("maintenance") {
     let counts = option("--count").flatMap { Int($0) }.map { [$0] } ?? (large ? [100_000, 1_000_000] : [100_000])
-    try Maintenance.run(root: root, counts: counts)
+    let stores: [Bench.Store] =
+        switch option("--store") {
+        case "files": [.files]
+        case "hybrid": [.hybrid]
+        default: Bench.Store.allCases
+        }
+    try Maintenance.run(root: root, counts: counts, stores: stores)
 }
 let ticksAtEnd = Bench.cpuTicks()
 if ticksAtEnd.total > ticksAtStart.total {
