@@ -18,6 +18,8 @@
 # the palette's colour count.
 # The resume target is Swift: the rules for continuing a cut body (ResumableBody.swift), judging a
 # cut answer's head and a continuation's `Content-Range`, validator and length.
+# A crash a fix holds is kept as a seed in Tests/fuzz/crashes/<target>/; findings are written to
+# build-fuzz/ (ignored), never to the top of the repository.
 # Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|bmp|ico|tiff|heic|jxl|svg|process|icc|animation|encode|url|path|resume ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -102,8 +104,11 @@ for t in "${targets[@]}"; do
       i=$((i + 1))
       printf '%b' "$seed" >"$work/seed$i"  # backslash escapes only: a % in a seed is a %
     done
+    # Crashes a fix holds are seeds too (Tests/fuzz/crashes/<target>/).
+    [ -d "Tests/fuzz/crashes/$t" ] && cp Tests/fuzz/crashes/"$t"/* "$work/"
     echo "fuzz.sh: $t, seed ${FUZZ_SEED:-1}, $runs inputs, at most ${seconds}s"
     SWIFT_BACKTRACE=enable=no "$bin" "$work" -seed="${FUZZ_SEED:-1}" -runs="$runs" -max_total_time="$seconds" \
+      -artifact_prefix="$out/" \
       -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 2>"$out/$t.log" \
       || { tail -40 "$out/$t.log"; echo "fuzz.sh: $t FAILED" >&2; exit 1; }
     grep -E "stat::number_of_executed_units|Done" "$out/$t.log" | tail -2
@@ -119,7 +124,9 @@ for t in "${targets[@]}"; do
   done
   runs=${FUZZ_RUNS:-$runs}
   echo "fuzz.sh: $t, seed ${FUZZ_SEED:-1}, $runs inputs, at most ${seconds}s"
+  [ -d "Tests/fuzz/crashes/$t" ] && cp Tests/fuzz/crashes/"$t"/* "$work/"
   LSAN_OPTIONS=suppressions=$PWD/Tests/c/lsan.supp "$bin" "$work" -seed="${FUZZ_SEED:-1}" -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
+    -artifact_prefix="$out/" \
     -print_final_stats=1 2>"$out/$t.log" || { tail -40 "$out/$t.log"; echo "fuzz.sh: $t FAILED" >&2; exit 1; }
   grep -E "stat::number_of_executed_units|Done" "$out/$t.log" | tail -2
 done
