@@ -123,18 +123,26 @@ enum Throughput {
 
 extension Throughput {
     /// A profiling aid (`--only profile`): `MAGPIE_DISK_SIZE` bytes (4096) into the store named by
-    /// `MAGPIE_DISK_STORE` (hybrid), 20,000 entries, then 10 passes of reads from one task.
+    /// `MAGPIE_DISK_STORE` (hybrid), 20,000 entries, then 10 passes of reads from one task
+    /// (`MAGPIE_DISK_PASSES`), hits, or misses with `MAGPIE_DISK_MISS=1`.
     static func profile(root: String) throws {
         let environment = ProcessInfo.processInfo.environment
         let size = Int(environment["MAGPIE_DISK_SIZE"] ?? "") ?? 4096
         let store: Bench.Store = environment["MAGPIE_DISK_STORE"] == "files" ? .files : .hybrid
+        let passes = Int(environment["MAGPIE_DISK_PASSES"] ?? "") ?? 10
+        let misses = environment["MAGPIE_DISK_MISS"] == "1"
         let cache = try DiskCache(config: store.config(Bench.fresh(root, "profile")))
         let keys = keys(size, 20_000)
+        let absent = keys.map { $0 + "?absent" }
         let w = write(cache, keys, size: size, tasks: 1)
-        let r = (0..<10).map { _ in read(cache, keys, size: size, tasks: 1) }
+        let r = (0..<passes).map { _ in
+            misses
+                ? Bench.seconds { for k in absent { precondition(try! cache.value(forKey: k) == nil) } }
+                : read(cache, keys, size: size, tasks: 1)
+        }
         say(
             String(
-                format: "%@ %d B: write %.2f µs, read %.2f µs", "\(store)", size, w / 20_000 * 1e6,
-                Bench.median(r) / 20_000 * 1e6))
+                format: "%@ %d B: write %.2f µs, %@ %.2f µs", "\(store)", size, w / 20_000 * 1e6,
+                misses ? "miss" : "read", Bench.median(r) / 20_000 * 1e6))
     }
 }

@@ -119,7 +119,7 @@ extension DiskCache {
             else { return }
             unlink(path)
         }
-        _ = verifiedFiles.withLock { $0.removeValue(forKey: id) }
+        forgetFile(id)
     }
 
     /// Records that the file of `id` with `stamp` passed its CRC check in this process.

@@ -53,6 +53,8 @@ extension DiskCache {
             // A read-only folder of an earlier version, without an index: its files, read as they are.
             return try fileHit(id, key: key, row: nil, now: now, extending: extending, allowingStale: allowingStale)
         }
+        // A large entry read (or written) in the last second: its file, without the index.
+        if let hit = headHit(id, key: key, now: now, extending: extending, allowingStale: allowingStale) { return hit }
         let looked = indexed(index) { (i) throws(SQLiteError) in
             try i.read { (c) throws(SQLiteError) in
                 try c.row(id) { row, data -> (IndexRow, Validated?) in
@@ -135,12 +137,14 @@ extension DiskCache {
             }
             if !allowingStale && !facts.freshness.isFresh(at: nowSeconds) { return nil }
             var indexed = stored ?? current
+            var isIndexed = row != nil
             if row == nil || current.size <= config.inlineThreshold {
                 // An earlier version's entry (or one a crashed writer left unindexed): indexed now,
                 // as a row when it is small enough, and its file then goes.
-                adopt(id, key: key, payload: payload, facts: facts, stamp: stamp, row: &current)
+                isIndexed = adopt(id, key: key, payload: payload, facts: facts, stamp: stamp, row: &current)
                 indexed = current
             }
+            if isIndexed { rememberHead(id, indexed, stamp: stamp, at: nowSeconds) }
             let expires = touch(id, current, stored: indexed, facts: facts, now: now, extending: extending)
             return Hit(
                 payload: payload, expiresAt: expires, freshness: facts.freshness,
@@ -159,18 +163,46 @@ extension DiskCache {
     /// written for `key`, its payload passing the CRC (skipped when this process checked this
     /// very file before).
     func readFile(_ path: UnsafePointer<CChar>, id: EntryID, key: String, headerSize known: Int = 0) -> FileRead {
+        let opened = openEntryFile(path)
+        guard case .opened(let fd, let stamp) = opened else { return opened.failure }
+        defer { close(fd) }
+        return readOpened(fd, stamp: stamp, id: id, key: key, headerSize: known)
+    }
+
+    enum OpenedFile {
+        case opened(Int32, FileStamp)
+        case refused(FileRead)
+
+        var failure: FileRead {
+            if case .refused(let read) = self { return read }
+            return .invalid
+        }
+    }
+
+    /// Opens the entry file at `path` for reading: a regular file within the size cap, and its stamp.
+    func openEntryFile(_ path: UnsafePointer<CChar>) -> OpenedFile {
         // O_NONBLOCK and O_NOFOLLOW: a FIFO or a link planted under the entry's name is refused
         // without blocking or following; so is anything but a regular file within the size cap.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         guard fd >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return .missing }
-            return errno == ELOOP ? .invalid : .failed(errno)
+            if errno == ENOENT || errno == ENOTDIR { return .refused(.missing) }
+            return .refused(errno == ELOOP ? .invalid : .failed(errno))
         }
-        defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { return .failed(errno) }
-        guard (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= config.entryCap else { return .invalid }
-        let stamp = FileStamp(st)
+        guard fstat(fd, &st) == 0 else {
+            let failure = errno
+            close(fd)
+            return .refused(.failed(failure))
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= config.entryCap else {
+            close(fd)
+            return .refused(.invalid)
+        }
+        return .opened(fd, FileStamp(st))
+    }
+
+    /// Reads and checks the opened entry file `fd` (see ``readFile(_:id:key:headerSize:)``).
+    func readOpened(_ fd: Int32, stamp: FileStamp, id: EntryID, key: String, headerSize known: Int) -> FileRead {
         var payload: [UInt8] = []
         var facts: DiskEntryFormat.Facts?
         if known >= DiskEntryFormat.minimumFixedSize, known <= stamp.size, known <= DiskEntryFormat.maxHeaderSize {
@@ -207,19 +239,6 @@ extension DiskCache {
         return .hit(payload, facts, stamp)
     }
 
-    /// Reads the header and the payload after it with one system call; returns the bytes read.
-    static func readTwo(_ fd: Int32, _ a: UnsafeMutableRawBufferPointer, _ b: UnsafeMutableRawBufferPointer) -> Int {
-        var iov = (iovec(iov_base: a.baseAddress, iov_len: a.count), iovec(iov_base: b.baseAddress, iov_len: b.count))
-        let n = withUnsafeMutablePointer(to: &iov) {
-            $0.withMemoryRebound(to: iovec.self, capacity: 2) { preadv(fd, $0, 2, 0) }
-        }
-        if n == a.count + b.count || n <= 0 { return max(0, n) }
-        // Short read: plain reads for the rest.
-        let rest = readAll(
-            fd, UnsafeMutableRawBufferPointer(rebasing: b[max(0, n - a.count)...]), at: off_t(max(n, a.count)))
-        return n + rest
-    }
-
     /// The expiry a read leaves the entry with (extended as asked), recorded as a pending touch:
     /// the index learns the read's time at the next flush (see ``flushTouches()``).
     /// `row` is the entry as this process sees it (its own waiting touch applied), `stored` as the
@@ -243,32 +262,4 @@ extension DiskCache {
         }
         return expires
     }
-
-    // MARK: - file helpers
-
-    static func readHeader(_ fd: Int32) -> DiskEntryFormat.Parsed? {
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let fileSize = Int(st.st_size)
-        var head = [UInt8](repeating: 0, count: min(fileSize, 4096))
-        var got = head.withUnsafeMutableBytes { readAll(fd, $0, at: 0) }
-        guard got >= DiskEntryFormat.minimumFixedSize else { return nil }
-        let declared = Int(head.withUnsafeBytes { DiskEntryFormat.read16($0, 6) })
-        if declared > head.count && declared <= min(fileSize, DiskEntryFormat.maxHeaderSize) {
-            head = [UInt8](repeating: 0, count: declared)
-            got = head.withUnsafeMutableBytes { readAll(fd, $0, at: 0) }
-            guard got == declared else { return nil }
-        }
-        return DiskEntryFormat.parse(Array(head[..<got]), fileSize: fileSize)
-    }
-
-    static func readAll(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, at offset: off_t) -> Int {
-        FileIO.read(fd, into: buffer, at: Int(offset)).count
-    }
-
-    static func crc(_ bytes: [UInt8]) -> UInt32 {
-        Digest.crc32c(bytes)
-    }
-
-    static func seconds(_ date: Date?) -> Double { date?.timeIntervalSinceReferenceDate ?? .infinity }
 }

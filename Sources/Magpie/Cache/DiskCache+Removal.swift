@@ -30,7 +30,7 @@ extension DiskCache {
                 }
                 if case .failure(let error) = result, !error.isCorrupt { return error.errnoValue }
             }
-            _ = verifiedFiles.withLock { $0.removeValue(forKey: id) }
+            forgetFile(id)
             // The file too, whatever the row said: an earlier version's, or one no row names.
             let gone = withPath(id, key: unhashedKey) { unlink($0) == 0 ? 0 : errno }
             return gone == ENOENT || gone == ENOTDIR ? 0 : gone
@@ -60,7 +60,7 @@ extension DiskCache {
             compact(index)
         }
         Self.removeOwnFiles(in: directory, config: config)
-        verifiedFiles.withLock { $0.removeAll() }
+        forgetAllFiles()
     }
 
     /// Removes entries expired at `referenceDate`; returns their names (as files are named).

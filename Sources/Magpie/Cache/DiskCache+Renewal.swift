@@ -74,7 +74,7 @@ extension DiskCache {
                     }
                 }
                 // The header changed: its next read checks the payload again.
-                _ = verifiedFiles.withLock { $0.removeValue(forKey: id) }
+                forgetFile(id)
                 return commitRenewal(index, id, row, expiry, nowSeconds, fresh.freshUntil, nil)
             }
         }

@@ -155,7 +155,7 @@ extension DiskCache {
         guard (try? Self.prepareDirectory(directory)) == true else { return false }
         let old = indexBox.withLock { $0 }
         guard reopenIndex(replacing: old) != nil else { return false }
-        verifiedFiles.withLock { $0.removeAll() }
+        forgetAllFiles()
         counters.withLock { $0.recreations += 1 }
         return true
     }

@@ -98,12 +98,14 @@ extension DiskCache {
 
     /// Takes a file entry into the index as it is read: a file without a row (an earlier
     /// version's, or one a crashed writer renamed and never indexed) gets its row; a file small
-    /// enough to be a row becomes one, and the file goes. `row` becomes the entry's row.
+    /// enough to be a row becomes one, and the file goes. `row` becomes the entry's row. Returns
+    /// whether it did.
+    @discardableResult
     func adopt(
         _ id: EntryID, key: String, payload: [UInt8], facts: DiskEntryFormat.Facts, stamp: FileStamp,
         row: inout IndexRow
-    ) {
-        guard !isReadOnly, let index = currentIndex() else { return }
+    ) -> Bool {
+        guard !isReadOnly, let index = currentIndex() else { return false }
         let unhashedKey = config.usesHashedFileName ? nil : key
         var adopted = row
         adopted.headerSize = facts.headerSize
@@ -149,5 +151,6 @@ extension DiskCache {
             row = landed
             counters.withLock { $0.migrated += 1 }
         }
+        return done
     }
 }

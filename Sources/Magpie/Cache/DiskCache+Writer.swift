@@ -164,8 +164,9 @@ extension DiskCache {
             return failure
         }
         if outcome.failure == 0, let stamp {
-            // Written here, so checked: its first read skips the CRC pass.
+            // Written here, so checked: its first read skips the CRC pass, and the index.
             rememberVerified(id, stamp)
+            rememberHead(id, row, stamp: stamp, at: clock.now().timeIntervalSinceReferenceDate)
         }
         return outcome
     }

@@ -72,6 +72,9 @@ public final class DiskCache: Sendable {
     /// File entries whose payload passed its CRC check in this process, by the file's stamp
     /// digest: a read of the same inode, size and modification time skips the check. Bounded.
     let verifiedFiles = Locked<[EntryID: UInt64]>([:])
+    /// File entries' rows read or written in the last second, so their hits skip the index (see
+    /// ``headHit(_:key:now:extending:allowingStale:)``). Bounded.
+    let fileHeads = Locked<[EntryID: FileHead]>([:])
     /// Reads' times not yet written to the index, by entry (see ``flushTouches()``).
     let pendingTouches = Locked<PendingTouches>(PendingTouches())
     /// Runs once in each removal of several entries, after they are chosen and before they go
