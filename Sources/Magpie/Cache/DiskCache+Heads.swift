@@ -17,8 +17,9 @@
 /// A head is trusted only while the entry's file is still the one the row was read with: its
 /// stamp (inode, size, modification time) is compared before a byte is read. Every change that
 /// matters to a read changes the file: a newer write renames a new file into place (a new inode),
-/// a removal or a trim unlinks it, a renewal rewrites its header in place (a new modification
-/// time). What another process can change in the row alone (an access time, an expiry a read
+/// a removal or a trim unlinks it, a renewal rewrites its header in place (and the header, read
+/// with every hit, says the freshness it gave, whether or not the coarse modification time
+/// moved). What another process can change in the row alone (an access time, an expiry a read
 /// extended) is never older than a second here: a head is asked of the index again after that.
 /// A head only ever answers a hit; whatever it would make a miss (expired, stale, changed, gone)
 /// goes the whole way through the index, which decides.
