@@ -10,9 +10,10 @@
 #define MAGPIE__ICC_MAX_BYTES (4u << 20)
 
 /* What pixels a transform takes: RGBA rows of a colour source (an RGB profile), RGBA rows of a
- * gray source (a gray or an RGB profile), or CMYK rows as libjpeg delivers them (Adobe's inverted
- * CMYK after an APP14 marker). Out: RGBA8, sRGB. A gray profile on a colour source would turn it
- * gray: it is refused. */
+ * gray source (a gray profile), or CMYK rows as libjpeg delivers them (Adobe's inverted CMYK after
+ * an APP14 marker; a CMYK profile). Out: RGBA8, sRGB. A profile of another colour space than the
+ * source's is refused (the image is then untagged, and flagged so): a gray one would turn colour
+ * gray, an RGB one would brighten or darken a gray source's levels. */
 enum { MAGPIE__ICC_RGBA, MAGPIE__ICC_GRAYA, MAGPIE__ICC_CMYK, MAGPIE__ICC_CMYK_INVERTED };
 
 typedef struct magpie__color magpie__color;

@@ -137,8 +137,11 @@ static int magpie__color_build(magpie__color *c, const uint8_t *icc, size_t n) {
         goto done;
     }
     cmsUInt32Number in_type, out_type = TYPE_RGBA_8, flags = cmsFLAGS_NOCACHE;
-    int rgba = c->kind == MAGPIE__ICC_RGBA || c->kind == MAGPIE__ICC_GRAYA;
-    if (rgba && space == cmsSigRgbData) {
+    /* A profile describes the pixels only when its colour space is theirs: grey with grey, RGB
+     * with RGB, CMYK with CMYK. Any other pair is ignored, as libvips ("profile incompatible
+     * with image") and Pillow's LittleCMS wrapper ignore it: a grey photo carrying an RGB
+     * profile keeps its levels. */
+    if (c->kind == MAGPIE__ICC_RGBA && space == cmsSigRgbData) {
         if (magpie__is_srgb(in, srgb)) goto done; /* no transform: the pixels are sRGB already */
         if (magpie__matrix_only(in) && (c->matrix = magpie__icc_matrix_build(in, srgb, &c->mx))) goto done;
         in_type = TYPE_RGBA_8;
@@ -147,7 +150,7 @@ static int magpie__color_build(magpie__color *c, const uint8_t *icc, size_t n) {
         c->gray = 1;
         in_type = TYPE_GRAY_8;
         out_type = TYPE_RGB_8;
-    } else if (!rgba && space == cmsSigCmykData) {
+    } else if ((c->kind == MAGPIE__ICC_CMYK || c->kind == MAGPIE__ICC_CMYK_INVERTED) && space == cmsSigCmykData) {
         in_type = c->kind == MAGPIE__ICC_CMYK_INVERTED ? TYPE_CMYK_8_REV : TYPE_CMYK_8;
     } else {
         rc = MAGPIE_EUNSUPPORTED; /* a profile of another colour space than the pixels' */

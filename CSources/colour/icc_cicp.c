@@ -43,13 +43,15 @@ static int magpie__cicp_curve(uint32_t transfer, int *type, double p[5]) {
     }
 }
 
-/* A profile of these primaries and white point with this curve, onto the job. */
+/* A profile of these primaries and white point with this curve, onto the job: a gray one (the
+ * white point and the curve) for a gray source, which takes no RGB profile. */
 static void magpie__job_make_profile(magpie__job *job, const magpie__primaries *pr, int type, const double params[5]) {
     cmsCIExyY white = {pr->wx, pr->wy, 1.0};
     cmsCIExyYTRIPLE xyy = {{pr->rx, pr->ry, 1.0}, {pr->gx, pr->gy, 1.0}, {pr->bx, pr->by, 1.0}};
     cmsToneCurve *curve = cmsBuildParametricToneCurve(NULL, type, params);
     cmsToneCurve *curves[3] = {curve, curve, curve};
-    cmsHPROFILE profile = curve ? cmsCreateRGBProfile(&white, &xyy, curves) : NULL;
+    int gray = job->info.components == 1 || job->info.components == 2;
+    cmsHPROFILE profile = !curve ? NULL : gray ? cmsCreateGrayProfile(&white, curve) : cmsCreateRGBProfile(&white, &xyy, curves);
     cmsUInt32Number size = 0;
     uint8_t *bytes = NULL;
     if (profile && cmsSaveProfileToMem(profile, NULL, &size) && size && (bytes = malloc(size)) &&

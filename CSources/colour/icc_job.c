@@ -29,7 +29,10 @@ magpie__color *magpie__job_cmyk_color(magpie__job *job, int inverted) {
     if (!job->icc) return NULL;
     magpie__color *c = NULL;
     if (magpie__color_acquire(job->icc, job->icc_size, inverted ? MAGPIE__ICC_CMYK_INVERTED : MAGPIE__ICC_CMYK, &c)) {
+        /* Not a CMYK profile (or not one lcms2 takes): the plain conversion, and the profile
+         * is done with (the RGB rows it would otherwise reach after the resize are not its). */
         job->color_flags |= MAGPIE_IMAGE_PROFILE_IGNORED;
+        job->icc_applied = 1;
         return NULL;
     }
     /* CMYK pixels cannot keep their profile as RGB: they are converted whatever the options say. */
@@ -38,14 +41,28 @@ magpie__color *magpie__job_cmyk_color(magpie__job *job, int inverted) {
     return c;
 }
 
+/* Whether the profile's colour space (its header's bytes 16-19) is the pixels': 'GRAY' for a gray
+ * source, 'RGB ' for a colour one. */
+static int magpie__profile_fits(const magpie__job *job, int gray) {
+    if (job->icc_size < 20) return 0;
+    return memcmp(job->icc + 16, gray ? "GRAY" : "RGB ", 4) == 0;
+}
+
 void magpie__job_finish_profile(magpie__job *job, uint32_t frames) {
     if (!job->icc || job->icc_applied) return;
+    int gray = job->info.components == 1 || job->info.components == 2;
+    if ((job->opt.flags & MAGPIE_DECODE_KEEP_PROFILE) && !magpie__profile_fits(job, gray)) {
+        /* Not the pixels' colour space: kept, it would tag them wrongly (a gray profile on RGB
+         * output is not even valid), so it goes, as when converting. */
+        job->color_flags |= MAGPIE_IMAGE_PROFILE_IGNORED;
+        magpie__job_drop_profile(job);
+        return;
+    }
     if (job->opt.flags & MAGPIE_DECODE_KEEP_PROFILE) {
         job->color_flags |= MAGPIE_IMAGE_PROFILE_KEPT;
         return;
     }
     magpie__color *c = NULL;
-    int gray = job->info.components == 1 || job->info.components == 2;
     if (magpie__color_acquire(job->icc, job->icc_size, gray ? MAGPIE__ICC_GRAYA : MAGPIE__ICC_RGBA, &c)) {
         job->color_flags |= MAGPIE_IMAGE_PROFILE_IGNORED;
         return;

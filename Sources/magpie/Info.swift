@@ -7,8 +7,10 @@ struct Info: ParsableCommand {
         abstract: "Print format, size, frames and orientation of image files.",
         discussion: """
             One line per file. With --json, one object per line: \
-            {"path","format","width","height","frames","orientation"} (stored size, before \
-            orientation) or {"path","error":{"code","message"}}. Exits 1 if any file failed.
+            {"path","format","width","height","frames","orientation","profile"} (stored size, \
+            before orientation; profile: "none", "converted" to sRGB when decoded, "ignored" when \
+            it cannot be used, such as an RGB profile on a grey image, or "unknown" when the file \
+            cannot be decoded here) or {"path","error":{"code","message"}}. Exits 1 if any file failed.
             """)
 
     @Flag(name: .long, help: "One JSON object per line.")
@@ -22,16 +24,17 @@ struct Info: ParsableCommand {
         for path in files {
             do {
                 let info = try ImageInfo(contentsOfFile: path)
+                let profile = Self.profile(path)
                 if json {
                     print(
                         "{\"path\":\(JSONText.string(path)),\"format\":\(JSONText.string(info.format.rawValue)),"
                             + "\"width\":\(info.width),\"height\":\(info.height),\"frames\":\(info.frameCount),"
-                            + "\"orientation\":\(info.orientation)}")
+                            + "\"orientation\":\(info.orientation),\"profile\":\"\(profile.name)\"}")
                 } else {
                     let frames = info.frameCount == 1 ? "1 frame" : "\(info.frameCount) frames"
                     print(
                         "\(SafeText.printable(path)): \(info.format) \(info.width)x\(info.height), \(frames), orientation \(info.orientation)"
-                    )
+                            + (profile.line.map { ", " + $0 } ?? ""))
                 }
             } catch {
                 failed = true
@@ -45,6 +48,22 @@ struct Info: ParsableCommand {
             }
         }
         if failed { throw ExitCode.failure }
+    }
+}
+
+extension Info {
+    /// What a decode does with the file's colour profile, found by decoding its first frame as
+    /// a small thumbnail (JPEG and WebP shrink on load, so a large file costs little).
+    static func profile(_ path: String) -> (name: String, line: String?) {
+        var options = DecodingOptions.thumbnail(16)
+        options.frames = .single(0)
+        guard let image = try? Image(contentsOfFile: path, options: options) else { return ("unknown", nil) }
+        switch image.colorProfileHandling {
+        case .none: return ("none", nil)
+        case .convertedToSRGB, .kept: return ("converted", "colour profile converted to sRGB")
+        case .ignored:
+            return ("ignored", "colour profile ignored (not of the image's colour space, or unusable)")
+        }
     }
 }
 

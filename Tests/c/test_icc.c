@@ -290,8 +290,10 @@ static void png_gamma(const uint8_t *srgb, uint32_t w, uint32_t h) {
 }
 
 #include "test_icc_lut.inc"
+#include "test_icc_mismatch.inc"
 
 int main(int argc, char **argv) {
+    if (argc > 2 && strcmp(argv[1], "--write-fixtures") == 0) return write_fixtures(argv[2]);
     uint32_t w, h;
     uint8_t *srgb = photo(argc > 1 && tu_corpus_present(argv[1]) ? argv[1] : NULL, &w, &h);
     profile adobe = make_rgb(0.64, 0.33, 0.21, 0.71, 0.15, 0.06, 0.3127, 0.3290, 563.0 / 256);
@@ -303,6 +305,7 @@ int main(int argc, char **argv) {
     hostile(srgb, w, h, &adobe);
     matrix_and_lut(srgb, w, h, &adobe, &prophoto);
     png_gamma(srgb, w, h);
+    mismatches(srgb, w, h, &adobe);
     gray(argc > 1 && tu_corpus_present(argv[1]) ? argv[1] : NULL, srgb, w, h);
     free(adobe.data);
     free(p3.data);

@@ -3,12 +3,46 @@ import Testing
 
 @testable import MagpieImage
 
-/// Colour profiles through the Swift API, on corpus photos that carry one: converted to sRGB by
-/// default, kept when asked (and embedded again by the encoder), carried through processors.
+/// Colour profiles through the Swift API, on images made here that carry one: converted to sRGB
+/// by default, kept when asked (and embedded again by the encoder), carried through processors.
 @Suite struct ColorProfileTests {
-    static let corpus = Corpus.Set("corpus")
-    /// An RGB JPEG whose profile is not sRGB (libjpeg-turbo's test3.icc).
-    static let tagged = "jpeg/ljt/testorig_rgb_444_floatdct_q100_test3icc.jpg"
+    /// An RGB JPEG whose profile is not sRGB: a colour gradient with Apple's Generic RGB profile
+    /// (gamma 1.8, `Tests/fixtures/colour`).
+    static func taggedJPEG() throws -> [UInt8] {
+        var pixels = [UInt8](repeating: 255, count: 96 * 72 * 4)
+        for y in 0..<72 {
+            for x in 0..<96 {
+                let i = 4 * (y * 96 + x)
+                (pixels[i], pixels[i + 1], pixels[i + 2]) = (
+                    UInt8(x * 255 / 95), UInt8(y * 255 / 71), UInt8((x + y) % 64 * 4)
+                )
+            }
+        }
+        let jpeg = try Image(width: 96, height: 72, rgba: pixels).encoded(as: .jpeg(quality: 95))
+        return ColourFixtures.tagged(jpeg, try ColourFixtures.bytes("rgb-gamma18.icc"))
+    }
+
+    /// A JPEG carrying EXIF (a GPS directory among it) and XMP, in APP1 segments.
+    static func jpegWithExifAndXMP() throws -> [UInt8] {
+        let jpeg = try Image(width: 80, height: 60, rgba: [UInt8](repeating: 128, count: 80 * 60 * 4))
+            .encoded(as: .jpeg(quality: 90))
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func u32(_ v: Int) -> [UInt8] { u16(v & 0xFFFF) + u16(v >> 16) }
+        // TIFF, little-endian: IFD0 with GPSInfo (0x8825) pointing at a GPS IFD whose one entry,
+        // GPSProcessingMethod, says "GPS".
+        var tiff: [UInt8] = Array("II".utf8) + u16(42) + u32(8)
+        tiff += u16(1) + u16(0x8825) + u16(4) + u32(1) + u32(26) + u32(0)
+        tiff += u16(1) + u16(0x001B) + u16(7) + u32(11) + u32(44) + u32(0)
+        tiff += Array("ASCII".utf8) + [0, 0, 0] + Array("GPS".utf8)
+        let exif = Array("Exif".utf8) + [0, 0] + tiff
+        let xmp =
+            Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+            + Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF>XMP</rdf:RDF></x:xmpmeta>".utf8)
+        func segment(_ payload: [UInt8]) -> [UInt8] {
+            [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        }
+        return Array(jpeg[0..<2]) + segment(exif) + segment(xmp) + Array(jpeg[2...])
+    }
 
     static func contains(_ bytes: [UInt8], _ text: String) -> Bool {
         let needle = Array(text.utf8)
@@ -29,8 +63,7 @@ import Testing
     }
 
     @Test func aProfileIsConvertedByDefaultAndKeptWhenAsked() throws {
-        guard Self.corpus.isAvailable else { return }
-        let bytes = try Self.corpus.bytes(Self.tagged)
+        let bytes = try Self.taggedJPEG()
         let seen = try Image(decoding: bytes)
         var keep = DecodingOptions.default
         keep.keepsColorProfile = true
@@ -54,8 +87,7 @@ import Testing
     }
 
     @Test func processorsCarryAKeptProfile() throws {
-        guard Self.corpus.isAvailable else { return }
-        let bytes = try Self.corpus.bytes(Self.tagged)
+        let bytes = try Self.taggedJPEG()
         let thumb = DownsamplingProcessor(width: 64, height: 64, keepsColorProfile: true)
         #expect(
             thumb.identifier.hasSuffix(",kcp)")
@@ -71,8 +103,7 @@ import Testing
     /// What imgproxy strips by default, Magpie never writes: a photo with EXIF (GPS included) and
     /// XMP comes out with neither, in every format.
     @Test func outputsCarryNoExifXmpOrGPS() throws {
-        guard Self.corpus.isAvailable else { return }
-        let bytes = try Self.corpus.bytes("jpeg/pillow/exif_gps.jpg")
+        let bytes = try Self.jpegWithExifAndXMP()
         #expect(Self.contains(bytes, "Exif"), "the source has EXIF")
         let image = try Image(decoding: bytes, options: .thumbnail(64))
         var keep = DecodingOptions.thumbnail(64)
@@ -88,10 +119,11 @@ import Testing
     }
 
     @Test func cmykIsConvertedEvenWhenKeepingAndUntaggedFilesHaveNone() throws {
-        guard Self.corpus.isAvailable else { return }
         var keep = DecodingOptions.default
         keep.keepsColorProfile = true
-        let ycck = try Image(decoding: try Self.corpus.bytes("jpeg/jpeg-decoder/ycck.jpg"), options: keep)
+        let ycck = try Image(
+            decoding: ColourFixtures.tagged(try ColourFixtures.bytes("cmyk.jpg"), try ColourFixtures.bytes("cmyk.icc")),
+            options: keep)
         #expect(ycck.colorProfileHandling == .convertedToSRGB && ycck.colorProfile == nil)
         let plain = try Image(
             decoding: try Image(width: 2, height: 2, rgba: Array(repeating: 200, count: 16)).encoded(as: .png()))

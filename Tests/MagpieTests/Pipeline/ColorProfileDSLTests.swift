@@ -18,18 +18,14 @@ import Testing
         #expect(keeps.allSatisfy { $0.processorIdentifier == "magpie.downsample(fit,64x64,kcp)" })
         #expect(
             try ImageOptions.make { make in make.size.lessThanOrEqualTo(64) }.processorIdentifier.hasSuffix("64x64)"))
-        let corpus = Corpus.Set("corpus")
-        guard corpus.isAvailable else { return }
-        let image = try keeps[0].processor.process(
-            .data(try corpus.bytes(ColorProfileTests.tagged)), firstFrameOnly: true)
+        let image = try keeps[0].processor.process(.data(try ColorProfileTests.taggedJPEG()), firstFrameOnly: true)
         #expect(image.colorProfileHandling == .kept && image.colorProfile != nil)
     }
 
     @Test func theCLIKeepsAProfileWhenAsked() throws {
-        let corpus = Corpus.Set("corpus")
-        guard corpus.isAvailable, let dir = corpus.directory else { return }
-        let input = dir.appendingPathComponent(ColorProfileTests.tagged).path
         let out = try TemporaryDirectory()
+        let input = out.path("tagged.jpg")
+        try Data(try ColorProfileTests.taggedJPEG()).write(to: URL(fileURLWithPath: input))
         for (name, extra) in [("plain.png", [String]()), ("kept.png", ["--keep-profile"])] {
             let r = try CLI.run(["thumb", input, "-s", "64", "-o", out.path(name)] + extra)
             #expect(r.status == 0, "\(r.stderr)")

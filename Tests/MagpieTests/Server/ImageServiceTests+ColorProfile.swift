@@ -11,9 +11,7 @@ import Testing
 /// by default strips them for `scp:1`. Each is a variant of its own.
 extension ImageServiceTests {
     @Test func colorProfilesAreConvertedUnlessAURLKeepsThem() async throws {
-        let corpus = Corpus.Set("corpus")
-        guard corpus.isAvailable else { return }
-        let tagged = try corpus.bytes(ColorProfileTests.tagged)
+        let tagged = try ColorProfileTests.taggedJPEG()
         let handler: LoopbackServer.Handler = { request in
             request.path == "/p.jpg" ? .ok(tagged, contentType: "image/jpeg") : .respond(status: 404)
         }
