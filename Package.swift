@@ -66,7 +66,8 @@ let package = Package(
             sources: ["CSources"],
             publicHeadersPath: "include",
             cSettings: [
-                // The core's private headers sit at the top of CSources/, its sources in folders.
+                // Private headers sit beside their code in CSources/<room>/, included by their path
+                // from CSources/ ("core/job.h"); only internal.h is at its top.
                 .headerSearchPath("CSources"),
                 .define("_DEFAULT_SOURCE"), .define("MAGPIE_HAVE_WEBP", to: "1"), .define("MAGPIE_HAVE_AVIF", to: "1"),
                 // libavif (and the 22 libraries it brings) loads on the first AVIF decode, not at

@@ -167,7 +167,8 @@ MAGPIE_HIDDEN int magpie__gauss_run(const magpie__gauss *g, double sigma);
 /* The TIFF structure of the EXIF in `d` (a JPEG's APP1, a PNG's eXIf, a WebP's EXIF chunk, or a
  * TIFF file itself) and its size; NULL when there is none (rights.c). */
 MAGPIE_HIDDEN const uint8_t *magpie__exif_block(const uint8_t *d, size_t n, size_t *tn);
-/* Whether `p` is usable pixels: a buffer, non-zero sizes, a stride of at least width * 4 that
+/* ---- the pixel checks (util/pixels.c) ----
+ * Whether `p` is usable pixels: a buffer, non-zero sizes, a stride of at least width * 4 that
  * does not overflow. */
 MAGPIE_HIDDEN int magpie__pixels_ok(const magpie_pixels *p);
 /* Whether two pixel rectangles share any byte. */

@@ -20,6 +20,9 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_LIBDIR=lib >/dev/
 cmake --build build -j"$(nproc)" >/dev/null
 ctest --test-dir build --output-on-failure -j"$(nproc)"
 
+step "C core's rooms: headers beside their code, a folder per format, no two rooms calling each other"
+scripts/check-rooms.sh build
+
 step "C core under AddressSanitizer and UndefinedBehaviorSanitizer (the resampler's SSE2 passes, not AVX2; libavif loaded on first use, as SwiftPM builds it)"
 cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMAGPIE_SANITIZE=address,undefined \
     -DCMAKE_C_FLAGS=-DMAGPIE_NO_AVX2 -DMAGPIE_AVIF_DLOPEN=ON >/dev/null

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "icc.h"
+#include "colour/icc.h"
 
 #define MAGPIE__ICC_CONTEXT_CAP (16u << 20) /* what lcms2 may allocate for one profile's transform */
 #define MAGPIE__ICC_CACHE_BYTES (32u << 20) /* what the cached transforms may hold together */

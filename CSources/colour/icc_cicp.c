@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "icc.h"
+#include "colour/icc.h"
 
 typedef struct {
     uint32_t code;

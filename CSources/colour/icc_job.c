@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "icc.h"
+#include "colour/icc.h"
 
 void magpie__job_set_profile(magpie__job *job, const uint8_t *icc, size_t n) {
     if (job->icc || (job->color_flags & MAGPIE_IMAGE_PROFILE_IGNORED) || !icc || n == 0) return;
@@ -75,10 +75,4 @@ void magpie__job_finish_profile(magpie__job *job, uint32_t frames) {
     job->color_flags |= MAGPIE_IMAGE_PROFILE_CONVERTED;
     job->icc_applied = 1;
     magpie__color_release(c);
-}
-
-void magpie__job_drop_profile(magpie__job *job) {
-    free(job->icc);
-    job->icc = NULL;
-    job->icc_size = 0;
 }

@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <math.h>
 
-#include "icc.h"
+#include "colour/icc.h"
 
 #define MAGPIE__ENC_SIZE 16384
 static uint8_t magpie__srgb_encode[MAGPIE__ENC_SIZE];

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
+#include "core/codec.h"
 
 struct magpie_animation_encoder {
     const magpie__animate_ops *ops;

@@ -3,9 +3,9 @@
  * defines MAGPIE_HAVE_WEBP / MAGPIE_HAVE_AVIF; a libavif loaded on first use must be there to
  * load (answered without loading it: a failure to load is the first AVIF decode's
  * MAGPIE_EUNSUPPORTED, with the loader's reason). */
-#include "avif_loader.h"
-#include "codec.h"
-#include "quant.h"
+#include "codecs/avif/avif_loader.h"
+#include "core/codec.h"
+#include "codecs/quant/quant.h"
 
 #ifdef MAGPIE_HAVE_WEBP
 static int magpie__webp_built(void) { return 1; }

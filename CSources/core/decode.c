@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
-#include "icc.h"
+#include "core/codec.h"
+#include "colour/icc.h"
 
 void magpie_decode_options_init(magpie_decode_options *o) {
     if (!o) return;

@@ -2,8 +2,8 @@
  * decode, or frames one at a time (frames.c). */
 #include <stdlib.h>
 
-#include "codec.h"
-#include "icc.h"
+#include "core/codec.h"
+#include "colour/icc.h"
 
 struct magpie_decoder {
     magpie__in in;

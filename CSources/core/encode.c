@@ -7,7 +7,7 @@
 
 #include <turbojpeg.h>
 
-#include "codec.h"
+#include "core/codec.h"
 
 void magpie_encode_options_init(magpie_encode_options *o) {
     if (!o) return;

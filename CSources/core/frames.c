@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
+#include "core/codec.h"
 
 int magpie__frames_begin(magpie__job *job, magpie__frames *f) {
     memset(f, 0, sizeof *f);

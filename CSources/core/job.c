@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "icc.h"
+#include "core/job.h"
 
 int magpie__charge(magpie__job *job, uint64_t bytes) {
     if (bytes > job->opt.limits.max_bytes || job->used > job->opt.limits.max_bytes - bytes) {
@@ -30,6 +30,12 @@ void magpie__uncharge(magpie__job *job, uint64_t bytes) {
     job->global -= bytes;
     magpie__budget_give(bytes);
     job->used = bytes > job->used ? 0 : job->used - bytes;
+}
+
+void magpie__job_drop_profile(magpie__job *job) {
+    free(job->icc);
+    job->icc = NULL;
+    job->icc_size = 0;
 }
 
 void magpie__release(magpie__job *job) {

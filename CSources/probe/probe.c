@@ -3,7 +3,7 @@
  * probe_<format>.c. */
 #include <string.h>
 
-#include "codec.h"
+#include "core/codec.h"
 
 void magpie_info_init(magpie_info *info) {
     if (!info) return;

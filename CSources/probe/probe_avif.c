@@ -8,7 +8,7 @@
  * As libavif does, the major brand picks: 'avis' means the track, 'avif' the item. */
 #include <string.h>
 
-#include "codec.h"
+#include "core/codec.h"
 
 typedef struct {
     uint64_t body, size; /* where the box's payload starts, and its length */

@@ -3,7 +3,7 @@
  * 'mif1'). */
 #include <string.h>
 
-#include "codec.h"
+#include "core/codec.h"
 
 static int magpie__is_heif_brand(const uint8_t *b) {
     static const char *brands[] = {"heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs",

@@ -1,7 +1,7 @@
 /* GIF probing: the block walk (no LZW), frames up to a cap, the loop count. */
 #include <string.h>
 
-#include "codec.h"
+#include "core/codec.h"
 
 /* ---- GIF: the block walk (no LZW) ---- */
 

@@ -5,7 +5,7 @@
  * what the probe believes, as the decoder does. Headers only, no allocation. */
 #include <string.h>
 
-#include "codec.h"
+#include "core/codec.h"
 
 /* Next child box of an in-memory parent, as probe_avif.c reads them. */
 static int magpie__gbox(const uint8_t *m, size_t n, size_t *at, const uint8_t **type, size_t *body, size_t *len) {

@@ -2,7 +2,7 @@
  * reader WebP's and AVIF's EXIF blocks share). */
 #include <string.h>
 
-#include "codec.h"
+#include "core/codec.h"
 
 /* ---- JPEG ---- */
 

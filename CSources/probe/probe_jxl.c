@@ -2,7 +2,7 @@
  * box; the size and orientation from the codestream's SizeHeader and ImageMetadata, read bit by
  * bit as ISO/IEC 18181-1 lays them out (fields packed from the low bit of each byte). In a
  * container, the codestream is the first jxlc box, or the first jxlp box after its index. */
-#include "codec.h"
+#include "core/codec.h"
 
 static const uint8_t magpie__jxl_box[12] = {0, 0, 0, 0x0C, 'J', 'X', 'L', ' ', 0x0D, 0x0A, 0x87, 0x0A};
 

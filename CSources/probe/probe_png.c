@@ -2,7 +2,7 @@
  * orientation. */
 #include <string.h>
 
-#include "codec.h"
+#include "core/codec.h"
 
 /* ---- PNG ---- */
 

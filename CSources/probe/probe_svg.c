@@ -3,7 +3,7 @@
  * else its viewBox (user units taken as pixels; librsvg then draws the document into that box). */
 #include <string.h>
 
-#include "codec.h"
+#include "core/codec.h"
 
 int magpie__sniff_svg(const uint8_t *d, size_t n) {
     size_t i = 0, lim = n < 4096 ? n : 4096;

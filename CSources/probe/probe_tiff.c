@@ -1,7 +1,7 @@
 /* TIFF: recognised by its byte-order mark and 42; each page's (IFD's) size, orientation, depth and
  * alpha, read wherever in the file the IFD is (writers often put it after the pixels), and the
  * pages counted along the IFD chain. */
-#include "codec.h"
+#include "core/codec.h"
 
 int magpie__sniff_tiff(const uint8_t *d, size_t n) {
     return magpie__starts(d, n, 0, "II*\0", 4) || magpie__starts(d, n, 0, "MM\0*", 4);

@@ -3,7 +3,7 @@
  * with VP8X (canvas size and flags) and may hold ANIM/ANMF (animation), ALPH, ICCP, EXIF, XMP. */
 #include <string.h>
 
-#include "codec.h"
+#include "core/codec.h"
 
 static uint32_t magpie__le24(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16; }
 

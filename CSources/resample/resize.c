@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sink.h"
+#include "resample/sink.h"
 
 static uint32_t magpie__box_factor(const magpie__geometry *g) {
     double sx = g->win_w / g->out_w, sy = g->win_h / g->out_h;

@@ -6,7 +6,7 @@
  * at most a few 1/16384 of a level before rounding. */
 #include <stdlib.h>
 
-#include "sink.h"
+#include "resample/sink.h"
 
 #define MAGPIE_FIXED_ONE 16384
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sink.h"
+#include "resample/sink.h"
 
 #if MAGPIE_AVX2
 /* The horizontal pass two taps per vector: a tap's pixel and its splatted weight fill half of one.

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lazy.h"
+#include "util/lazy.h"
 
 const char *magpie__lazy_ready(magpie__lazy *l) {
     if (!__atomic_load_n(&l->attempted, __ATOMIC_ACQUIRE)) {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "icc.h"
+#include "colour/icc.h"
 #include "magpie.h"
 
 static uint8_t *templates[3];

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "avif_loader.h"
-#include "codec.h"
-#include "icc.h"
+#include "codecs/avif/avif_loader.h"
+#include "core/codec.h"
+#include "colour/icc.h"
 
 #ifdef MAGPIE_HAVE_AVIF
 

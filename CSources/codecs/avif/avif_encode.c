@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "avif_loader.h"
-#include "codec.h"
+#include "codecs/avif/avif_loader.h"
+#include "core/codec.h"
 
 #ifdef MAGPIE_HAVE_AVIF
 

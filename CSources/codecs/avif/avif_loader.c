@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "avif_loader.h"
+#include "codecs/avif/avif_loader.h"
 
 #ifdef MAGPIE_HAVE_AVIF
 #ifdef MAGPIE_AVIF_DLOPEN
-#include "lazy.h"
+#include "util/lazy.h"
 
 magpie__avif_api magpie__avif;
 

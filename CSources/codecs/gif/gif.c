@@ -5,7 +5,8 @@
 
 #include <gif_lib.h>
 
-#include "codec.h"
+#include "core/codec.h"
+#include "codecs/gif/gif_lzw.h"
 
 typedef struct {
     magpie__in *in;

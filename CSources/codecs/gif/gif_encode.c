@@ -8,7 +8,7 @@
 
 #include <gif_lib.h>
 
-#include "gif_encode.h"
+#include "codecs/gif/gif_encode.h"
 
 static int magpie__gif_write(GifFileType *gif, const GifByteType *data, int n) {
     magpie__gif_enc *st = gif->UserData;

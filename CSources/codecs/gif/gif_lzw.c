@@ -4,7 +4,7 @@
  * code is not defined, or when the stream ends before the frame's pixels are all there. What
  * follows the last pixel (a missing end code, extra codes) changes no pixel and is accepted, as
  * browsers and Pillow accept it. giflib still walks the blocks (gif.c skips the data through it). */
-#include "job.h"
+#include "codecs/gif/gif_lzw.h"
 
 /* The next raw byte of the file; -1 at its end. Reads a window at a time, not a byte. */
 static inline int magpie__lzw_raw(magpie__lzw_reader *r) {

@@ -2,7 +2,7 @@
  * looked up per cell of 6 bits a channel), or quantised into one of its own by libimagequant. */
 #include <string.h>
 
-#include "gif_encode.h"
+#include "codecs/gif/gif_encode.h"
 
 /* The pending frame's pixels in `r` drawn with palette `p` (per pixel the entry nearest its cell's
  * centre, remembered in `near`; the transparent one where alpha is 0) into `idx` (rows of the

@@ -9,8 +9,8 @@
 #include <jerror.h>
 #include <jpeglib.h>
 
-#include "codec.h"
-#include "icc.h"
+#include "core/codec.h"
+#include "colour/icc.h"
 
 #define MAGPIE_JPEG_MAX_SCANS 1000    /* progressive scans; hostile files use millions */
 #define MAGPIE_JPEG_MAX_WARNINGS 100000

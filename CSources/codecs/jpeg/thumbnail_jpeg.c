@@ -5,7 +5,7 @@
  * is stored as the image is). Memory inputs only: the thumbnail is a range of the same bytes. */
 #include <string.h>
 
-#include "codec.h"
+#include "core/codec.h"
 
 int magpie__thumbnail_jpeg(magpie__job *job) {
     magpie__in *in = job->in;

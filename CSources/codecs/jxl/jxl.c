@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
-#include "icc.h"
-#include "jxl_loader.h"
+#include "core/codec.h"
+#include "colour/icc.h"
+#include "codecs/jxl/jxl_loader.h"
 
 #ifdef MAGPIE_HAVE_JXL
 /* ---- libjxl's allocations, charged to the job (libjxl runs on this thread only) ---- */

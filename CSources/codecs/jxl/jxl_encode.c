@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
-#include "jxl_loader.h"
+#include "core/codec.h"
+#include "codecs/jxl/jxl_loader.h"
 
 #ifdef MAGPIE_HAVE_JXL
 

@@ -3,10 +3,10 @@
 #include <dlfcn.h>
 #include <stdio.h>
 
-#include "jxl_loader.h"
+#include "codecs/jxl/jxl_loader.h"
 
 #ifdef MAGPIE_HAVE_JXL
-#include "lazy.h"
+#include "util/lazy.h"
 
 magpie__jxl_api magpie__jxl;
 

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
-#include "lazy.h"
+#include "core/codec.h"
+#include "codecs/svg/svg_entities.h"
+#include "util/lazy.h"
 
 #define MAGPIE__SVG_MAX_BYTES (8u << 20)
 #define MAGPIE__SVG_DOM_FACTOR 32u /* librsvg's tree and cairo's state, charged per input byte */

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
+#include "core/codec.h"
+#include "codecs/svg/svg_entities.h"
 
 #define MAGPIE__SVG_MAX_ENTITIES 64u
 #define MAGPIE__SVG_MAX_EXPANDED (16u << 20)

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
-#include "icc.h"
+#include "core/codec.h"
+#include "colour/icc.h"
 
 #ifdef MAGPIE_HAVE_WEBP
 #include <webp/decode.h>

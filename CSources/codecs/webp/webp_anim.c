@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
+#include "core/codec.h"
 
 #ifdef MAGPIE_HAVE_WEBP
 #include <webp/demux.h>

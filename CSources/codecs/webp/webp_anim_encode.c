@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
-#include "webp_config.h"
+#include "core/codec.h"
+#include "codecs/webp/webp_config.h"
 
 #ifdef MAGPIE_HAVE_WEBP
 #include <webp/encode.h>

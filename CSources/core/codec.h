@@ -6,7 +6,7 @@
 #ifndef MAGPIE_CODEC_H
 #define MAGPIE_CODEC_H
 
-#include "job.h"
+#include "core/job.h"
 
 /* The function types of a row (each format's functions are declared with them below). */
 /* Whether the `n` (>= 2) bytes at `d`, the start of an input, are this format. */
@@ -176,10 +176,6 @@ MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_svg;
 MAGPIE_HIDDEN magpie__probe_fn magpie__probe_svg;
 MAGPIE_HIDDEN magpie__decode_fn magpie__decode_svg;
 MAGPIE_HIDDEN int magpie__svg_available(void);
-/* An SVG with an internal DTD subset rewritten without it, its plain entities expanded (svg_entities.c):
- * MAGPIE_OK with *out NULL when there is nothing to rewrite, or a malloc'd document in *out; an
- * error with `why` for parameter, external, nested or too many entities. */
-MAGPIE_HIDDEN int magpie__svg_entities(const uint8_t *data, size_t n, uint8_t **out, size_t *out_n, const char **why);
 /* Recognised only: PDF by its signature (probe_pdf.c). */
 MAGPIE_HIDDEN magpie__sniff_fn magpie__sniff_pdf;
 

@@ -3,7 +3,7 @@
 #ifndef MAGPIE_WEBP_CONFIG_H
 #define MAGPIE_WEBP_CONFIG_H
 
-#include "codec.h"
+#include "core/codec.h"
 
 #ifdef MAGPIE_HAVE_WEBP
 #include <webp/encode.h>

@@ -42,7 +42,11 @@ static inline double magpie__reducing_gap(const magpie__job *job) {
     return (job->opt.flags & MAGPIE_DECODE_FAST) ? 1.0 : 2.0;
 }
 MAGPIE_HIDDEN void magpie__uncharge(magpie__job *job, uint64_t bytes);
-/* Returns what the job still holds of the process-wide budget (at the end of every decode). */
+/* Frees the job's profile bytes (the colour room's icc_job.c sets and uses them; the job owns
+ * them, so the core never calls into the colour room to end a job). */
+MAGPIE_HIDDEN void magpie__job_drop_profile(magpie__job *job);
+/* Frees the job's profile and returns what it still holds of the process-wide budget (at the end
+ * of every decode). */
 MAGPIE_HIDDEN void magpie__release(magpie__job *job);
 MAGPIE_HIDDEN void magpie__detail(magpie__job *job, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -62,39 +66,5 @@ MAGPIE_HIDDEN int magpie__prepare(magpie__job *job, magpie__in *in, const magpie
 MAGPIE_HIDDEN int magpie__finish_into(magpie__job *job, uint8_t *pixels, size_t stride, size_t buffer_size);
 MAGPIE_HIDDEN int magpie__finish_image(magpie__job *jobp, magpie_image **out);
 MAGPIE_HIDDEN int magpie__open(magpie__in *in, const char *path, const magpie_decode_options *options);
-
-/* ---- a GIF frame's LZW stream (gif_lzw.c) ---- */
-typedef struct {
-    magpie__in *in;
-    uint64_t at;         /* file offset of span[0] */
-    const uint8_t *span; /* bytes read ahead (valid until the next peek, and only this reader peeks) */
-    size_t avail;        /* bytes left in span */
-    uint32_t left;       /* bytes left in the current sub-block */
-    int ended;           /* the sub-block terminator (or the end of the data) was reached */
-    int truncated;       /* the data ended inside the stream */
-    uint32_t bits;       /* bit buffer, LSB first */
-    uint32_t nbits;
-} magpie__lzw_reader;
-
-typedef struct {
-    magpie__lzw_reader r;
-    int16_t prefix[4096]; /* each code's string: the code before it (-1 for a single pixel) ... */
-    uint8_t suffix[4096]; /* ... and its last pixel */
-    uint16_t len[4096];   /* its length */
-    uint8_t stack[4097];  /* the current string, last pixel on top */
-    int sp, clear, next, prev, min;
-    uint32_t size, frame;
-    uint8_t first;        /* the first pixel of the previous string */
-    uint64_t done, pixels;
-} magpie__gif_lzw;
-
-/* Starts decoding frame `frame`, whose first sub-block starts at `at` (the minimum code size is the
- * byte before) and which has `pixels` pixels. MAGPIE_ECORRUPT for a bad code size. */
-MAGPIE_HIDDEN int magpie__gif_lzw_begin(magpie__job *job, magpie__gif_lzw *z, uint64_t at, uint32_t frame,
-                                        uint64_t pixels);
-/* The next `n` indices into `out`: MAGPIE_OK, or MAGPIE_ECORRUPT (a code not defined) or
- * MAGPIE_ETRUNCATED (the stream ends, or an end code comes, before the frame's pixels), with a
- * detail. */
-MAGPIE_HIDDEN int magpie__gif_lzw_read(magpie__job *job, magpie__gif_lzw *z, uint8_t *out, uint32_t n);
 
 #endif

@@ -5,8 +5,8 @@
 
 #include <gif_lib.h>
 
-#include "codec.h"
-#include "quant.h"
+#include "core/codec.h"
+#include "codecs/quant/quant.h"
 
 #define MAGPIE__GIF_CELLS (1u << 18) /* colours to 6 bits a channel: a palette's nearest entry per cell */
 /* How much worse than the first frame (mean squared error per channel) a frame may be shown with

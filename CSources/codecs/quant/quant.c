@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lazy.h"
-#include "quant.h"
+#include "util/lazy.h"
+#include "codecs/quant/quant.h"
 
 #ifdef MAGPIE_HAVE_IMAGEQUANT
 #include <libimagequant.h>

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bmp.h"
-#include "codec.h"
-#include "icc.h"
+#include "codecs/bmp/bmp.h"
+#include "core/codec.h"
+#include "colour/icc.h"
 
 #define MAGPIE__BMP_STRIP (256u << 10) /* bytes of stored rows read at once */
 

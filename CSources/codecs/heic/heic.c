@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
-#include "icc.h"
+#include "core/codec.h"
+#include "colour/icc.h"
 
 #ifdef MAGPIE_HAVE_HEIF
 #include <libheif/heif.h>
 
-#include "lazy.h"
+#include "util/lazy.h"
 
 static struct {
     int (*major)(void), (*minor)(void);

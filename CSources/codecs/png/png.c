@@ -6,8 +6,8 @@
 
 #include <png.h>
 
-#include "codec.h"
-#include "icc.h"
+#include "core/codec.h"
+#include "colour/icc.h"
 
 typedef struct {
     magpie__job *job;

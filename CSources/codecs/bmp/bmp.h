@@ -1,9 +1,9 @@
-/* BMP's DIB header, read once for the probe and the decoder (probe_bmp.c), and the decoder
+/* BMP's DIB header, read once for the probe and the decoder (bmp_header.c), and the decoder
  * shared by BMP files and ICO/CUR entries (bmp.c). Private to the core. */
 #ifndef MAGPIE_BMP_H
 #define MAGPIE_BMP_H
 
-#include "job.h"
+#include "core/job.h"
 
 #define MAGPIE__BMP_RGB 0u
 #define MAGPIE__BMP_RLE8 1u

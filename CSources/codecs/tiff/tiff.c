@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
-#include "icc.h"
+#include "core/codec.h"
+#include "colour/icc.h"
 
 #ifdef MAGPIE_HAVE_TIFF
 #include <tiffio.h>
 
-#include "lazy.h"
+#include "util/lazy.h"
 
 static struct {
     const char *(*version)(void);

@@ -2,7 +2,7 @@
 #ifndef MAGPIE_ICO_H
 #define MAGPIE_ICO_H
 
-#include "bmp.h"
+#include "codecs/bmp/bmp.h"
 
 typedef struct {
     uint64_t offset;

@@ -7,8 +7,8 @@
 
 #include <png.h>
 
-#include "codec.h"
-#include "quant.h"
+#include "core/codec.h"
+#include "codecs/quant/quant.h"
 
 typedef struct {
     uint8_t *buf;

@@ -3,7 +3,7 @@
 #ifndef MAGPIE_ICC_H
 #define MAGPIE_ICC_H
 
-#include "job.h"
+#include "core/job.h"
 
 /* The largest profile read: larger ones are ignored (the image decodes as untagged). Ordinary
  * profiles are 0.5–600 KB, press CMYK ones up to about 2 MB. */
@@ -57,7 +57,5 @@ MAGPIE_HIDDEN magpie__color *magpie__job_cmyk_color(magpie__job *job, int invert
 /* After the codec: the decoded frames converted to sRGB through the job's profile, unless the
  * options keep it (MAGPIE_DECODE_KEEP_PROFILE) or a CMYK decoder already converted them. */
 MAGPIE_HIDDEN void magpie__job_finish_profile(magpie__job *job, uint32_t frames);
-/* Frees the job's profile (at the end of every decode). */
-MAGPIE_HIDDEN void magpie__job_drop_profile(magpie__job *job);
 
 #endif
