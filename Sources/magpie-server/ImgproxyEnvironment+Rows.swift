@@ -52,6 +52,9 @@ extension ImgproxyEnvironment {
         read("IMGPROXY_OPEN_TELEMETRY_PROTOCOL", ["--otel-protocol"], string("--otel-protocol")),
         read("IMGPROXY_OPEN_TELEMETRY_SERVICE_NAME", ["--otel-service-name"], string("--otel-service-name")),
         read("IMGPROXY_OPEN_TELEMETRY_CONNECTION_TIMEOUT", ["--otel-timeout"], int("--otel-timeout", 1...3600)),
+        read(
+            "IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL", ["--otel-propagate-external"],
+            flag("--otel-propagate-external")),
         read("IMGPROXY_WEBP_EFFORT", ["--webp-effort"], int("--webp-effort", 1...6)),
         read("IMGPROXY_WEBP_PRESET", ["--webp-preset"], string("--webp-preset")),
         read("IMGPROXY_AUTO_JXL", ["--auto-jxl"], flag("--auto-jxl")),

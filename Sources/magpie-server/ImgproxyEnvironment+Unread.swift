@@ -19,10 +19,19 @@ extension ImgproxyEnvironment {
                 "IMGPROXY_VIPS_CACHE_TRACE",
             ], "a tuning knob of Go's runtime or libvips, which this server does not run on")
         + ignored(
+            ["IMGPROXY_PPROF_BIND"],
+            "Go's profiler: this server opens no debug port (profile it with perf or heaptrack, docs/benchmarks.md)")
+        + ignored(
+            ["IMGPROXY_LOG_MEM_STATS"], "memory is reported on /metrics (magpie_process_resident_bytes), not logged")
+        + ignored(
+            ["IMGPROXY_FAIL_ON_DEPRECATION"],
+            "imgproxy's deprecated names are read here as imgproxy still reads them, and none stops the start")
+        + ignored(
             [
                 "IMGPROXY_DATADOG_ENABLE", "IMGPROXY_DATADOG_ENABLE_ADDITIONAL_METRICS", "IMGPROXY_NEW_RELIC_APP_NAME",
                 "IMGPROXY_NEW_RELIC_KEY", "IMGPROXY_NEW_RELIC_LABELS", "IMGPROXY_CLOUD_WATCH_SERVICE_NAME",
-                "IMGPROXY_CLOUD_WATCH_NAMESPACE", "IMGPROXY_CLOUD_WATCH_REGION",
+                "IMGPROXY_CLOUD_WATCH_NAMESPACE", "IMGPROXY_CLOUD_WATCH_REGION", "IMGPROXY_DATADOG_PROPAGATE_EXTERNAL",
+                "IMGPROXY_NEW_RELIC_PROPAGATE_EXTERNAL",
             ], "a vendor's monitoring this server has no client for (it serves Prometheus metrics and OTLP traces)")
         + ignored(
             [
@@ -42,9 +51,13 @@ extension ImgproxyEnvironment {
                 "IMGPROXY_GCS_ENDPOINT", "IMGPROXY_ABS_NAME", "IMGPROXY_ABS_KEY", "IMGPROXY_ABS_ENDPOINT",
                 "IMGPROXY_SWIFT_USERNAME", "IMGPROXY_SWIFT_API_KEY", "IMGPROXY_SWIFT_AUTH_URL", "IMGPROXY_SWIFT_DOMAIN",
                 "IMGPROXY_SWIFT_TENANT", "IMGPROXY_SWIFT_CONNECT_TIMEOUT_SECONDS", "IMGPROXY_SWIFT_TIMEOUT_SECONDS",
+                "IMGPROXY_SWIFT_AUTH_VERSION",
+                // Lists that narrow a source kind refused below: nothing to narrow.
+                "IMGPROXY_GCS_ALLOWED_BUCKETS", "IMGPROXY_GCS_DENIED_BUCKETS", "IMGPROXY_ABS_ALLOWED_BUCKETS",
+                "IMGPROXY_ABS_DENIED_BUCKETS", "IMGPROXY_SWIFT_ALLOWED_BUCKETS", "IMGPROXY_SWIFT_DENIED_BUCKETS",
             ], "a setting of a source kind this server does not read (gs://, abs://, swift://)")
         + refused(
-            ["IMGPROXY_USE_GCS", "IMGPROXY_GCS_KEY"],
+            ["IMGPROXY_USE_GCS", "IMGPROXY_GCS_ENABLED", "IMGPROXY_GCS_KEY"],
             "Google Cloud Storage sources (gs://) are not supported; serve them through their HTTPS URLs")
         + refused(["IMGPROXY_USE_ABS"], "Azure Blob Storage sources (abs://) are not supported")
         + refused(["IMGPROXY_USE_SWIFT"], "OpenStack Swift sources (swift://) are not supported")
@@ -52,7 +65,12 @@ extension ImgproxyEnvironment {
             ["IMGPROXY_S3_ASSUME_ROLE_ARN", "IMGPROXY_S3_ASSUME_ROLE_EXTERNAL_ID"],
             "there is no STS client here: give the role's credentials in AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN"
         )
-        + refused(["IMGPROXY_S3_USE_DECRYPTION_CLIENT"], "S3 client-side decryption is not supported")
+        + refused(
+            ["IMGPROXY_S3_USE_DECRYPTION_CLIENT", "IMGPROXY_S3_DECRYPTION_CLIENT_ENABLED"],
+            "S3 client-side decryption is not supported")
+        + refused(
+            ["IMGPROXY_S3_ACCESS_POINTS"],
+            "S3 access points are not resolved from ARNs here: give the access point's endpoint to --s3-endpoint")
         + refused(["IMGPROXY_IGNORE_SSL_VERIFICATION"], "unsafe: an origin's certificate is always verified")
         + refused(
             ["IMGPROXY_SANITIZE_SVG"],
@@ -72,6 +90,9 @@ extension ImgproxyEnvironment {
             "metrics are served for Prometheus at /metrics (--metrics), not pushed over OTLP")
         + ignored(["IMGPROXY_OPEN_TELEMETRY_TRACE_ID_GENERATOR"], "trace IDs are random W3C IDs here")
         + ignored(
+            ["IMGPROXY_OPEN_TELEMETRY_ENABLE_LOGS", "IMGPROXY_OPEN_TELEMETRY_LOGGER_NAME"],
+            "the log goes to standard error (journald or the container's collector forwards it), not over OTLP")
+        + ignored(
             ["IMGPROXY_OPEN_TELEMETRY_PROPAGATORS"], "an incoming W3C traceparent is continued; no other is read")
         + refused(
             ["IMGPROXY_SO_REUSEPORT"],
@@ -80,8 +101,8 @@ extension ImgproxyEnvironment {
         + refused(
             ["IMGPROXY_PRESERVE_HDR"], "impossible here: results are written 8 bits a sample (HDR sources are reduced)")
         + refused(
-            ["IMGPROXY_PNG_UNLIMITED", "IMGPROXY_SVG_UNLIMITED"],
-            "unsafe: the limits on PNG and SVG sources always apply")
+            ["IMGPROXY_PNG_UNLIMITED", "IMGPROXY_SVG_UNLIMITED", "IMGPROXY_TIFF_UNLIMITED"],
+            "unsafe: the limits on PNG, SVG and TIFF sources always apply")
         + refused(
             ["IMGPROXY_NETWORK"], "only TCP is served (put nginx before a Unix socket)",
             when: { !["", "tcp", "tcp4", "tcp6"].contains($0) })

@@ -80,6 +80,7 @@ extension ServerCommand {
         download.keepAliveTimeout = originKeepAliveTimeout == 0 ? nil : .seconds(originKeepAliveTimeout)
         guard maxDownloads > 0 else { throw ValidationError("--max-downloads must be positive") }
         download.maxConcurrentDownloads = maxDownloads
+        download.propagatesTraceContext = tracing.imgproxy.otelPropagateExternal
         var networks = allowedNetworks
         if allowLoopbackSources { networks += ["127.0.0.0/8", "::1/128"] }
         if allowPrivateSources { networks += ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"] }

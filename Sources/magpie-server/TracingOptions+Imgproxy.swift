@@ -17,6 +17,10 @@ struct ImgproxyTelemetry: ParsableArguments {
     var otelServiceName: String?
     @Option(name: .long, help: "Seconds an export may take (OTEL_EXPORTER_OTLP_TIMEOUT, in seconds).")
     var otelTimeout: Int?
+    @Flag(
+        name: .long,
+        help: "Send the trace context (traceparent) to origins with each source request; off: origins are not told it.")
+    var otelPropagateExternal = false
 
     /// The collector's base URL these options name, if any; `nil` when they leave it to
     /// `--otel-endpoint` and the environment.

@@ -159,7 +159,7 @@ log = tempfile.TemporaryFile(mode="w+")  # the server's log, shown if the test f
 env = dict(os.environ, OTEL_BSP_SCHEDULE_DELAY="60000", OTEL_SERVICE_NAME="magpie-test")
 child = subprocess.Popen(
     [binary, "--bind", "127.0.0.1:0", "--cache-dir", cache, "--allow-unsigned", "--allow-loopback-sources",
-     "--otel-endpoint", f"http://127.0.0.1:{port}", *extra], stdout=subprocess.PIPE, stderr=log, env=env, text=True)
+     "--otel-endpoint", f"http://127.0.0.1:{port}", "--otel-propagate-external", *extra], stdout=subprocess.PIPE, stderr=log, env=env, text=True)
 ok = False
 try:
     line = child.stdout.readline()

@@ -63,6 +63,11 @@ public final class ImageDownloader: Sendable {
         /// Whether a retry continues a cut body with a range request where the response allows
         /// it (``ResumableBody``), instead of starting it over. On.
         public var resumesDownloads = true
+        /// Whether a request carries the caller's trace context (`traceparent`, `tracestate`) to
+        /// the origin when a tracer is bootstrapped. On; a service that fetches strangers' URLs
+        /// may keep its trace IDs to itself (imgproxy's `IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL`
+        /// is off by default, and so is `magpie-server --otel-propagate-external`).
+        public var propagatesTraceContext = true
 
         public init(
             timeout: Duration = .seconds(15), connectTimeout: Duration = .seconds(10),
@@ -244,7 +249,7 @@ public final class ImageDownloader: Sendable {
         // The key first: whatever fields the tracer's propagator adds (W3C's, B3's, baggage) differ
         // per caller and never keep two callers from sharing a download.
         let key = coalescingKey(request)
-        Self.injectTraceContext(into: &request.headers)
+        if config.propagatesTraceContext { Self.injectTraceContext(into: &request.headers) }
         if !options.ignoresFailedURLMemory {
             let now = clock.now().timeIntervalSinceReferenceDate
             let remembered = failed.withLock { f -> (until: Double, error: ImageDownloadError)? in

@@ -81,6 +81,35 @@ import Testing
         }
     }
 
+    /// The names imgproxy's newest package configurations read: the trace switch onto its flag,
+    /// the v4 spellings of refused features refused as the old ones are, the rest noted.
+    @Test func theNewestNamesAreAnsweredAsTheirOlderSiblings() throws {
+        let (arguments, notes) = try ImgproxyEnvironment.arguments(
+            [
+                "IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL": "true", "IMGPROXY_OPEN_TELEMETRY_ENABLE_LOGS": "true",
+                "IMGPROXY_GCS_ALLOWED_BUCKETS": "a,b", "IMGPROXY_SWIFT_DENIED_BUCKETS": "c",
+                "IMGPROXY_PPROF_BIND": ":8088", "IMGPROXY_FAIL_ON_DEPRECATION": "true",
+                "IMGPROXY_GCS_ENABLED": "false", "IMGPROXY_TIFF_UNLIMITED": "false",
+            ], given: [])
+        #expect(arguments == ["--otel-propagate-external"], "\(arguments)")
+        for name in [
+            "IMGPROXY_OPEN_TELEMETRY_ENABLE_LOGS", "IMGPROXY_GCS_ALLOWED_BUCKETS", "IMGPROXY_SWIFT_DENIED_BUCKETS",
+            "IMGPROXY_PPROF_BIND", "IMGPROXY_FAIL_ON_DEPRECATION",
+        ] {
+            #expect(notes.contains { $0.hasPrefix("\(name): ") }, "\(name) is noted at start: \(notes)")
+        }
+        #expect(!notes.contains { $0.contains("IMGPROXY_GCS_ENABLED") }, "false asks for nothing")
+        for (name, value) in [
+            ("IMGPROXY_GCS_ENABLED", "true"), ("IMGPROXY_S3_DECRYPTION_CLIENT_ENABLED", "1"),
+            ("IMGPROXY_TIFF_UNLIMITED", "true"),
+            ("IMGPROXY_S3_ACCESS_POINTS", "b=arn:aws:s3:us-east-1:1:accesspoint/x"),
+        ] {
+            #expect(throws: ImgproxyEnvironment.Failure.self, "\(name)=\(value)") {
+                try ImgproxyEnvironment.arguments([name: value], given: [])
+            }
+        }
+    }
+
     /// The encoders' variables: JPEG XL negotiation and effort, PNG palettes, WebP presets, and
     /// JPEG XL's format quality, each onto its flag; out of imgproxy's ranges, refused at start.
     @Test func theEncoderVariablesSetTheirFlags() throws {

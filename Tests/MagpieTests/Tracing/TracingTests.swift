@@ -84,4 +84,26 @@ enum TestTracer {
         #expect(failed.status?.code == .error && !failed.errors.isEmpty)
         try await h.finish()
     }
+
+    /// `propagatesTraceContext` off (magpie-server's default, as imgproxy's
+    /// `IMGPROXY_OPEN_TELEMETRY_PROPAGATE_EXTERNAL`): the download is still traced, and the origin
+    /// is not told the trace.
+    @Test func anOriginIsNotToldTheTraceWhenPropagationIsOff() async throws {
+        _ = TestTracer.shared
+        let seen = Mutex<[(name: String, value: String)]>([])
+        let h = try await ImageServiceTests.harness(
+            { request in
+                seen.withLock { $0 = request.headers }
+                return .ok(NetFixture.png, contentType: "image/png")
+            }, download: { $0.propagatesTraceContext = false })
+        let incoming = [(name: InMemoryTracer.traceIDKey, value: "trace-quiet"), (InMemoryTracer.spanIDKey, "caller")]
+        #expect(await h.get(h.target("rs:fit:10:10", "/a.png"), headers: incoming).status == 200)
+        #expect(TestTracer.spans("trace-quiet")["magpie.download"]?.isEmpty == false, "the download has its span")
+        let sent = seen.withLock { $0 }
+        #expect(!sent.isEmpty, "the origin was asked")
+        #expect(
+            !sent.contains { [InMemoryTracer.traceIDKey, InMemoryTracer.spanIDKey].contains($0.name) },
+            "the origin was told the trace: \(sent)")
+        try await h.finish()
+    }
 }
