@@ -284,15 +284,28 @@ class CTypesTest(unittest.TestCase):
         self.assertGreater(checked, 700)
         print(f"\nctypes: checked {checked} corpus files")
 
-    def test_webp_avif_corpus(self):
-        if not os.path.exists(os.path.join(CORPUS_WEBP_AVIF, "MANIFEST.tsv")):
-            self.skipTest(f"SKIPPED: WebP/AVIF corpus not found at {CORPUS_WEBP_AVIF}")
+    def test_webp_avif(self):
+        """An AVIF with irot made here (Tests/fixtures/formats/avif-orient6.avif) probes with its
+        orientation and decodes upright; the WebP/AVIF corpus adds its files where present."""
+        with open(os.path.join(ROOT, "Tests", "fixtures", "formats", "avif-orient6.avif"), "rb") as f:
+            data = f.read()
+        self.assertEqual(FORMATS[self.lib.magpie_sniff(data, len(data))], "avif")
+        info = Info()
+        self.assertEqual(self.lib.magpie_probe(data, len(data), ctypes.byref(info)), 0)
+        self.assertEqual((info.width, info.height, info.orientation), (37, 23, 6))
         if not (self.lib.magpie_format_decodable(FORMATS.index("webp"))
                 and self.lib.magpie_format_decodable(FORMATS.index("avif"))):
-            self.skipTest("SKIPPED: this build of the library has no WebP or AVIF decoder")
-        checked = self.check_corpus(CORPUS_WEBP_AVIF)
-        self.assertEqual(checked, 207)
-        print(f"\nctypes: checked {checked} WebP/AVIF corpus files")
+            rc, _ = self.decode(data)
+            self.assertEqual(rc, E_UNSUPPORTED, "a build without AVIF says so")
+            return
+        rc, thumb = self.decode(data, FIT_INSIDE, 16)
+        self.assertEqual(rc, 0)
+        self.assertEqual(thumb[1], 16)
+        self.assertLess(thumb[0], thumb[1], "upright: portrait")
+        if os.path.exists(os.path.join(CORPUS_WEBP_AVIF, "MANIFEST.tsv")):
+            checked = self.check_corpus(CORPUS_WEBP_AVIF)
+            self.assertEqual(checked, 207)
+            print(f"\nctypes: checked {checked} WebP/AVIF corpus files")
 
     def check_corpus(self, corpus):
         checked = 0
