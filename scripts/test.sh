@@ -115,6 +115,9 @@ tail -4 "$swift_log"
 rm -f "$swift_log"
 swift format lint --strict --recursive Sources Tests Package.swift Examples Benchmarks Integrations
 
+step "API reference: the DocC catalogs of MagpieImage, Magpie and MagpieServer, warnings as errors"
+scripts/docs.sh --check
+
 # The Swift stress tests under ThreadSanitizer compile swift-nio and AsyncHTTPClient a second time
 # (minutes; docs/tests.md has the figures). Swift 6's strict concurrency checks the Swift layers as
 # they compile; these check what it cannot see (locks, atomics, the C core called from every

@@ -31,6 +31,9 @@ public final class ImageService: Sendable {
     let plans = PlanMemo()
 
     /// - Parameters:
+    ///   - manager: the caches and the downloader the service answers from (its downloader's
+    ///     address policy judges every source).
+    ///   - configuration: keys, limits, presets and the imgproxy settings.
     ///   - accessLog: where each request is logged (`nil`: nowhere).
     ///   - metrics: where the service's metrics go (default: swift-metrics' bootstrapped system).
     ///   - now: seconds since 1970, for `exp` (tests give their own).

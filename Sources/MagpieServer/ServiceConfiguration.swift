@@ -102,13 +102,13 @@ public struct ServiceConfiguration: Sendable {
     /// nil: none are. See ``cookieProblem()``.
     public var cookiePassthrough: CookiePassthrough?
     /// Answers carry the origin's lifetime for the source instead of ``ttl`` (imgproxy's
-    /// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`; see ``ImageService/cacheControl(_:_:)``).
+    /// `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`; see `ImageService/cacheControl(_:_:)`).
     public var cacheControlPassthrough = false
     /// `local:///path` sources are files beneath this folder (the manager's downloader needs the
-    /// `local` transport, ``LocalRootLoader``); nil: they are refused (403).
+    /// `local` transport, `LocalRootLoader`); nil: they are refused (403).
     public var localRoot: String?
     /// Serve `s3://bucket/key` sources (imgproxy's `IMGPROXY_USE_S3`; the manager's downloader
-    /// needs ``ImageDownloader/Config/s3``); off: they are refused (403).
+    /// needs `ImageDownloader/Config/s3`); off: they are refused (403).
     public var s3Sources = false
     /// When not empty, the only buckets `s3://` sources may name (`IMGPROXY_S3_ALLOWED_BUCKETS`).
     public var s3AllowedBuckets: Set<String> = []
@@ -136,7 +136,7 @@ public struct ServiceConfiguration: Sendable {
     /// (imgproxy's `IMGPROXY_DISABLE_SHRINK_ON_LOAD`).
     public var decodeQuality: DecodingOptions.Quality = .standard
     /// Resize in linear light (imgproxy's `IMGPROXY_USE_LINEAR_COLORSPACE`;
-    /// ``DecodingOptions/linearLight``): each result a variant of its own.
+    /// `DecodingOptions/linearLight`): each result a variant of its own.
     public var linearLight = false
     /// Keep sources' colour profiles (pixels as stored, the profile embedded in the result) unless a
     /// URL says `scp:1`; `false` (imgproxy's `IMGPROXY_STRIP_COLOR_PROFILE` default): convert to

@@ -6,7 +6,7 @@
 
 /// How one call uses the caches (Kingfisher's parsed options, for the cache layer): expiries,
 /// how reads extend them, the serializer, and whether and how the disk is written. Built once
-/// per retrieval from ``ImageOptions/CacheOptions/policy`` and passed through the layers as one value.
+/// per retrieval from `ImageOptions/CacheOptions/policy` and passed through the layers as one value.
 public struct CachePolicy: Sendable {
     /// Memory expiry of what is stored (`nil`: the memory cache's own).
     public var memoryExpiration: StorageExpiration?

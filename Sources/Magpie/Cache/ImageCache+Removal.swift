@@ -15,7 +15,7 @@ extension ImageCache {
 
     /// Removes what is cached for `key` (processed with `processorIdentifier` when given) from
     /// memory, disk or both.
-    /// - Throws: the disk cache's error (``DiskCacheError/readOnly`` on a read-only cache).
+    /// - Throws: the disk cache's error (`DiskCacheError/readOnly` on a read-only cache).
     public func removeImage(
         forKey key: String, processorIdentifier: String? = nil, fromMemory: Bool = true, fromDisk: Bool = true
     ) async throws {

@@ -26,8 +26,14 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable & Cache
         /// How often expired entries are swept; `nil` for no background sweeping. Default 120 s.
         public var cleanInterval: Duration?
 
-        /// - Parameter totalCostLimit: `nil` for the default, a quarter of the memory this process
-        ///   may use (the cgroup v2 `memory.max` where set, else physical memory), at least 1 MiB.
+        /// - Parameters:
+        ///   - totalCostLimit: `nil` for the default, a quarter of the memory this process may use
+        ///     (the cgroup v2 `memory.max` where set, else physical memory), at least 1 MiB.
+        ///   - countLimit: the most entries kept.
+        ///   - maxEntryCostFraction: an entry costing more than this fraction of the cost limit is
+        ///     not kept.
+        ///   - expiration: expiry of stored values unless `store` says otherwise.
+        ///   - cleanInterval: how often expired entries are swept; `nil` for no background sweep.
         public init(
             totalCostLimit: Int? = nil, countLimit: Int = .max, maxEntryCostFraction: Double = 0.1,
             expiration: StorageExpiration = .seconds(300), cleanInterval: Duration? = .seconds(120)

@@ -9,7 +9,7 @@
 ///
 /// - A network source: its explicit key, else the URL after the ``CacheKeyFilter`` (dropped query
 ///   items, no fragment, no user info); with credentials, `#credentials=<HMAC-SHA-256>` under the
-///   cache folder's secret (see ``network(url:explicitKey:filter:alsoDropping:credentials:secret:)``).
+///   cache folder's secret (see `network(url:explicitKey:filter:alsoDropping:credentials:secret:)`).
 /// - A data provider: its `cacheKey` (`file:` URLs for local files).
 /// - A processed image: `key@<processor identifier>`; the default processor adds nothing, and
 ///   first-frame-only adds `|>magpie.first-frame` to the identifier.

@@ -62,7 +62,7 @@ public struct ImageDownloadResult: Sendable {
     public var cacheHeaders: HTTPCacheHeaders
     /// When the response arrived (the downloader's clock), for ``HTTPCacheHeaders/freshnessLifetime(receivedAt:)``.
     public var receivedAt: Date
-    /// Bytes of a cut attempt that a range request continued, not fetched again (see ``ResumableBody``).
+    /// Bytes of a cut attempt that a range request continued, not fetched again (see `ResumableBody`).
     public var resumedBytes = 0
 }
 

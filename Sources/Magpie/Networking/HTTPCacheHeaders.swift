@@ -11,7 +11,7 @@
 ///
 /// Conflicting or malformed values count as stale, as RFC 9111 §4.2.1 and §5.3 allow: two
 /// different `max-age` values, a `max-age` that is not a number, an `Expires` that is not an
-/// HTTP-date (see ``HTTPDate``), two different `Expires` lines. `Age` and `Date` take their first
+/// HTTP-date (see `HTTPDate`), two different `Expires` lines. `Age` and `Date` take their first
 /// value (§5.1: a list such as `Age: 7200, 0` is the first member); an `Age` that is not a
 /// non-negative integer is ignored.
 public struct HTTPCacheHeaders: Sendable, Hashable {

@@ -11,9 +11,12 @@ import Tracing
 /// application bootstraps a tracer.
 extension ImageDownloader {
     /// Downloads `url`, sharing the request with concurrent callers asking for the same resource.
-    /// - Parameter progress: Body bytes received and expected, reported to every caller as they
-    ///   arrive, on the thread that read them (for HTTP, the client's event loop): keep it short,
-    ///   and yield into an `AsyncStream` for anything slower.
+    /// - Parameters:
+    ///   - url: what to fetch, through the transport of its scheme.
+    ///   - options: this download's headers, timeout, priority, retries and validators.
+    ///   - progress: Body bytes received and expected, reported to every caller as they arrive,
+    ///     on the thread that read them (for HTTP, the client's event loop): keep it short, and
+    ///     yield into an `AsyncStream` for anything slower.
     /// - Throws: ``ImageDownloadError``, or `CancellationError` when the calling task is cancelled.
     public func download(
         _ url: URL, options: DownloadOptions = DownloadOptions(),

@@ -61,7 +61,7 @@ public final class ImageDownloader: Sendable {
         /// so the address policy judges the endpoint); nil: no `s3` transport unless given.
         public var s3: S3Configuration? = nil
         /// Whether a retry continues a cut body with a range request where the response allows
-        /// it (``ResumableBody``), instead of starting it over. On.
+        /// it (`ResumableBody`), instead of starting it over. On.
         public var resumesDownloads = true
         /// Whether a request carries the caller's trace context (`traceparent`, `tracestate`) to
         /// the origin when a tracer is bootstrapped. On; a service that fetches strangers' URLs
@@ -140,10 +140,12 @@ public final class ImageDownloader: Sendable {
 
     /// A downloader with its own HTTP client (AsyncHTTPClient) and the `file://` transport.
     /// - Parameters:
+    ///   - config: timeouts, limits, retries, the address policy and the S3 settings.
     ///   - transports: loaders by URL scheme, replacing or adding to the defaults (`http`,
     ///     `https`, `file`, and `s3` when the config has ``Config/s3``).
     ///   - clock: time for the failed-URL memory.
     ///   - sleep: waits between retries (tests pass one that records the delays).
+    ///   - logger: where retries, refusals and failures are logged.
     public init(
         config: Config = Config(), transports: [String: any DataLoading] = [:],
         clock: any CacheClock = SystemCacheClock(),

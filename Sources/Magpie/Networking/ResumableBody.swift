@@ -6,7 +6,7 @@
 
 /// A transfer a transport could not finish: the head and the body bytes that arrived before
 /// `failure` cut it. A transport that keeps them throws this instead of `failure`, and the
-/// downloader can then ask for the rest (``ResumableBody``); one that throws `failure` alone
+/// downloader can then ask for the rest (`ResumableBody`); one that throws `failure` alone
 /// just has its transfers started over.
 public struct DataTransferInterrupted: Error, Sendable {
     /// The answer as far as it came: status, head and the body bytes received.

@@ -20,6 +20,7 @@ public struct S3DataLoader: DataLoading {
     let signer: AWSSignatureV4?
 
     /// - Parameters:
+    ///   - configuration: the endpoint, region, addressing style and credentials.
     ///   - http: what sends the request (the downloader's HTTP transport, with its address policy).
     ///   - now: the time requests are signed at.
     public init(

@@ -16,7 +16,7 @@ extension ImageManager {
 
     /// The bytes for `source`:
     /// - no processor: the original's bytes: the disk entry under the plain key as the origin's
-    ///   caching headers allow (``StoredEntryRule``: used, revalidated, or served stale), else
+    ///   caching headers allow (`StoredEntryRule`: used, revalidated, or served stale), else
     ///   downloaded and stored as they came, never decoded;
     /// - a processor: the processed entry's bytes on disk, as above, else the image retrieved
     ///   through ``retrieveImage(with:options:progress:)`` (sharing its flights) and the bytes

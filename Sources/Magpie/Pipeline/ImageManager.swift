@@ -105,9 +105,12 @@ public final class ImageManager: Sendable {
     // MARK: - retrieving
 
     /// Retrieves the image for `source` through caches, download and processing.
-    /// - Parameter progress: Body bytes received and expected, reported as they arrive, on the
-    ///   thread that read them (for HTTP, the client's event loop): keep it short, and yield into
-    ///   an `AsyncStream` for anything slower.
+    /// - Parameters:
+    ///   - source: a URL, a provider, or alternatives tried in order.
+    ///   - options: the size, effects, cache rules and request settings (the `make` DSL builds them).
+    ///   - progress: Body bytes received and expected, reported as they arrive, on the thread that
+    ///     read them (for HTTP, the client's event loop): keep it short, and yield into an
+    ///     `AsyncStream` for anything slower.
     /// - Throws: ``ImageRetrieveError``, naming the stage that failed (loading, decoding,
     ///   processing, the cache, a provider; every source's error when alternatives were tried), or
     ///   ``ImageRetrieveError/cancelled`` when the calling task is cancelled.

@@ -35,7 +35,7 @@ public struct ImageOptions: Sendable, Hashable {
 
     /// Where the retrieval may look (default: memory, disk, network).
     public var readPolicy: ReadPolicy = .cacheThenNetwork
-    /// Its ``ImageProcessor/identifier`` is read when it is set (see ``processorIdentifier``).
+    /// Its `ImageProcessor/identifier` is read when it is set (see ``processorIdentifier``).
     public var processor: any ImageProcessor = DefaultImageProcessor() {
         didSet { processorIdentifier = Self.identifier(processor, onlyLoadFirstFrame) }
     }

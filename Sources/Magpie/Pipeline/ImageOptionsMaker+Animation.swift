@@ -10,7 +10,7 @@ extension ImageOptionsMaker {
         let maker: ImageOptionsMaker
 
         /// Keeps the first `count` frames (1 or more; imgproxy's `max_animation_frames`): the rest
-        /// are never decoded (``FrameLimitProcessor``).
+        /// are never decoded (`FrameLimitProcessor`).
         @discardableResult
         public func maxFrames(_ count: Int, fileID: String = #fileID, line: Int = #line) -> AnimationMaker {
             let at = SourceLine(fileID: fileID, line: line)
@@ -31,9 +31,9 @@ extension ImageOptionsMaker {
         }
 
         /// Encodes an animated source's frames as they are decoded and processed, so it never holds
-        /// them together (``AnimationProcessor``): the image is the first frame, carrying the
-        /// encoded animation (``Image/animation``), which the caches store as it is. A format
-        /// without animations (``EncodingFormat/animates``) is an error.
+        /// them together (`AnimationProcessor`): the image is the first frame, carrying the
+        /// encoded animation (`Image/animation`), which the caches store as it is. A format
+        /// without animations (`EncodingFormat/animates`) is an error.
         @discardableResult
         public func encoded(as format: EncodingFormat, fileID: String = #fileID, line: Int = #line) -> AnimationMaker {
             let at = SourceLine(fileID: fileID, line: line)

@@ -17,13 +17,13 @@ extension ImageOptionsMaker {
             return self
         }
 
-        /// Gaussian blur, sigma 0–100 (``BlurProcessor``).
+        /// Gaussian blur, sigma 0–100 (`BlurProcessor`).
         @discardableResult
         public func blur(sigma: Double, fileID: String = #fileID, line: Int = #line) -> EffectsMaker {
             add(BlurProcessor(sigma: sigma), (0...100).contains(sigma), "blur needs a sigma of 0–100", fileID, line)
         }
 
-        /// Unsharp mask (``SharpenProcessor``); ``Sharpening/afterResize`` is libvips's mild default.
+        /// Unsharp mask (`SharpenProcessor`); `Sharpening/afterResize` is libvips's mild default.
         @discardableResult
         public func sharpen(_ s: Sharpening = Sharpening(), fileID: String = #fileID, line: Int = #line) -> EffectsMaker
         {
@@ -51,7 +51,7 @@ extension ImageOptionsMaker {
                 "flip needs a direction", fileID, line)
         }
 
-        /// Anti-aliased round corners, optionally with a border (``RoundCornerProcessor``).
+        /// Anti-aliased round corners, optionally with a border (`RoundCornerProcessor`).
         @discardableResult
         public func roundCorners(
             radius: Double, corners: RectCorners = .all, borderWidth: Double = 0, borderColor: Color = .black,
@@ -76,7 +76,7 @@ extension ImageOptionsMaker {
                 borderWidth >= 0 && borderWidth.isFinite, "circle needs a finite border of 0 or more", fileID, line)
         }
 
-        /// Saturation, contrast and brightness (``ColorAdjustment``).
+        /// Saturation, contrast and brightness (`ColorAdjustment`).
         @discardableResult
         public func color(
             saturation: Double = 1, contrast: Double = 1, brightness: Double = 0, fileID: String = #fileID,
@@ -121,7 +121,7 @@ extension ImageOptionsMaker {
             add(BackgroundProcessor(color), true, "", fileID, line)
         }
 
-        /// Another image over this one (``OverlayProcessor``: make it once and reuse it, the
+        /// Another image over this one (`OverlayProcessor`: make it once and reuse it, the
         /// watermark is decoded when it is made).
         @discardableResult
         public func overlay(_ overlay: OverlayProcessor, fileID: String = #fileID, line: Int = #line) -> EffectsMaker {

@@ -22,7 +22,7 @@ extension ImageOptionsMaker {
             add(.atLeast, width, height, fileID, line)
         }
         /// Exactly `width × height`: the image covers the box (aspect kept, enlarged if need be),
-        /// then what overflows is cut away at `anchor`; ``CropAnchor/smart`` keeps the most
+        /// then what overflows is cut away at `anchor`; `CropAnchor/smart` keeps the most
         /// interesting window. The same as `equalTo(width:height:).crop(anchor)`.
         @discardableResult
         public func fill(
@@ -87,13 +87,13 @@ extension ImageOptionsMaker {
             return self
         }
         /// Throughput over the last dB: shrink-on-load down to the size itself rather than twice
-        /// it (``DecodingOptions/Quality/fast``). Once per size.
+        /// it (`DecodingOptions/Quality/fast`). Once per size.
         @discardableResult
         public func fast(fileID: String = #fileID, line: Int = #line) -> SizeModifiers {
             maker.modify(index, "fast", SourceLine(fileID: fileID, line: line)) { $0.quality = .fast }
             return self
         }
-        /// Sharpen after the downscale (``Sharpening/afterResize``, libvips's default, unless
+        /// Sharpen after the downscale (`Sharpening/afterResize`, libvips's default, unless
         /// given). Once per size.
         @discardableResult
         public func sharpened(_ s: Sharpening = .afterResize, fileID: String = #fileID, line: Int = #line)
@@ -103,7 +103,7 @@ extension ImageOptionsMaker {
             return self
         }
         /// Keep the source's colour profile: pixels as stored and the profile on the image, for the
-        /// encoder to embed (``DecodingOptions/keepsColorProfile``), rather than convert to sRGB.
+        /// encoder to embed (`DecodingOptions/keepsColorProfile`), rather than convert to sRGB.
         /// Once per size.
         @discardableResult
         public func keepingColorProfile(fileID: String = #fileID, line: Int = #line) -> SizeModifiers {

@@ -169,7 +169,7 @@ public final class ImageOptionsMaker {
 
     // MARK: compiling
 
-    /// The options, or the first error in what was recorded (see ``OptionsCompiler``).
+    /// The options, or the first error in what was recorded (see `OptionsCompiler`).
     public func build() throws(ImageOptionsError) -> ImageOptions {
         try OptionsCompiler.compile(
             base: base, settings: settings, sizes: sizes, effects: recordedEffects, processor: explicitProcessor,

@@ -12,7 +12,7 @@ public enum ImageRetrieveError: Error, Sendable, Hashable, CustomStringConvertib
     /// The bytes did not decode.
     case decodingFailed(ImageCodecError)
     /// The processor with this identifier failed on the decoded image with `underlying` (an
-    /// ``ImageCodecError`` for the built-in processors, your processor's own error otherwise).
+    /// `ImageCodecError` for the built-in processors, your processor's own error otherwise).
     case processingFailed(processor: String, underlying: any Error)
     /// The source and every alternative failed: each source (as its cache key or URL) with its
     /// error, in the order they were tried.

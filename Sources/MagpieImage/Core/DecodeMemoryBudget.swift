@@ -4,10 +4,10 @@ internal import CMagpie
 /// every decode in flight charges together (outputs, buffers, codec state such as a progressive
 /// JPEG's coefficients). Without it, decodes running one per core could each take the per-decode
 /// limit (1 GiB) at once. The default is a quarter of the memory the process may use
-/// (``SystemMemory/availableToProcess``, as the memory cache computes it).
+/// (`SystemMemory/availableToProcess`, as the memory cache computes it).
 ///
 /// A decode that does not fit beside the others throws ``CoreFailure/Code/budgetInUse``; the
-/// pipeline (``ImageManager``) then waits for a decode to finish and tries again. One that would
+/// pipeline (`ImageManager`) then waits for a decode to finish and tries again. One that would
 /// not fit even alone throws ``CoreFailure/Code/memoryLimitExceeded``.
 public enum DecodeMemoryBudget {
     /// Set once, before the first decode, unless a caller set a budget first.

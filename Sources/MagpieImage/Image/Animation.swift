@@ -14,7 +14,11 @@ public final class AnimationEncoder {
     private let core: CoreAnimationEncoder
     public let format: EncodingFormat
 
-    /// - Parameter loopCount: repeats after the first play (0 forever, GIF's count); nil plays once.
+    /// - Parameters:
+    ///   - width: the canvas's width in pixels, every frame's.
+    ///   - height: the canvas's height in pixels.
+    ///   - format: the encoding; one that ``EncodingFormat/animates``.
+    ///   - loopCount: repeats after the first play (0 forever, GIF's count); nil plays once.
     /// - Throws: ``ImageCodecError/encodingFailed(_:)``: a format without animations (see
     ///   ``EncodingFormat/animates``), or a size it cannot hold.
     public init(width: Int, height: Int, format: EncodingFormat, loopCount: Int? = 0) throws(ImageCodecError) {

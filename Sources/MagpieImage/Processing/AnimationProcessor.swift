@@ -108,8 +108,10 @@ public struct AnimationProcessor: ImageProcessor {
 
     /// The animation made of `source`'s frames; nil when it is no animation (or one frame is all
     /// that is kept, or no format here writes it).
-    /// - Parameter concurrently: encode on a thread of its own while the next frame is decoded
-    ///   (for a command-line tool; a server's requests already keep its cores busy).
+    /// - Parameters:
+    ///   - source: the encoded animation, in memory or a file.
+    ///   - concurrently: encode on a thread of its own while the next frame is decoded (for a
+    ///     command-line tool; a server's requests already keep its cores busy).
     public func animation(of source: EncodedSource, concurrently: Bool = false) throws -> Image? {
         guard maxFrames > 1, let info = try? source.info(), info.frameCount > 1,
             let encoding = encoding(forSource: info.format)

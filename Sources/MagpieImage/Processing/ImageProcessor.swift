@@ -12,7 +12,9 @@ public enum ImageProcessingInput: Sendable {
 public protocol ImageProcessor: Sendable {
     /// Empty for the default processor (plain decoding), which adds nothing to cache keys.
     var identifier: String { get }
-    /// - Parameter firstFrameOnly: decode or keep only an animation's first frame.
+    /// - Parameters:
+    ///   - input: encoded bytes to decode, or an image already decoded.
+    ///   - firstFrameOnly: decode or keep only an animation's first frame.
     func process(_ input: ImageProcessingInput, firstFrameOnly: Bool) throws -> Image
 }
 

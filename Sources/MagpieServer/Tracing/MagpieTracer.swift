@@ -1,7 +1,7 @@
 import Tracing
 
 /// A tracer for swift-distributed-tracing made to cost little per span: IDs from an atomic
-/// counter (``SpanIDSource``), a span's state under one lock, and ended spans appended to a
+/// counter (`SpanIDSource`), a span's state under one lock, and ended spans appended to a
 /// bounded queue that an exporter drains in batches (``OTLPTraceExporter``), woken once per batch
 /// rather than once per span. It propagates W3C Trace Context (`traceparent`, `tracestate`) and
 /// samples as OpenTelemetry's `OTEL_TRACES_SAMPLER` values say.
@@ -55,6 +55,7 @@ public final class MagpieTracer: Tracer, Sendable {
     private let ids = SpanIDSource()
 
     /// - Parameters:
+    ///   - sampler: which traces are recorded (OpenTelemetry's `OTEL_TRACES_SAMPLER`).
     ///   - queueCapacity: ended spans kept for the exporter at most (OpenTelemetry's
     ///     `OTEL_BSP_MAX_QUEUE_SIZE`, 2048); later ones are dropped and counted.
     ///   - batchSize: spans per export (`OTEL_BSP_MAX_EXPORT_BATCH_SIZE`, 512).

@@ -2,7 +2,7 @@ import Synchronization
 import Tracing
 
 /// A span ``MagpieTracer`` started: its name, attributes, events and status change under one
-/// lock until it ends; then it is handed, once, to the tracer's queue as a ``FinishedSpan`` (or,
+/// lock until it ends; then it is handed, once, to the tracer's queue as a `FinishedSpan` (or,
 /// with no exporter, let go). A span the sampler dropped records nothing and only carries its
 /// identity to children and to origins.
 public final class RecordedSpan: Span, SpanIdentityCarrier {
@@ -53,7 +53,7 @@ public final class RecordedSpan: Span, SpanIdentityCarrier {
         }
     }
 
-    /// Every attribute, the server fields (``setServerAttributes(_:)``) among them; setting
+    /// Every attribute, the server fields (`setServerAttributes(_:)`) among them; setting
     /// replaces them all.
     public var attributes: SpanAttributes {
         get { state.withLock { $0.allAttributes } }

@@ -17,9 +17,11 @@ public struct TracingEnvironment: Sendable {
     public var batchSize = 512
     public var exporter: OTLPTraceExporter.Configuration
 
-    /// - Parameter base: the collector's base URL (`--otel-endpoint`, `OTEL_EXPORTER_OTLP_ENDPOINT`);
-    ///   spans go to `<base>/v1/traces` unless `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` names the
-    ///   whole URL.
+    /// - Parameters:
+    ///   - base: the collector's base URL (`--otel-endpoint`, `OTEL_EXPORTER_OTLP_ENDPOINT`);
+    ///     spans go to `<base>/v1/traces` unless `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` names the
+    ///     whole URL.
+    ///   - environment: the process's variables (`OTEL_*`).
     /// - Throws: ``TracingSettingError`` for a value OpenTelemetry does not define or out of range
     ///   (an operator's typo stops the start rather than silently tracing otherwise).
     public init(base: String, environment: [String: String]) throws(TracingSettingError) {
