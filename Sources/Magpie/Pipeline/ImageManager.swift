@@ -107,10 +107,9 @@ public final class ImageManager: Sendable {
     /// Retrieves the image for `source` through caches, download and processing.
     /// - Parameters:
     ///   - source: a URL, a provider, or alternatives tried in order.
-    ///   - options: the size, effects, cache rules and request settings (the `make` DSL builds them).
-    ///   - progress: Body bytes received and expected, reported as they arrive, on the thread that
-    ///     read them (for HTTP, the client's event loop): keep it short, and yield into an
-    ///     `AsyncStream` for anything slower.
+    ///   - options: the size, effects, cache rules and request settings (the `make` DSL's).
+    ///   - progress: Body bytes received and expected, as they arrive, on the thread that read
+    ///     them (HTTP: the client's event loop): keep it short.
     /// - Throws: ``ImageRetrieveError``, naming the stage that failed (loading, decoding,
     ///   processing, the cache, a provider; every source's error when alternatives were tried), or
     ///   ``ImageRetrieveError/cancelled`` when the calling task is cancelled.
@@ -139,25 +138,6 @@ public final class ImageManager: Sendable {
             stats.withLock { $0.failures += 1 }
             throw failures.count == 1 ? first : ImageRetrieveError.allSourcesFailed(failures)
         }
-    }
-
-    /// The image for `url`, with the options a `make` closure records (the constraint DSL).
-    public func image(
-        from url: URL, _ configure: (ImageOptionsMaker) -> Void = { _ in }
-    ) async throws -> Image {
-        let maker = ImageOptionsMaker(base: defaultOptions)
-        configure(maker)
-        let options = try maker.build()
-        return try await retrieveImage(with: .network(url), options: options).image
-    }
-
-    /// The image for `url` with `options` (a preset) updated by a `make` closure.
-    public func image(
-        from url: URL, options: ImageOptions, _ configure: (ImageOptionsMaker) -> Void = { _ in }
-    ) async throws -> Image {
-        let maker = ImageOptionsMaker(base: options)
-        configure(maker)
-        return try await retrieveImage(with: .network(url), options: maker.build()).image
     }
 
     private func retrieve(
