@@ -1,6 +1,6 @@
 /* WebP and AVIF through the C API: what the build reports, WebP encoding (lossy, lossless,
- * determinism, options), scaled WebP thumbnails under a memory limit, and, from the WebP/AVIF
- * corpus when it is there, animations, orientation and limits. */
+ * determinism, options), scaled WebP thumbnails under a memory limit, and animations, orientation
+ * and limits on inputs made here (the WebP/AVIF corpus's too where it is there). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,68 +231,116 @@ static uint8_t *corpus_file(const char *dir, const char *name, size_t *n) {
     return d;
 }
 
-static void test_corpus_files(const char *dir) {
-    size_t n;
-    uint8_t *anim = corpus_file(dir, "webp/sharp/animated-loop-3.webp", &n);
-    if (!anim) return;
+/* An animation's frames through the API: the probe's count and loop, every frame with delays,
+ * frame `k` alone equal to frame `k` of all, no frame past the end, the frame limit, and the work
+ * limit (millions of canvas pixels) when the animation is over a megapixel of frames. */
+static void check_animation(const char *what, const uint8_t *anim, size_t n, uint32_t frames, int32_t loop,
+                            uint32_t k) {
     magpie_info info;
-    CHECK(magpie_probe(anim, n, &info) == MAGPIE_OK && info.frames == 10 && info.loop_count == 2 &&
+    CHECK(magpie_probe(anim, n, &info) == MAGPIE_OK && info.frames == frames && info.loop_count == loop &&
               (info.flags & MAGPIE_INFO_ANIMATED),
-          "animated WebP probe: %u frames, loop %d (3 plays: 2 repeats)", info.frames, info.loop_count);
+          "%s probe: %u frames, loop %d", what, info.frames, info.loop_count);
     magpie_decode_options o;
     magpie_decode_options_init(&o);
     magpie_image *all = NULL, *one = NULL;
-    CHECK(magpie_decode(anim, n, &o, &all) == MAGPIE_OK && all->frame_count == 10 && all->loop_count == 2 &&
+    CHECK(magpie_decode(anim, n, &o, &all) == MAGPIE_OK && all->frame_count == frames && all->loop_count == loop &&
               all->delays_ms[0] > 0,
-          "every frame, with delays and the loop count");
+          "%s: every frame, with delays and the loop count", what);
     o.flags = MAGPIE_DECODE_ONE_FRAME;
-    o.frame_index = 6;
-    CHECK(magpie_decode(anim, n, &o, &one) == MAGPIE_OK && one->frame_count == 1, "frame 6 alone");
+    o.frame_index = k;
+    CHECK(magpie_decode(anim, n, &o, &one) == MAGPIE_OK && one->frame_count == 1, "%s: frame %u alone", what, k);
     if (all && one)
-        CHECK(memcmp(one->pixels, all->pixels + (size_t)6 * all->height * all->stride, (size_t)one->height * one->stride) == 0,
-              "frame 6 alone is frame 6 of all");
+        CHECK(memcmp(one->pixels, all->pixels + (size_t)k * all->height * all->stride,
+                     (size_t)one->height * one->stride) == 0,
+              "%s: frame %u alone is frame %u of all", what, k, k);
     magpie_image_free(all);
     magpie_image_free(one);
-    o.frame_index = 10;
-    CHECK(magpie_decode(anim, n, &o, &one) == MAGPIE_ERANGE, "no frame 10");
+    one = NULL;
+    o.frame_index = frames;
+    CHECK(magpie_decode(anim, n, &o, &one) == MAGPIE_ERANGE, "%s: no frame %u", what, frames);
     magpie_decode_options_init(&o);
-    o.limits.max_frames = 5;
-    CHECK(magpie_decode(anim, n, &o, &one) == MAGPIE_ELIMIT_FRAMES, "10 frames over a limit of 5");
+    o.limits.max_frames = frames / 2;
+    CHECK(magpie_decode(anim, n, &o, &one) == MAGPIE_ELIMIT_FRAMES, "%s: %u frames over a limit of %u", what,
+          frames, frames / 2);
     o.limits.max_frames = 0;
-    o.limits.max_frame_work = 1; /* 10 x 370 x 285 = 1.05 megapixels */
-    CHECK(magpie_decode(anim, n, &o, &one) == MAGPIE_ELIMIT_FRAMES, "frame work over 1 megapixel");
-    free(anim);
+    o.limits.max_frame_work = 1;
+    if ((uint64_t)info.width * info.height * frames > 1000000)
+        CHECK(magpie_decode(anim, n, &o, &one) == MAGPIE_ELIMIT_FRAMES, "%s: frame work over 1 megapixel", what);
+}
 
-    uint8_t *seq = corpus_file(dir, "avif/link-u/star-8bpc-with-alpha.avifs", &n);
-    if (seq) {
-        CHECK(magpie_probe(seq, n, &info) == MAGPIE_OK && info.frames == 5 && (info.flags & MAGPIE_INFO_HAS_ALPHA),
-              "AVIF sequence probe: %u frames", info.frames);
-        magpie_decode_options_init(&o);
-        CHECK(magpie_decode(seq, n, &o, &all) == MAGPIE_OK && all->frame_count == 5 && all->delays_ms[1] > 0,
-              "AVIF sequence: every frame with durations");
-        magpie_image_free(all);
-        all = NULL;
-        o.flags = MAGPIE_DECODE_ONE_FRAME;
-        o.frame_index = 3;
-        CHECK(magpie_decode(seq, n, &o, &one) == MAGPIE_OK && one->frame_count == 1, "AVIF frame 3 alone");
-        magpie_image_free(one);
-        one = NULL;
+/* An AVIF whose irot says orientation 6, stored w x h: probed as stored, decoded upright, and
+ * refused over the pixel and memory limits. */
+static void check_rotated_avif(const char *what, const uint8_t *rot, size_t n, uint32_t w, uint32_t h) {
+    magpie_info info;
+    CHECK(magpie_probe(rot, n, &info) == MAGPIE_OK && info.width == w && info.height == h && info.orientation == 6,
+          "%s: irot 3 (270 anti-clockwise) is EXIF 6: %u", what, info.orientation);
+    magpie_decode_options o;
+    magpie_decode_options_init(&o);
+    magpie_image *one = NULL;
+    CHECK(magpie_decode(rot, n, &o, &one) == MAGPIE_OK && one->width == h && one->height == w, "%s: upright", what);
+    magpie_image_free(one);
+    one = NULL;
+    o.limits.max_pixels = (uint64_t)w * h - 1;
+    CHECK(magpie_decode(rot, n, &o, &one) == MAGPIE_ELIMIT_PIXELS, "%s: over the pixel limit", what);
+    magpie_decode_options_init(&o);
+    o.limits.max_bytes = (uint64_t)w * h * 2;
+    CHECK(magpie_decode(rot, n, &o, &one) == MAGPIE_ELIMIT_MEMORY && !one, "%s: over the memory limit", what);
+}
+
+/* An animated WebP made here: 10 frames of 400x300 (1.2 megapixels together), 3 plays (2 repeats). */
+static uint8_t *made_animated_webp(size_t *n) {
+    const uint32_t w = 400, h = 300;
+    magpie_encode_options eo;
+    magpie_animation_options ao;
+    magpie_encode_options_init(&eo);
+    magpie_animation_options_init(&ao);
+    eo.format = MAGPIE_FORMAT_WEBP;
+    eo.lossless = 1;
+    ao.loop_count = 2;
+    magpie_animation_encoder *enc = NULL;
+    CHECK(magpie_animation_encoder_new(w, h, &eo, &ao, &enc) == MAGPIE_OK, "animated WebP encoder");
+    if (!enc) return NULL;
+    uint8_t *px = tu_gradient(w, h);
+    for (uint32_t k = 0; k < 10; k++) {
+        for (uint32_t i = 0; i < w * h; i++) px[i * 4 + 2] = (uint8_t)(k * 25); /* each frame its own blue */
+        CHECK(magpie_animation_encoder_add(enc, px, (size_t)w * 4, 40) == MAGPIE_OK, "frame %u", k);
+    }
+    uint8_t *out = NULL;
+    CHECK(magpie_animation_encoder_finish(enc, &out, n) == MAGPIE_OK, "animated WebP made");
+    magpie_animation_encoder_free(enc);
+    free(px);
+    return out;
+}
+
+/* Animations, orientation and limits, on inputs made here (an animated WebP) and the fixtures (an
+ * AVIF with irot, an AVIF sequence, from Tests/fixtures/formats/avif_orient.c); the WebP/AVIF
+ * corpus's files too where it is present. */
+static void test_animations_and_orientation(const char *dir) {
+    size_t n;
+    uint8_t *anim = made_animated_webp(&n);
+    if (anim) check_animation("made animated WebP", anim, n, 10, 2, 6);
+    magpie_free(anim);
+    uint8_t *seq = tu_fixture("avif-sequence.avif", &n);
+    magpie_info info;
+    CHECK(seq && magpie_probe(seq, n, &info) == MAGPIE_OK && info.frames == 5, "AVIF sequence probe: %u frames",
+          seq ? info.frames : 0);
+    if (seq) check_animation("AVIF sequence", seq, n, 5, info.loop_count, 3);
+    free(seq);
+    uint8_t *rot = tu_fixture("avif-orient6.avif", &n);
+    if (rot) check_rotated_avif("AVIF fixture", rot, n, 37, 23);
+    free(rot);
+    if (!tu_corpus_present(dir)) return;
+    if ((anim = corpus_file(dir, "webp/sharp/animated-loop-3.webp", &n))) {
+        check_animation("corpus animated WebP", anim, n, 10, 2, 6);
+        free(anim);
+    }
+    if ((seq = corpus_file(dir, "avif/link-u/star-8bpc-with-alpha.avifs", &n))) {
+        CHECK(magpie_probe(seq, n, &info) == MAGPIE_OK && (info.flags & MAGPIE_INFO_HAS_ALPHA), "corpus sequence alpha");
+        check_animation("corpus AVIF sequence", seq, n, 5, info.loop_count, 3);
         free(seq);
     }
-    uint8_t *rot = corpus_file(dir, "avif/link-u/kimono.rotate90.avif", &n);
-    if (rot) {
-        CHECK(magpie_probe(rot, n, &info) == MAGPIE_OK && info.width == 1024 && info.height == 722 &&
-                  info.orientation == 6,
-              "irot 3 (270 anti-clockwise) is EXIF 6: %u", info.orientation);
-        magpie_decode_options_init(&o);
-        CHECK(magpie_decode(rot, n, &o, &one) == MAGPIE_OK && one->width == 722 && one->height == 1024, "upright");
-        magpie_image_free(one);
-        one = NULL;
-        o.limits.max_pixels = 700000;
-        CHECK(magpie_decode(rot, n, &o, &one) == MAGPIE_ELIMIT_PIXELS, "AVIF over the pixel limit");
-        magpie_decode_options_init(&o);
-        o.limits.max_bytes = 1u << 20;
-        CHECK(magpie_decode(rot, n, &o, &one) == MAGPIE_ELIMIT_MEMORY && !one, "AVIF over the memory limit");
+    if ((rot = corpus_file(dir, "avif/link-u/kimono.rotate90.avif", &n))) {
+        check_rotated_avif("corpus AVIF", rot, n, 1024, 722);
         free(rot);
     }
 }
@@ -300,7 +348,7 @@ static void test_corpus_files(const char *dir) {
 /* A build that loads libavif on first use (MAGPIE_AVIF_DLOPEN) answers whether AVIF decodes
  * without loading it; the first AVIF decode loads it. A build that links libavif has it mapped
  * from the start, and asking changes nothing either. Runs first, before anything decodes. */
-static void test_avif_loads_on_first_decode(const char *dir) {
+static void test_avif_loads_on_first_decode(void) {
     int before = tu_mapped("libavif.so");
     if (before < 0) {
         printf("SKIPPED: /proc/self/maps cannot be read\n");
@@ -309,9 +357,10 @@ static void test_avif_loads_on_first_decode(const char *dir) {
     int decodable = magpie_format_decodable(MAGPIE_FORMAT_AVIF);
     CHECK(tu_mapped("libavif.so") == before, "asking whether AVIF decodes loaded libavif");
     CHECK(magpie_format_decodable(MAGPIE_FORMAT_AVIF) == decodable, "the answer is stable");
-    if (!decodable || before || !tu_corpus_present(dir)) return;
+    if (!decodable || before) return;
     size_t n;
-    uint8_t *avif = corpus_file(dir, "avif/link-u/kimono.rotate90.avif", &n);
+    uint8_t *avif = tu_fixture("avif-orient6.avif", &n);
+    if (!avif) return;
     magpie_info info;
     CHECK(magpie_probe(avif, n, &info) == MAGPIE_OK && tu_mapped("libavif.so") == 0, "a probe needs no libavif");
     magpie_decode_options o;
@@ -327,7 +376,7 @@ static void test_avif_loads_on_first_decode(const char *dir) {
 }
 
 int main(int argc, char **argv) {
-    test_avif_loads_on_first_decode(argc > 2 ? argv[2] : NULL);
+    test_avif_loads_on_first_decode();
     test_capabilities();
     if (!magpie_format_decodable(MAGPIE_FORMAT_WEBP)) {
         printf("SKIPPED: this build has no WebP codec\n");
@@ -336,10 +385,7 @@ int main(int argc, char **argv) {
         test_webp_thumbnail_memory();
     }
     if (magpie_format_decodable(MAGPIE_FORMAT_AVIF)) test_avif_item_bomb();
-    const char *dir = argc > 2 ? argv[2] : NULL;
-    if (!tu_corpus_present(dir))
-        printf("SKIPPED: WebP/AVIF corpus not found at %s\n", dir ? dir : "(no path given)");
-    else if (magpie_format_decodable(MAGPIE_FORMAT_WEBP) && magpie_format_decodable(MAGPIE_FORMAT_AVIF))
-        test_corpus_files(dir);
+    if (magpie_format_decodable(MAGPIE_FORMAT_WEBP) && magpie_format_decodable(MAGPIE_FORMAT_AVIF))
+        test_animations_and_orientation(argc > 2 ? argv[2] : NULL);
     return tu_finish("codecs");
 }

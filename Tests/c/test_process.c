@@ -1,6 +1,7 @@
 /* The processors against references computed here, in double precision and by other methods:
  * blur and sharpen (PSNR), rotations and flips (exact), corner coverage (numerical integration),
  * colour, padding, flattening and compositing; and bad parameters. */
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +252,7 @@ int main(int argc, char **argv) {
     test_corners();
     test_color();
     test_compose();
+    test_fixture_chain();
     test_corpus_chain(argc > 1 ? argv[1] : NULL);
     test_corpus_chain(argc > 2 ? argv[2] : NULL);
     return tu_finish("process");
