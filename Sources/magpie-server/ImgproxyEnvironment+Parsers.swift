@@ -40,12 +40,21 @@ extension ImgproxyEnvironment {
         }
     }
 
+    /// imgproxy's hex slice: one hex string, or several separated by commas (key rotation: the
+    /// n-th key goes with the n-th salt), each given as its own flag.
     static func hex(_ flag: String) -> Convert {
         { v throws(Failure) in
-            guard !v.isEmpty, v.count % 2 == 0,
-                v.utf8.allSatisfy({ $0 < 0x80 && Character(Unicode.Scalar($0)).isHexDigit })
-            else { throw Failure(description: "not hex") }
-            return [flag, v]
+            let items = v.split(separator: ",", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            var arguments: [String] = []
+            for item in items {
+                guard !item.isEmpty, item.count % 2 == 0,
+                    item.utf8.allSatisfy({ $0 < 0x80 && Character(Unicode.Scalar($0)).isHexDigit })
+                else { throw Failure(description: "not hex") }
+                arguments += [flag, item]
+            }
+            return arguments
         }
     }
 

@@ -7,6 +7,9 @@ extension ImgproxyEnvironment {
     static let readRows: [Row] = [
         read("IMGPROXY_KEY", ["--key"], hex("--key")),
         read("IMGPROXY_SALT", ["--salt"], hex("--salt")),
+        // The newest code's names for the same lists (its security package's configuration).
+        read("IMGPROXY_KEYS", ["--key"], hex("--key")),
+        read("IMGPROXY_SALTS", ["--salt"], hex("--salt")),
         read("IMGPROXY_SIGNATURE_SIZE", ["--signature-size"], int("--signature-size", 8...32)),
         read("IMGPROXY_BIND", ["--bind"], bind("--bind")),
         read("IMGPROXY_TTL", ["--ttl"], int("--ttl")),

@@ -81,6 +81,23 @@ import Testing
         }
     }
 
+    /// imgproxy's keys and salts are hex slices: comma-separated pairs for rotation, under the old
+    /// and the newest names; an item that is not hex stops the start.
+    @Test func keysAndSaltsAreCommaSeparatedLists() throws {
+        let (arguments, _) = try ImgproxyEnvironment.arguments(
+            ["IMGPROXY_KEYS": "6b31, 6b32", "IMGPROXY_SALTS": "7331,7332"], given: [])
+        #expect(arguments == ["--key", "6b31", "--key", "6b32", "--salt", "7331", "--salt", "7332"], "\(arguments)")
+        let (old, notes) = try ImgproxyEnvironment.arguments(
+            ["IMGPROXY_KEY": "6b31", "IMGPROXY_KEYS": "6b32", "IMGPROXY_SALT": "7331"], given: [])
+        #expect(old == ["--key", "6b31", "--salt", "7331"], "\(old)")
+        #expect(notes.contains { $0.hasPrefix("IMGPROXY_KEYS is set but so is IMGPROXY_KEY") }, "\(notes)")
+        for bad in ["6b31,", "6b31,xyz", "6b3"] {
+            #expect(throws: ImgproxyEnvironment.Failure.self, "\(bad)") {
+                try ImgproxyEnvironment.arguments(["IMGPROXY_KEY": bad], given: [])
+            }
+        }
+    }
+
     /// The names imgproxy's newest package configurations read: the trace switch onto its flag,
     /// the v4 spellings of refused features refused as the old ones are, the rest noted.
     @Test func theNewestNamesAreAnsweredAsTheirOlderSiblings() throws {
