@@ -228,6 +228,24 @@ static void test_heic_thumbnail(void) {
     free(d);
 }
 
+/* fuzz_heic's find (Tests/fuzz/crashes/heic/): a 1.8 KB HEIC whose 37x23 grid has an 'iovl'
+ * overlay as its tile, the overlay's canvas sized by its own data at 26988 x 28515. libheif
+ * allocated it (6 GB resident) before Magpie bounded every side libheif makes by the primary's;
+ * now it is refused, without the allocation. */
+static void test_heic_overlay_bomb(void) {
+    size_t n;
+    uint8_t *d = tu_read_file(MAGPIE_FIXTURES "/../../fuzz/crashes/heic/oom-overlay-tile-canvas", &n);
+    CHECK(d != NULL, "the overlay bomb is there");
+    if (!d) return;
+    magpie_info info;
+    CHECK(magpie_probe(d, n, &info) == MAGPIE_OK && info.width == 37 && info.height == 23, "probed as its grid");
+    magpie_image *img = NULL;
+    int rc = magpie_decode(d, n, NULL, &img);
+    CHECK(rc != MAGPIE_OK && !img, "an overlay canvas past the primary's size is refused: %s", magpie_strerror(rc));
+    magpie_image_free(img);
+    free(d);
+}
+
 /* A TIFF's pages: counted by the probe, the first decoded unless another is asked for, each at
  * its own size. */
 static void test_tiff_pages(void) {
@@ -269,6 +287,7 @@ int main(void) {
               lazy[i].library);
     test_lying_headers();
     test_heic_thumbnail();
+    if (magpie_format_decodable(MAGPIE_FORMAT_HEIC)) test_heic_overlay_bomb();
     test_tiff_pages();
     test_icons_pick_the_largest();
     return tu_finish("formats");

@@ -189,8 +189,11 @@ static void magpie__heif_colour(magpie__job *job, const struct heif_image_handle
 static int magpie__heif_open(magpie__job *job, const uint8_t *data, struct heif_context **ctx,
                              struct heif_image_handle **main) {
     if (!(*ctx = magpie__heif.context_alloc())) return MAGPIE_ENOMEM;
-    /* libheif's own bound on a side, before any tile is decoded; the pixel limit was checked. */
-    magpie__heif.size_limit(*ctx, 1 << 16);
+    /* libheif's own bound on a side of every image it makes, tiles and overlays (an 'iovl' canvas
+     * is sized by its own data, past the 'ispe' and grid sizes the probe checked): twice the
+     * primary's longer side and 1024 more (tiles overhang a grid's output by less than a tile). */
+    uint64_t side = 2 * (uint64_t)(job->info.width > job->info.height ? job->info.width : job->info.height) + 1024;
+    magpie__heif.size_limit(*ctx, side < (1u << 16) ? (int)side : 1 << 16);
     int rc = magpie__heif_status(job, magpie__heif.read_memory(*ctx, data, (size_t)job->in->size, NULL), "parse");
     return rc ? rc : magpie__heif_status(job, magpie__heif.primary(*ctx, main), "primary image");
 }
