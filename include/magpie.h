@@ -862,6 +862,19 @@ MAGPIE_API void magpie_sha256(const void *data, size_t size, uint8_t digest[32])
 MAGPIE_API void magpie_hmac_sha256(const void *key, size_t key_size, const void *data, size_t size,
                                    uint8_t mac[32]);
 
+/* ------------------------------------------------------------------------------------------ */
+/* SHA-1 (FIPS 180-4) and HMAC-SHA-1 (RFC 2104)                                                 */
+
+/** SHA-1 digest of `size` bytes into `digest`. `data` may be NULL when `size` is 0. */
+MAGPIE_API void magpie_sha1(const void *data, size_t size, uint8_t digest[20]);
+
+/**
+ * HMAC-SHA-1 of `size` bytes under `key` (any length) into `mac`. `key` and `data` may be NULL
+ * when their sizes are 0. thumbor's URL signatures are HMAC-SHA-1 (libthumbor's signer); the
+ * service checks them with it and uses SHA-1 for nothing else.
+ */
+MAGPIE_API void magpie_hmac_sha1(const void *key, size_t key_size, const void *data, size_t size, uint8_t mac[20]);
+
 #ifdef __cplusplus
 }
 #endif

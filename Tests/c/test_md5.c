@@ -1,5 +1,5 @@
-/* MD5 known answers from RFC 1321, appendix A.5, plus block-boundary lengths; SHA-256 from
- * FIPS 180-4's examples and HMAC-SHA-256 from RFC 4231. */
+/* MD5 known answers from RFC 1321, appendix A.5, plus block-boundary lengths; SHA-256 and SHA-1
+ * from FIPS 180-4's examples, HMAC-SHA-256 from RFC 4231 and HMAC-SHA-1 from RFC 2202. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,8 +53,48 @@ static void test_sha256(void) {
     CHECK(strcmp(hex, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54") == 0, "RFC 4231 6: %s", hex);
 }
 
+static void test_sha1(void) {
+    static const struct { const char *in; size_t repeat_a; const char *hex; } v[] = {
+        {"", 0, "da39a3ee5e6b4b0d3255bfef95601890afd80709"},
+        {"abc", 0, "a9993e364706816aba3e25717850c26c9cd0d89d"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 0, "84983e441c3bd26ebaae4aa1f95129e5e54670f1"},
+        /* Lengths around the padding boundaries, against an independent implementation. */
+        {NULL, 55, "c1c8bbdc22796e28c0e15163d20899b65621d65a"},
+        {NULL, 56, "c2db330f6083854c99d4b5bfb6e8f29f201be699"},
+        {NULL, 63, "03f09f5b158a7a8cdad920bddc29b81c18a551f5"},
+        {NULL, 64, "0098ba824b5c16427bd7a1122a5a442a25ec644d"},
+        {NULL, 119, "ee971065aaa017e0632a8ca6c77bb3bf8b1dfc56"},
+        {NULL, 120, "f34c1488385346a55709ba056ddd08280dd4c6d6"},
+        {NULL, 1000, "291e9a6c66994949b57ba5e650361e98fc36b1ba"},
+    };
+    char as[1000], hex[41];
+    memset(as, 'a', sizeof as);
+    uint8_t d[20];
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        const char *in = v[i].in ? v[i].in : as;
+        magpie_sha1(in, v[i].in ? strlen(in) : v[i].repeat_a, d);
+        for (int j = 0; j < 20; j++) snprintf(hex + 2 * j, 3, "%02x", d[j]);
+        CHECK(strcmp(hex, v[i].hex) == 0, "sha1 case %zu = %s", i, hex);
+    }
+    uint8_t key1[20], key6[80];
+    memset(key1, 0x0b, sizeof key1);
+    memset(key6, 0xaa, sizeof key6);
+    static const struct { const void *key; size_t key_size; const char *data, *hex; } h[] = {
+        {NULL, 20, "Hi There", "b617318655057264e28bc0b6fb378c8ef146be00"},
+        {"Jefe", 4, "what do ya want for nothing?", "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"},
+        {NULL, 80, "Test Using Larger Than Block-Size Key - Hash Key First", "aa4ae5e15272d00e95705637ce8a3b55ed402112"},
+    };
+    for (size_t i = 0; i < sizeof h / sizeof *h; i++) {
+        const void *key = h[i].key ? h[i].key : (h[i].key_size == 20 ? (const void *)key1 : (const void *)key6);
+        magpie_hmac_sha1(key, h[i].key_size, h[i].data, strlen(h[i].data), d);
+        for (int j = 0; j < 20; j++) snprintf(hex + 2 * j, 3, "%02x", d[j]);
+        CHECK(strcmp(hex, h[i].hex) == 0, "RFC 2202 case %zu: %s", i, hex);
+    }
+}
+
 int main(void) {
     test_sha256();
+    test_sha1();
     static const struct { const char *in, *hex; } v[] = {
         {"", "d41d8cd98f00b204e9800998ecf8427e"},
         {"a", "0cc175b9c0f1b6a831c399e269772661"},

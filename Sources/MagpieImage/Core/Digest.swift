@@ -65,6 +65,19 @@ package enum Digest {
         return mac
     }
 
+    /// HMAC-SHA-1 (RFC 2104) of `message` under `key`: thumbor's URL signatures.
+    package static func hmacSHA1(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var mac = [UInt8](repeating: 0, count: 20)
+        key.withUnsafeBufferPointer { k in
+            message.withUnsafeBufferPointer { m in
+                mac.withUnsafeMutableBufferPointer {
+                    magpie_hmac_sha1(k.baseAddress, k.count, m.baseAddress, m.count, $0.baseAddress)
+                }
+            }
+        }
+        return mac
+    }
+
     /// Lowercase hex of `bytes`.
     package static func hex(_ bytes: some Collection<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
