@@ -200,3 +200,15 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// MAGPIE_STRESS_ONLY=1: the package as scripts/test.sh's ThreadSanitizer build sees it, the stress
+// tests and what they link (the C core, MagpieImage, Magpie, the loopback server and the test
+// support), so that build compiles no service, Hummingbird, CLI, benchmark or MagpieTests under
+// the sanitizer, only what it runs (docs/tests.md has the figures).
+if Context.environment["MAGPIE_STRESS_ONLY"] == "1" {
+    let kept: Set<String> = [
+        "CMagpie", "CSQLite", "MagpieImage", "Magpie", "MagpieLoopback", "MagpieTestSupport", "MagpieStressTests",
+    ]
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products.removeAll { !kept.contains($0.name) }
+}

@@ -18,9 +18,11 @@
 # the palette's colour count.
 # The resume target is Swift: the rules for continuing a cut body (ResumableBody.swift), judging a
 # cut answer's head and a continuation's `Content-Range`, validator and length.
+# The thumbor target is Swift: thumbor's URL grammar and geometry (ThumborPath.swift and the files
+# beside it), and the thumborconf target the thumbor.conf reader (Sources/magpie-server/Thumbor/).
 # A crash a fix holds is kept as a seed in Tests/fuzz/crashes/<target>/; findings are written to
 # build-fuzz/ (ignored), never to the top of the repository.
-# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|bmp|ico|tiff|heic|jxl|svg|process|icc|animation|encode|url|path|resume ...]
+# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|bmp|ico|tiff|heic|jxl|svg|process|icc|animation|encode|url|path|resume|thumbor|thumborconf ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
@@ -32,7 +34,7 @@ flags=(-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
   -DMAGPIE_HAVE_IMAGEQUANT=1)
 libs=(-lturbojpeg -ljpeg -lpng16 -lgif -lwebpdemux -lwebpmux -lwebp -lavif -llcms2 -lz -lm -ldl -lpthread)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif bmp ico tiff heic jxl svg process icc animation encode url path resume)
+[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif bmp ico tiff heic jxl svg process icc animation encode url path resume thumbor thumborconf)
 corpus=../shared/corpus
 # The C core is compiled once for every C harness (they differ only in their own file), two files
 # at a time.
@@ -65,14 +67,14 @@ for t in "${targets[@]}"; do
     animation) src=Tests/fuzz/fuzz_animation.c; def=(); seeds=(gif "$more/webp" "$more/avif"); runs=5000 ;;
     encode) src=Tests/fuzz/fuzz_encode.c; def=(); seeds=(); runs=12000 ;;
     icc) src=Tests/fuzz/fuzz_icc.c; def=(-ICSources); seeds=(); runs=8000 ;;
-    url | path | resume) ;;
+    url | path | resume | thumbor | thumborconf) ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;
   esac
   bin=$out/fuzz_$t
   work=$out/corpus_$t
   rm -rf "$work"  # start from the seeds every time: the same inputs on every machine
   mkdir -p "$work"
-  if [ "$t" = url ] || [ "$t" = path ] || [ "$t" = resume ]; then
+  if [[ " url path resume thumbor thumborconf " == *" $t "* ]]; then
     if [ "$t" = url ]; then
       net=Sources/Magpie/Networking
       sources=("$net/WebURL.swift" "$net/ImageDownloadError.swift" "$net/DataLoading.swift")
@@ -89,6 +91,25 @@ for t in "${targets[@]}"; do
         'ETag: W/"a"\nAccept-Ranges: bytes\n\nContent-Range: bytes 16-31/*\n\x01\x01'
         'ETag: "a"\nAccept-Ranges: bytes\nContent-Encoding: identity, gzip\n\nContent-Range: bytes 16-15/16\n\x01\x00')
       runs=${FUZZ_RUNS:-200000}
+    elif [ "$t" = thumbor ]; then
+      th=Sources/MagpieServer/Thumbor
+      sources=("$th/ThumborPath.swift" "$th/ThumborPathMatcher.swift" "$th/ThumborQuoting.swift" "$th/ThumborGeometry.swift"
+        "$th/ThumborGeometry+Planner.swift" Sources/MagpieServer/ServiceError.swift)
+      # Each input's first six bytes size the source and MAX_WIDTH/MAX_HEIGHT; the rest is the path.
+      seeds=('\x03\x20\x02\x58\x00\x00/unsafe/300x200/smart/example.com/a.jpg'
+        '\x01\x00\x10\x00\x41\x43/AbCdEfGhIjKlMnOpQrStUvWxYz0=/trim:top-left:10/10x20:300x400/adaptive-full-fit-in/-0x-orig/right/bottom/filters:fill(blur):format(webp)/a%20b.png'
+        '\x00\x00\x00\x00\x00\x00/meta/fit-in/99999999999x1/http%3A%2F%2Fh%2Fi.gif?x=1'
+        '\xff\xff\x00\x01\xff\xff/unsafe/0x0:0x0/orig/%zz%C3%A9/')
+      runs=${FUZZ_RUNS:-40000}
+    elif [ "$t" = thumborconf ]; then
+      th=Sources/magpie-server/Thumbor
+      sources=("$th/ThumborConfFile.swift" "$th/ThumborConfLexer.swift" "$th/ThumborConfStrings.swift"
+        "$th/ThumborConfParser.swift" "$th/ThumborConfArithmetic.swift" "$th/ThumborConfPaths.swift")
+      seeds=("from os.path import expanduser, join\nMAX_AGE = 60 * 60 * 24\nFILE_LOADER_ROOT_PATH = join(expanduser('~'), 'img')\n"
+        "ALLOWED_SOURCES = ['a.com', r'^b\\\\.', (1, 2.5e3, -0x1F)]\nX = {'k': None, 'v': [True, False]}\n"
+        "Q = 2 ** 64 // 3 % 7\nS = 'a' 'b' \"\"\"c\\nd\"\"\" b'x'\nT = ('x',)\n"
+        "A = (\n  1 +\n  2  # c\n)\nB = A * -A\nC = 'x' * 3\n")
+      runs=${FUZZ_RUNS:-100000}
     else
       srv=Sources/MagpieServer
       sources=("$srv/ServicePath.swift" "$srv/ServiceError.swift" "$srv/PathRules.swift" "$srv/SourceReplacement.swift")

@@ -276,6 +276,14 @@ def main():
         f.write(",\n".join(" " + json.dumps(dict(case, calls=run_geometry(case))) for case in cases))
         f.write("\n]}\n")
     print(f"wrote {len(cases)} geometry cases to {os.path.relpath(out)}")
+    from thumbor.config import Config
+    keys = sorted(Config.class_defaults)
+    out = os.path.join(here, "..", "Tests", "fixtures", "thumbor", "config.json")
+    with open(out, "w", encoding="utf-8") as f:
+        f.write('{"thumbor": %s, "keys": [\n' % json.dumps(thumbor.__version__))
+        f.write(",\n".join(" " + json.dumps({"key": k, "default": repr(Config.class_defaults[k])}) for k in keys))
+        f.write("\n]}\n")
+    print(f"wrote {len(keys)} configuration keys to {os.path.relpath(out)}")
 
 
 if __name__ == "__main__":

@@ -29,6 +29,11 @@ struct ClientFeatures: Sendable, Hashable {
         if (c.autoJXL || c.enforceJXL) && accept.contains("image/jxl") && ImageFormat.jxl.isEncodable {
             (preferJXL, enforceJXL) = (true, c.enforceJXL)
         }
+        // thumbor's AUTO_WEBP and AUTO_AVIF read the same header (and so key the plans' memo).
+        if let t = c.thumbor {
+            preferWebP = preferWebP || (t.autoWebP && accept.contains("image/webp"))
+            preferAVIF = preferAVIF || (t.autoAVIF && accept.contains("image/avif"))
+        }
         guard c.clientHints else { return }
         for name in ["Sec-CH-DPR", "DPR"] {
             guard let text = request.header(name), !text.isEmpty else { continue }

@@ -33,14 +33,14 @@ extension ServiceError {
     }
 
     /// The response for this error: fixed text, never cached.
-    func response(requestID: String, node: String?) -> ServiceResponse {
+    func response(requestID: String, node: String?, status: Int? = nil) -> ServiceResponse {
         var headers: [(name: String, value: String)] = [
             ("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store"),
             ("X-Content-Type-Options", "nosniff"), ("X-Request-ID", requestID),
         ]
         if let node { headers.append(("X-Magpie-Node", node)) }
         if self == .busy { headers.append(("Retry-After", "1")) }
-        return ServiceResponse(status: status, headers: headers, body: Array((message + "\n").utf8))
+        return ServiceResponse(status: status ?? self.status, headers: headers, body: Array((message + "\n").utf8))
     }
 }
 

@@ -42,6 +42,8 @@ extension ImageService {
         var sourceLimits: Variant.SourceLimits?
         /// Fetched with the client's cookies (``withCookie(_:key:)``): answered `private`.
         var personal = false
+        /// A thumbor URL's: answered with thumbor's headers (``ImageService/thumborHeaders(_:_:)``).
+        var thumbor = false
 
         init(
             source: URL, options: ImageOptions, maxAge: Int, vary: String?, expires: Int?, key: String,
@@ -63,7 +65,7 @@ extension ImageService {
                 source: source, options: options, maxAge: maxAge, vary: vary, expires: expires,
                 key: key + "\u{0}" + stamp, disposition: disposition, passThrough: passThrough)
             copy.sourceLimits = sourceLimits
-            copy.personal = personal
+            (copy.personal, copy.thumbor) = (personal, thumbor)
             return copy
         }
 
@@ -78,7 +80,7 @@ extension ImageService {
                 key: makeKey(options) + "\u{0}" + options.processorIdentifier, disposition: disposition,
                 passThrough: passThrough)
             copy.sourceLimits = sourceLimits
-            copy.personal = true
+            (copy.personal, copy.thumbor) = (true, thumbor)
             return copy
         }
 

@@ -4,9 +4,12 @@ extension ImageService {
     /// ``plan(_:)`` through the memo: a target asked before (with the same answer to `Accept`
     /// where that matters) skips parsing, the signature check and building the processor. Only
     /// the time-dependent part, `exp`, is checked again. Refused requests are not remembered.
-    func memoizedPlan(_ request: ServiceRequest) throws(ServiceError) -> Plan {
+    /// - Parameter thumbor: the target is thumbor's (``isThumbor(_:)``, decided on the path as
+    ///   sent): its plans are remembered apart from imgproxy's (whose targets are unprefixed).
+    func memoizedPlan(_ request: ServiceRequest, thumbor: Bool = false) throws(ServiceError) -> Plan {
         let key = PlanMemo.Key(
-            target: request.target, features: ClientFeatures(request, configuration))
+            target: thumbor ? "\u{1}" + request.target : request.target,
+            features: ClientFeatures(request, configuration))
         if var plan = plans.plan(for: key) {
             if let expires = plan.expires {
                 let left = Double(expires) - now()
@@ -15,7 +18,7 @@ extension ImageService {
             }
             return plan
         }
-        let plan = try self.plan(request)
+        let plan = try thumbor ? thumborPlan(request, configuration.thumbor ?? ThumborSettings()) : self.plan(request)
         plans.remember(plan, for: key)
         return plan
     }

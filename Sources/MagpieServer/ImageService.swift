@@ -113,7 +113,7 @@ public final class ImageService: Sendable {
         case .success(let r): response = r
         case .failure(let e):
             metrics.refused(e)
-            response = e.response(requestID: id, node: node)
+            response = e.response(requestID: id, node: node, status: isThumbor(request) ? e.thumborStatus : e.status)
         }
         if request.method == "HEAD" { response.body = [] }
         if let origin = configuration.allowOrigin, !isHealthCheck(request) { response.headers += Self.cors(origin) }
@@ -122,6 +122,7 @@ public final class ImageService: Sendable {
 
     /// Whether `request` asks for `/health` (or the configured health path), under the prefix.
     func isHealthCheck(_ request: ServiceRequest) -> Bool {
+        if let t = configuration.thumbor, isThumbor(request) { return t.isHealthCheck(request.path) }
         guard let target = configuration.paths.unprefixed(request.target) else { return false }
         return isHealthPath(ServiceRequest(method: request.method, target: target).path)
     }
@@ -132,10 +133,14 @@ public final class ImageService: Sendable {
     }
 
     private func answer(_ request: ServiceRequest, id: String) async -> Result<ServiceResponse, ServiceError> {
-        guard let target = configuration.paths.unprefixed(request.target) else { return .failure(.notFound) }
+        let thumbor = isThumbor(request)
+        guard let target = thumbor ? request.target : configuration.paths.unprefixed(request.target) else {
+            return .failure(.notFound)
+        }
         var request = request
         request.target = target
-        if isHealthPath(request.path) {
+        if thumbor, configuration.thumbor?.isHealthCheck(request.path) == true { return .success(thumborHealth(id)) }
+        if !thumbor, isHealthPath(request.path) {
             var headers = standardHeaders(id, "text/plain")
             headers.append(("Cache-Control", "no-store"))
             guard !isDraining else {
@@ -148,7 +153,7 @@ public final class ImageService: Sendable {
         }
         var plan: Plan
         do {
-            plan = try memoizedPlan(request)
+            plan = try memoizedPlan(request, thumbor: thumbor)
         } catch {
             return .failure(error)
         }
@@ -203,61 +208,6 @@ public final class ImageService: Sendable {
         }
         guard let seconds = configuration.requestTimeout else { return await work() }
         return await Deadline.run(seconds: seconds, work) ?? .failure(.requestTimeout)
-    }
-
-    private func success(
-        _ result: VariantMemory.Variant, cache: String, plan: Plan, request: ServiceRequest, id: String
-    ) -> ServiceResponse {
-        let etag =
-            configuration.etagBuster.isEmpty
-            ? result.etag : "\"" + Digest.hex(Digest.md5(Array((result.etag + configuration.etagBuster).utf8))) + "\""
-        var headers = standardHeaders(id, Self.contentType(result.format))
-        headers += [
-            ("Cache-Control", cacheControl(plan, result.freshness)), ("ETag", etag), ("X-Magpie-Cache", cache),
-        ]
-        if let vary = plan.vary { headers.append(("Vary", vary)) }
-        if configuration.setsCanonicalHeader, ["http", "https"].contains(plan.source.scheme) {
-            headers.append(("Link", "<\(Self.headerSafe(plan.source.absoluteString))>; rel=\"canonical\""))
-        }
-        let modified = result.lastModified.flatMap { Self.busted($0, configuration.lastModifiedBuster) }
-        if let modified { headers.append(("Last-Modified", modified)) }
-        if let d = plan.disposition {
-            headers.append(
-                (
-                    "Content-Disposition",
-                    ContentDisposition.value(stem: d.stem, ext: result.format.fileExtension, attachment: d.attachment)
-                ))
-        }
-        if Self.notModified(request, etag: etag, lastModified: modified) {
-            return ServiceResponse(status: 304, headers: headers.filter { $0.name != "Content-Type" })
-        }
-        headers.append(("Content-Length", String(result.data.count)))
-        return ServiceResponse(status: 200, headers: headers, body: result.data)
-    }
-
-    /// The origin's `Last-Modified`, or the buster where it is earlier (as imgproxy's
-    /// `IMGPROXY_LAST_MODIFIED_BUSTER`); nil for a value that is no HTTP date (not forwarded).
-    static func busted(_ lastModified: String, _ buster: Int?) -> String? {
-        guard let buster else { return lastModified }
-        guard let date = HTTPDate.parse(lastModified) else { return nil }
-        return date.timeIntervalSince1970 < Double(buster) ? HTTPDate.format(seconds: buster) : lastModified
-    }
-
-    /// RFC 9110 §13.2.2: `If-None-Match` when the request has one (a tag of ours, or `*`), else
-    /// `If-Modified-Since` against the origin's `Last-Modified` (no later than it: not modified).
-    static func notModified(_ request: ServiceRequest, etag: String, lastModified: String?) -> Bool {
-        if let match = request.header("If-None-Match") {
-            // In bytes, with the list's optional white space around each tag (RFC 9110 §5.6.1).
-            let blank = { (b: UInt8) in b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") }
-            return match.utf8.split(separator: UInt8(ascii: ",")).contains { tag in
-                let t = tag.drop(while: blank).reversed().drop(while: blank).reversed()
-                return t.elementsEqual("*".utf8) || t.elementsEqual(etag.utf8) || t.elementsEqual(("W/" + etag).utf8)
-            }
-        }
-        guard let since = request.header("If-Modified-Since").flatMap(HTTPDate.parse),
-            let modified = lastModified.flatMap(HTTPDate.parse)
-        else { return false }
-        return modified <= since
     }
 
     func standardHeaders(_ id: String, _ type: String) -> [(name: String, value: String)] {

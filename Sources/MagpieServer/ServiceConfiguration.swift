@@ -186,6 +186,10 @@ public struct ServiceConfiguration: Sendable {
             preferredFormats: preferredFormats)
     }
 
+    /// thumbor's configuration (``ThumborSettings``): with it, thumbor's URLs are answered at the
+    /// root, and imgproxy's only under ``PathRules/prefix`` when one is set.
+    public var thumbor: ThumborSettings?
+
     public init() {}
 
     /// Whether `namespace` makes Prometheus names (`[a-zA-Z_:][a-zA-Z0-9_:]*`, or empty for none).

@@ -17,6 +17,7 @@ import Metrics
 extension ServerCommand {
     func makeService(metrics: (any MetricsFactory)?) async throws -> ImageService {
         var configuration = ServiceConfiguration()
+        if thumbor.thumborConfig != nil { configuration.thumbor = ThumborOptions.loaded.withLock { $0 } }
         var keys = key
         var salts = salt
         if keys.isEmpty, let k = ProcessInfo.processInfo.environment["MAGPIE_KEY"] { keys = [k] }
@@ -28,7 +29,10 @@ extension ServerCommand {
             }
             configuration.keys.append(pair)
         }
-        guard !configuration.keys.isEmpty || allowUnsigned else {
+        // With thumbor's URLs at the root and no --path-prefix, no imgproxy URL is answered: its key
+        // is not asked for.
+        let imgproxyAnswered = thumbor.thumborConfig == nil || paths.pathPrefix != nil
+        guard !configuration.keys.isEmpty || allowUnsigned || !imgproxyAnswered else {
             throw ValidationError("no signing key: give --key and --salt, or --allow-unsigned")
         }
         guard (8...32).contains(signatureSize) else { throw ValidationError("--signature-size must be 8 to 32") }

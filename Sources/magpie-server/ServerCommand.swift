@@ -54,6 +54,7 @@ struct ServerCommand: AsyncParsableCommand {
     @OptionGroup(title: "Formats for the client") var formats: FormatOptions
     @OptionGroup(title: "Sources beyond http(s)") var sources: SourceOptions
     @OptionGroup(title: "Traces") var tracing: TracingOptions
+    @OptionGroup(title: "thumbor's URLs") var thumbor: ThumborOptions
     @Option(name: .long, help: "Cache-Control max-age of results, in seconds.")
     var ttl = 31_536_000
     @Flag(name: .long, help: "Serve WebP to clients that accept it when the URL names no format.")
@@ -174,11 +175,16 @@ struct ServerCommand: AsyncParsableCommand {
     static func main() async {
         MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
         let given = Array(CommandLine.arguments.dropFirst())
-        let extra: (arguments: [String], notes: [String])
+        var extra: (arguments: [String], notes: [String])
         do {
             extra = try ImgproxyEnvironment.arguments(ProcessInfo.processInfo.environment, given: given)
-        } catch {
+            let conf = try ThumborOptions.preload(given: given)
+            extra = (extra.arguments + conf.arguments, extra.notes + conf.notes)
+        } catch let error as ImgproxyEnvironment.Failure {
             Self.warn(error.description)
+            Glibc.exit(64)
+        } catch {
+            Self.warn("\(error)")
             Glibc.exit(64)
         }
         for note in extra.notes { Self.warn(note) }

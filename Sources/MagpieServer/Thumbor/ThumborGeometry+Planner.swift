@@ -31,6 +31,13 @@ extension ThumborGeometry {
         }
 
         /// Python's `/`, which raises on a zero divisor (a side normalized to 0 pixels, say).
+        /// Python's `int(x)` for a side or an offset: past 2^40 (a request of absurd size, which
+        /// thumbor's engine would fail on too) or not finite, unanswerable rather than a trap.
+        static func whole(_ x: Double) throws(Unanswerable) -> Int {
+            guard x.isFinite, abs(x) < 0x1p40 else { throw Unanswerable() }
+            return Int(x)
+        }
+
         static func div(_ a: Double, _ b: Double) throws(Unanswerable) -> Double {
             guard b != 0 else { throw Unanswerable() }
             return a / b
@@ -51,7 +58,7 @@ extension ThumborGeometry {
             let normalized = try normalize()
             if normalized && shouldCrop { try translateCrop(from: original) }
             // The Transformer's image operations.
-            manualCrop()
+            try manualCrop()
             try targetDimensions()
             let focus = (
                 x: size.w * Self.percentage(g.halign), y: size.h * Self.percentage(g.valign)
@@ -61,7 +68,9 @@ extension ThumborGeometry {
             } else {
                 if !g.stretch { try autoCrop(focus: focus) }
                 if !(target.w == size.w && target.h == size.h) {
-                    record(.resize(Int(target.w == 0 ? 1 : target.w), Int(target.h == 0 ? 1 : target.h)))
+                    record(
+                        .resize(
+                            try Self.whole(target.w == 0 ? 1 : target.w), try Self.whole(target.h == 0 ? 1 : target.h)))
                 }
             }
             if g.flipHorizontally { record(.flipHorizontally) }
@@ -83,11 +92,11 @@ extension ThumborGeometry {
             guard size.w > mw || size.h > mh else { return false }
             let (wd, hd) = (size.w - mw, size.h - mh)
             if g.maxWidth > 0 && wd > hd {
-                record(.resize(g.maxWidth, Int(try proportionalHeight(mw))))
+                record(.resize(g.maxWidth, try Self.whole(try proportionalHeight(mw))))
                 return true
             }
             if g.maxHeight > 0 && hd > wd {
-                record(.resize(Int(try proportionalWidth(mh)), g.maxHeight))
+                record(.resize(try Self.whole(try proportionalWidth(mh)), g.maxHeight))
                 return true
             }
             return false
@@ -111,7 +120,7 @@ extension ThumborGeometry {
             )
         }
 
-        mutating func manualCrop() {
+        mutating func manualCrop() throws(Unanswerable) {
             guard shouldCrop else { return }
             func limit(_ v: Double, _ m: Double) -> Double { min(max(v, 0), m) }
             crop = (
@@ -121,7 +130,10 @@ extension ThumborGeometry {
                 shouldCrop = false
                 return
             }
-            record(.crop(Int(crop.left), Int(crop.top), Int(crop.right), Int(crop.bottom)))
+            record(
+                .crop(
+                    try Self.whole(crop.left), try Self.whole(crop.top), try Self.whole(crop.right),
+                    try Self.whole(crop.bottom)))
         }
 
         /// `_calculate_target_dimensions`: a side not given follows the other's proportion
@@ -158,14 +170,17 @@ extension ThumborGeometry {
             let ch: Double
             if try Self.div(target.w, sw) > target.h / sh {
                 cw = sw
-                ch = Double(Int(pyRound(sw * target.h / tw)))
+                ch = Double(try Self.whole(pyRound(sw * target.h / tw)))
             } else {
-                cw = Double(Int(pyRound((target.w * sh / th).rounded(.up))))
+                cw = Double(try Self.whole(pyRound((target.w * sh / th).rounded(.up))))
                 ch = sh
             }
-            let left = Double(Int(pyRound(min(max(fx - cw / 2, 0), sw - cw))))
-            let top = Double(Int(pyRound(min(max(fy - ch / 2, 0), sh - ch))))
-            record(.crop(Int(left), Int(top), Int(min(left + cw, sw)), Int(min(top + ch, sh))))
+            let left = Double(try Self.whole(pyRound(min(max(fx - cw / 2, 0), sw - cw))))
+            let top = Double(try Self.whole(pyRound(min(max(fy - ch / 2, 0), sh - ch))))
+            record(
+                .crop(
+                    try Self.whole(left), try Self.whole(top), try Self.whole(min(left + cw, sw)),
+                    try Self.whole(min(top + ch, sh))))
         }
 
         /// `fit_in_resize`: the source fitted into the box (`full`: covering it), sides swapped
@@ -186,7 +201,7 @@ extension ThumborGeometry {
                 h = target.h
                 w = pyRound(try Self.div(sw * target.h, sh) + 1e-5)
             }
-            record(.resize(Int(w), Int(h)))
+            record(.resize(try Self.whole(w), try Self.whole(h)))
         }
     }
 }

@@ -99,4 +99,17 @@ import Testing
         }
         #expect(refused > 0 && refused < 60, "the table holds thumbor's failures too")
     }
+
+    /// fuzz_thumbor found a trap: a side of 9988882888884999999999 under `fit-in` against a tall
+    /// source made a resize too large for an `Int`. Now unanswerable (a failed request), as
+    /// thumbor's engine fails too; the input is a seed of the fuzzer
+    /// (`Tests/fuzz/crashes/thumbor/`).
+    @Test func absurdSidesAreUnanswerableNotATrap() throws {
+        let path = try ThumborPath.parse("/fit-in/9988882888884999999999x1/h3A%2F%2999x1/1jtp%3A%2F%.gif")
+        var g = ThumborGeometry()
+        (g.width, g.height, g.fitIn) = (path.width, path.height, path.fitIn)
+        #expect(throws: ThumborGeometry.Unanswerable.self) { try g.steps(sourceWidth: 1, sourceHeight: 29_185) }
+        g.fitIn = false
+        #expect(throws: ThumborGeometry.Unanswerable.self) { try g.steps(sourceWidth: 1, sourceHeight: 29_185) }
+    }
 }
