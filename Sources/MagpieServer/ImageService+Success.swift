@@ -30,7 +30,7 @@ extension ImageService {
                 ))
         }
         let tagged = !plan.thumbor || configuration.thumbor?.etags != false
-        if Self.notModified(request, etag: tagged ? etag : "", lastModified: modified) {
+        if Self.notModified(request, etag: tagged ? etag : nil, lastModified: modified) {
             return ServiceResponse(status: 304, headers: headers.filter { $0.name != "Content-Type" })
         }
         headers.append(("Content-Length", String(result.data.count)))
@@ -47,8 +47,10 @@ extension ImageService {
 
     /// RFC 9110 §13.2.2: `If-None-Match` when the request has one (a tag of ours, or `*`), else
     /// `If-Modified-Since` against the origin's `Last-Modified` (no later than it: not modified).
-    static func notModified(_ request: ServiceRequest, etag: String, lastModified: String?) -> Bool {
-        if let match = request.header("If-None-Match") {
+    /// With no tag (thumbor's `ENABLE_ETAGS = False`) `If-None-Match` is not read at all, as
+    /// tornado's `check_etag_header` reads it only beside an `Etag` it sent.
+    static func notModified(_ request: ServiceRequest, etag: String?, lastModified: String?) -> Bool {
+        if let etag, let match = request.header("If-None-Match") {
             // In bytes, with the list's optional white space around each tag (RFC 9110 §5.6.1).
             let blank = { (b: UInt8) in b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") }
             return match.utf8.split(separator: UInt8(ascii: ",")).contains { tag in
