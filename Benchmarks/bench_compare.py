@@ -13,6 +13,7 @@ RESULTS holds one measurement a line: workload, side (base or head), value (tab-
 """
 import glob
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -71,8 +72,11 @@ def run_local(base_bin, head_bin, work, rounds, results):
         env = dict(os.environ, MAGPIE_DISK_SIZE=str(size), MAGPIE_DISK_PASSES="5", MAGPIE_DISK_MISS="1" if misses else "0")
         out = subprocess.run([exe, "--only", "profile", "--dir", os.path.join(work, f"disk-{side}")], env=env,
                              capture_output=True, text=True, check=True).stdout
-        # "... write W µs, read R µs" (or "miss R µs"): the last figure.
-        return float(out.split()[-2])
+        # "hybrid 4096 B: write W µs, read R µs" (or "miss R µs"), among other lines.
+        found = re.search(r"(?:read|miss) ([0-9.]+) µs", out)
+        if not found:
+            raise SystemExit(f"{exe}: no read time in\n{out}")
+        return float(found.group(1))
 
     for r in range(rounds):
         order = ["base", "head"] if r % 2 == 0 else ["head", "base"]
@@ -107,7 +111,8 @@ def report(results, base, head):
         for line in f:
             workload, side, value = line.rstrip("\n").split("\t")
             samples.setdefault(workload, {}).setdefault(side, []).append(float(value))
-    print(f"\nHEAD {head[:10]} against BASE {base[:10]}: medians of interleaved rounds")
+    print(f"\nHEAD {head[:10]} against BASE {base[:10]}: medians of interleaved rounds;"
+          " HEAD/BASE is the median of the rounds' own ratios")
     print(f"{'workload':40} {'unit':>11} {'BASE':>10} {'HEAD':>10} {'HEAD/BASE':>10}  verdict")
     worse = 0
     for workload in list(WORKLOADS) + [w for w in samples if w not in WORKLOADS]:
@@ -118,7 +123,12 @@ def report(results, base, head):
             continue
         unit, more_better = WORKLOADS.get(workload, ("", True))
         b, h = statistics.median(sides["base"]), statistics.median(sides["head"])
-        ratio = h / b if b else float("nan")
+        # The median of each round's own ratio where the rounds pair up: a machine that speeds up
+        # or slows down over the run (here the service's rounds drifted by 15%) moves both sides
+        # of a round alike.
+        pairs = [y / x for x, y in zip(sides["base"], sides["head"]) if x] if len(sides["base"]) == len(
+            sides["head"]) else []
+        ratio = statistics.median(pairs) if pairs else (h / b if b else float("nan"))
         # In the better direction: 1.05 = 5% better, 0.95 = 5% worse.
         goodness = ratio if more_better else (1 / ratio if ratio else float("nan"))
         verdict = "ok" if goodness >= 0.95 else "WORSE: explain it in the commit"

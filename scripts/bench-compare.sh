@@ -2,7 +2,7 @@
 # The guard before a change to a hot path lands: scripts/bench-compare.sh BASE [HEAD]
 # builds both commits in release mode (as bench.sh and bench-serve.sh build: static Swift
 # runtime) and prints HEAD/BASE for the headline workloads, the two builds interleaved in every
-# round (the first side alternating), medians of ROUNDS (default 3):
+# round (the first side alternating), medians of ROUNDS (default 5):
 #   - `magpie thumb` of a 6000x4000 JPEG and a 10000x10000 PNG to 256 px, the whole process
 #     (start-up and linking count), and the JPEG run's peak RSS;
 #   - the library's own thumbnails/s on 1 and 2 threads (magpie-decode-bench --floor: the cold B
@@ -29,7 +29,7 @@ export BENCH_DIR=${BENCH_DIR:-/tmp/magpie-compare}
 # shellcheck source=lib/servebench.sh
 . scripts/lib/servebench.sh
 netbench_prepare
-DURATION=${DURATION:-8} servebench_settings 3
+DURATION=${DURATION:-8} servebench_settings 5
 compare=${COMPARE_DIR:-$root/.build-compare}
 products=(magpie magpie-server magpie-decode-bench magpie-disk-cache-bench)
 

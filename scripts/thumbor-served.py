@@ -63,6 +63,18 @@ URLS = [
     ("/unsafe/48x32/filters:grayscale()/HOST/a.jpg", None),
     ("/unsafe/48x32/filters:strip_icc():strip_exif()/HOST/a.jpg", None),
     ("/unsafe/48x32/filters:unknown(1):quality(50)/HOST/a.jpg", None),
+    ("/unsafe/fit-in/100x100/filters:fill(red)/HOST/a.jpg", None),
+    ("/unsafe/fit-in/100x80/filters:fill(transparent):format(png)/HOST/a.png", None),
+    ("/unsafe/full-fit-in/50x50/filters:fill(blue)/HOST/a.jpg", None),
+    ("/unsafe/adaptive-fit-in/40x100/filters:fill(auto)/HOST/a.jpg", None),
+    ("/unsafe/fit-in/0x50/filters:fill(green)/HOST/a.jpg", None),
+    ("/unsafe/fit-in/120x40/filters:fill(blur)/HOST/a.jpg", None),
+    ("/unsafe/fit-in/60x60/filters:fill(00ff00,true)/HOST/a.png", None),
+    ("/unsafe/fit-in/60x60/filters:fill(nocolour)/HOST/a.jpg", None),
+    ("/unsafe/48x32/filters:brightness(10):contrast(5):rgb(1,2,3):saturation(1.2)/HOST/a.jpg", None),
+    ("/unsafe/48x32/filters:blur(2):convolution(1;2;1;2;4;2;1;2;1,3,true):equalize()/HOST/a.jpg", None),
+    ("/unsafe/48x32/filters:colorize(10,20,30,ff0000):noise(10,3)/HOST/a.jpg", None),
+    ("/unsafe/20x20/filters:background_color(white):format(png)/HOST/a.png", None),
     ("signed:/48x32/HOST/a.jpg", None),
     ("/AAAAAAAAAAAAAAAAAAAAAAAAAAA=/48x32/HOST/a.jpg", None),
     ("/48x32/HOST/a.jpg", None),
@@ -164,6 +176,8 @@ def ask(port, host, path, accept):
             image = Image.open(io.BytesIO(body))
             row["size"] = list(image.size)
             row["mode"] = image.mode
+            # Whether any pixel is not opaque (Pillow keeps RGBA for an opaque result too).
+            row["transparent"] = "A" in image.mode and image.getchannel("A").getextrema()[0] < 255
     return row
 
 

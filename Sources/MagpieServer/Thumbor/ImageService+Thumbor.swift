@@ -35,6 +35,7 @@ extension ImageService {
         let text = try Self.thumborSource(path.image, settings)
         let source = try checkedSource(text)
         let thumbor = ThumborRequest(path, settings: settings)
+        if thumbor.failure != nil { throw .badOption }
         let accept = request.header("Accept") ?? ""
         // define_image_type: the format filter, else AUTO_WEBP, AUTO_AVIF for a client that
         // accepts it, else the source's own (JPEG where it has none that is written).

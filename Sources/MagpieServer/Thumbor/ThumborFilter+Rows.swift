@@ -4,7 +4,10 @@ import Magpie
 /// `@filter_method`, then what it does. A built-in filter without a row is skipped, as thumbor
 /// skips a filter it does not know (docs/thumbor.md lists which are still to come).
 extension ThumborFilter {
-    static let rows: [ThumborFilter] = [
+    static let rows = requestRows + pixelRows
+
+    /// The filters that set what the request asks for (quality, format, headers, geometry).
+    static let requestRows: [ThumborFilter] = [
         // thumbor/filters/quality.py: the request's quality.
         ThumborFilter(name: "quality", parameters: [.positiveNumber]) { r, a in r.quality = a.first?.int },
         // format.py: one of its ALLOWED_FORMATS, lowercased; any other clears the format.

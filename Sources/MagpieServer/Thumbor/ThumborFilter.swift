@@ -19,6 +19,7 @@ struct ThumborFilter: Sendable {
             case .boolean: "[Tt]rue|[Ff]alse|1|0"
             case .string: "(?:'.+?')|(?:[^,]+?)"
             case .word: "[\\w]+"
+            case .pattern(let regex): regex
             }
         }
         /// `[\d]+`
@@ -35,6 +36,8 @@ struct ThumborFilter: Sendable {
         case string
         /// `[\w]+`
         case word
+        /// A filter's own pattern (`round_corner`'s radius, `curve`'s points), read as text.
+        case pattern(String)
     }
 
     /// An argument as read.
@@ -121,7 +124,7 @@ struct ThumborFilter: Sendable {
                 return .text(String(raw.dropFirst().dropLast()))
             }
             return .text(raw)
-        case .word: return .text(raw)
+        case .word, .pattern: return .text(raw)
         }
     }
 }

@@ -189,6 +189,7 @@ extension ThumborGeometry {
             let (sw, sh) = size
             if g.adaptive && ((sw < sh && target.w > target.h) || (sw > sh && target.w < target.h)) {
                 target = (target.h, target.w)
+                (width, height) = (height, width)
             }
             let sign = g.full ? -1.0 : 1.0
             if sign == 1 && target.w >= sw && target.h >= sh { return }
@@ -202,6 +203,10 @@ extension ThumborGeometry {
                 w = pyRound(try Self.div(sw * target.h, sh) + 1e-5)
             }
             record(.resize(try Self.whole(w), try Self.whole(h)))
+            // "ensure that filter should work on the real image size": the request's sides as
+            // the larger of each asked (`orig`: the source's) and the resize.
+            width = try Self.whole(max(width.map(Double.init) ?? sw, w))
+            height = try Self.whole(max(height.map(Double.init) ?? sh, h))
         }
     }
 }

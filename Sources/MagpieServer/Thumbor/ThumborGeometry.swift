@@ -62,9 +62,15 @@ struct ThumborGeometry: Sendable, Hashable {
 
     /// The steps for a source of `sourceWidth`×`sourceHeight`.
     func steps(sourceWidth: Int, sourceHeight: Int) throws(Unanswerable) -> [Step] {
+        try plan(sourceWidth: sourceWidth, sourceHeight: sourceHeight).steps
+    }
+
+    /// The steps, and the request's sides as the transformer leaves `context.request` for the
+    /// filters after it (0: not given, nil: `orig`): `fill`'s box.
+    func plan(sourceWidth: Int, sourceHeight: Int) throws(Unanswerable) -> (steps: [Step], width: Int?, height: Int?) {
         var plan = Planner(self, size: (Double(sourceWidth), Double(sourceHeight)))
         try plan.run()
-        return plan.steps
+        return (plan.steps, plan.width, plan.height)
     }
 
     /// Python's `round(x)` (and `round(x, 0)`): to the nearest, half to even.

@@ -19,6 +19,8 @@ struct ThumborRequest: Sendable {
     var noUpscale = false
     /// The post-transform filters' work.
     var after: [any ImageProcessor] = []
+    /// Why a filter could not run, where thumbor's would raise (its 500): the request is refused.
+    var failure: String?
 
     init(_ path: ThumborPath, settings: ThumborSettings) {
         var g = ThumborGeometry()

@@ -71,35 +71,47 @@ struct ThumborResize: ImageProcessor {
             geometry.width = geometry.width.map { min($0, sw) }
             geometry.height = geometry.height.map { min($0, sh) }
         }
-        let c = Composed(try geometry.steps(sourceWidth: sw, sourceHeight: sh), sourceWidth: sw, sourceHeight: sh)
+        let plan = try geometry.plan(sourceWidth: sw, sourceHeight: sh)
+        let c = Composed(plan.steps, sourceWidth: sw, sourceHeight: sh)
         // The decode's scale per side: towards the result, never above 1 (an enlargement is of the
         // region alone, after the cut).
         let ax = min(1, Double(c.outWidth) / c.width)
         let ay = min(1, Double(c.outHeight) / c.height)
         let dw = max(1, Int((Double(sw) * ax).rounded()))
         let dh = max(1, Int((Double(sh) * ay).rounded()))
-        let whole = dw == sw && dh == sh
+        // Shrunk on load only where that halves a side or more: a smaller change has no shrink
+        // to gain (JPEG's DCT scaling keeps twice the output), and the decoder's own resample of
+        // the whole image would blend pixels from outside the region into its edges (a crop's
+        // border taking transparent columns it left out, say), where Pillow crops, then resizes.
+        let whole = (dw == sw && dh == sh) || (ax >= 0.5 && ay >= 0.5)
         var decode = DownsamplingProcessor(
             width: whole ? 1 << 30 : dw, height: whole ? 1 << 30 : dh, mode: whole ? .fit : .exact,
             quality: quality, keepsColorProfile: keepsColorProfile)
         decode.appliesOrientation = appliesOrientation
         var image = try decode.process(input, firstFrameOnly: true)
-        // The region in the decoded image's pixels.
+        // The region in the decoded image's pixels, cut exactly, then resampled alone.
         let (fx, fy) = (Double(image.width) / Double(sw), Double(image.height) / Double(sh))
         let x0 = min(image.width - 1, max(0, Int((c.x * fx + 1e-6).rounded(.down))))
         let y0 = min(image.height - 1, max(0, Int((c.y * fy + 1e-6).rounded(.down))))
         let x1 = min(image.width, max(x0 + 1, Int(((c.x + c.width) * fx - 1e-6).rounded(.up))))
         let y1 = min(image.height, max(y0 + 1, Int(((c.y + c.height) * fy - 1e-6).rounded(.up))))
         let window = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-        if window.width != image.width || window.height != image.height || c.outWidth != window.width
-            || c.outHeight != window.height
-        {
-            image = try image.resampled(window: window, width: c.outWidth, height: c.outHeight)
+        if window.width != image.width || window.height != image.height { image = try image.cropped(to: window) }
+        if c.outWidth != image.width || c.outHeight != image.height {
+            image = try image.resampled(width: c.outWidth, height: c.outHeight)
         }
         if c.flipHorizontally || c.flipVertically {
             image = try image.transformed(.flip(horizontal: c.flipHorizontally, vertical: c.flipVertically))
         }
-        for processor in after { image = try processor.process(.image(image), firstFrameOnly: true) }
+        for processor in after {
+            if var fill = processor as? ThumborFill {
+                // fill's box is the request's sides as the transform left them, for this source.
+                fill.box = (plan.width, plan.height)
+                image = try fill.process(.image(image), firstFrameOnly: true)
+            } else {
+                image = try processor.process(.image(image), firstFrameOnly: true)
+            }
+        }
         return image
     }
 }

@@ -20,6 +20,7 @@ extension ImageServiceTests {
             let vary: String?
             let size: [Int]?
             let mode: String?
+            let transparent: Bool?
         }
         let thumbor: String
         let urls: [Row]
@@ -41,14 +42,16 @@ extension ImageServiceTests {
 
     @Test func thumborsURLsAreAnsweredAsThumborAnswersThem() async throws {
         let table = try #require(ThumborTables.load("served.json", as: Served.self))
-        #expect(table.thumbor == "7.8.0" && table.urls.count >= 36)
+        #expect(table.thumbor == "7.8.0" && table.urls.count >= 48)
         let h = try await Self.harness(Self.images) { $0.thumbor = Self.servedSettings }
         let host = "127.0.0.2:\(h.origin.port)"
         for row in table.urls {
             let headers = row.accept.map { [(name: "Accept", value: $0)] } ?? []
             let r = await h.get(Self.thumborTarget(row.path, host: host), headers: headers)
             let what = "\(row.path) (Accept: \(row.accept ?? "-"))"
-            #expect(r.status == row.status, "\(what): \(r.status)")
+            // Where thumbor raises (its 500: a colour Pillow does not know, say), Magpie refuses the
+            // request (400), on purpose (docs/thumbor.md).
+            #expect(r.status == (row.status == 500 ? 400 : row.status), "\(what): \(r.status)")
             guard row.status == 200, r.status == 200 else { continue }
             #expect(r.header("Content-Type") == row.type, "\(what): \(r.header("Content-Type") ?? "")")
             #expect(r.header("Cache-Control") == row.cacheControl, "\(what): \(r.header("Cache-Control") ?? "")")
@@ -56,7 +59,7 @@ extension ImageServiceTests {
             if let size = row.size {
                 let info = try ImageInfo(probing: r.body)
                 #expect([info.width, info.height] == size, "\(what): \(info.width)x\(info.height)")
-                if row.mode == "RGBA" { #expect(try Image(decoding: r.body).hasAlpha, "\(what): alpha kept") }
+                if let t = row.transparent { #expect(try Image(decoding: r.body).hasAlpha == t, "\(what): alpha") }
             }
         }
         try await h.finish()
