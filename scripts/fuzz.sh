@@ -19,10 +19,11 @@
 # The resume target is Swift: the rules for continuing a cut body (ResumableBody.swift), judging a
 # cut answer's head and a continuation's `Content-Range`, validator and length.
 # The thumbor target is Swift: thumbor's URL grammar and geometry (ThumborPath.swift and the files
-# beside it), and the thumborconf target the thumbor.conf reader (Sources/magpie-server/Thumbor/).
+# beside it), the thumborpixels target thumbor's pixel arithmetic (ThumborPixels*.swift, its curve
+# and colour readers), and the thumborconf target the thumbor.conf reader (Sources/magpie-server/Thumbor/).
 # A crash a fix holds is kept as a seed in Tests/fuzz/crashes/<target>/; findings are written to
 # build-fuzz/ (ignored), never to the top of the repository.
-# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|bmp|ico|tiff|heic|jxl|svg|process|icc|animation|encode|url|path|resume|thumbor|thumborconf ...]
+# Usage: scripts/fuzz.sh [probe|jpeg|png|gif|webp|avif|bmp|ico|tiff|heic|jxl|svg|process|icc|animation|encode|url|path|resume|thumbor|thumborpixels|thumborconf ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
@@ -34,7 +35,7 @@ flags=(-g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
   -DMAGPIE_HAVE_IMAGEQUANT=1)
 libs=(-lturbojpeg -ljpeg -lpng16 -lgif -lwebpdemux -lwebpmux -lwebp -lavif -llcms2 -lz -lm -ldl -lpthread)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif bmp ico tiff heic jxl svg process icc animation encode url path resume thumbor thumborconf)
+[ ${#targets[@]} -eq 0 ] && targets=(probe jpeg png gif webp avif bmp ico tiff heic jxl svg process icc animation encode url path resume thumbor thumborpixels thumborconf)
 corpus=../shared/corpus
 # The C core is compiled once for every C harness (they differ only in their own file), two files
 # at a time.
@@ -67,14 +68,14 @@ for t in "${targets[@]}"; do
     animation) src=Tests/fuzz/fuzz_animation.c; def=(); seeds=(gif "$more/webp" "$more/avif"); runs=5000 ;;
     encode) src=Tests/fuzz/fuzz_encode.c; def=(); seeds=(); runs=12000 ;;
     icc) src=Tests/fuzz/fuzz_icc.c; def=(-ICSources); seeds=(); runs=8000 ;;
-    url | path | resume | thumbor | thumborconf) ;;
+    url | path | resume | thumbor | thumborpixels | thumborconf) ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;
   esac
   bin=$out/fuzz_$t
   work=$out/corpus_$t
   rm -rf "$work"  # start from the seeds every time: the same inputs on every machine
   mkdir -p "$work"
-  if [[ " url path resume thumbor thumborconf " == *" $t "* ]]; then
+  if [[ " url path resume thumbor thumborpixels thumborconf " == *" $t "* ]]; then
     if [ "$t" = url ]; then
       net=Sources/Magpie/Networking
       sources=("$net/WebURL.swift" "$net/ImageDownloadError.swift" "$net/DataLoading.swift")
@@ -101,6 +102,15 @@ for t in "${targets[@]}"; do
         '\x00\x00\x00\x00\x00\x00/meta/fit-in/99999999999x1/http%3A%2F%2Fh%2Fi.gif?x=1'
         '\xff\xff\x00\x01\xff\xff/unsafe/0x0:0x0/orig/%zz%C3%A9/')
       runs=${FUZZ_RUNS:-40000}
+    elif [ "$t" = thumborpixels ]; then
+      th=Sources/MagpieServer/Thumbor
+      sources=("$th/ThumborPixels.swift" "$th/ThumborPixels+Convolution.swift" "$th/ThumborPixels+Canvas.swift"
+        "$th/ThumborCurve.swift" "$th/ThumborColor.swift")
+      # Twelve bytes pick the operation, the image's size and the arguments; then pixels, then text.
+      seeds=('\x08\x03\x03\x00\x00\x00\x00\x00\x00\x00\x00\x00[(0,0),(40,59),(255,255)]'
+        '\x06\x0f\x0f\x7f\xf0\x00\x00\x00\x00\x00\x00\x13' '\x0b\x02\x05\x09\xff\x80\x7f\x01\x00\x00\x00\x05'
+        '\x09\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00SkyBlue' '\x02\x01\x01\x7f\xf8\x00\x00\x00\x00\x00\x01\x00')
+      runs=${FUZZ_RUNS:-300000}
     elif [ "$t" = thumborconf ]; then
       th=Sources/magpie-server/Thumbor
       sources=("$th/ThumborConfFile.swift" "$th/ThumborConfLexer.swift" "$th/ThumborConfStrings.swift"

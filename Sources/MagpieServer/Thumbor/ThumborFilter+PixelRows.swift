@@ -135,32 +135,3 @@ extension ThumborRequest {
         after.append(PixelMapProcessor(name: "thumbor." + name, body))
     }
 }
-
-extension ThumborPixels {
-    /// Python's `bytearray.fromhex`: pairs of hex digits, white space allowed between pairs.
-    static func hexBytes(_ text: String) -> [UInt8]? {
-        var out: [UInt8] = []
-        var digits = Array(text.utf8)[...]
-        while let c = digits.first {
-            if c == UInt8(ascii: " ") || (9...13).contains(c) {
-                digits = digits.dropFirst()
-                continue
-            }
-            guard digits.count >= 2, let hi = hexValue(c), let lo = hexValue(digits[digits.startIndex + 1]) else {
-                return nil
-            }
-            out.append(hi << 4 | lo)
-            digits = digits.dropFirst(2)
-        }
-        return out
-    }
-
-    static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-}

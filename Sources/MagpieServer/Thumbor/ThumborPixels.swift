@@ -1,5 +1,3 @@
-import MagpieImage
-
 /// thumbor 7.8's pixel filters with its arithmetic (`thumbor/ext/filters/_*.c`), over RGBA
 /// pixels with straight alpha as Pillow's `RGB`/`RGBA` modes hold them: the colour channels
 /// change, alpha never. C's integer division (toward zero), its float-to-int truncation and
