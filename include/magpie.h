@@ -727,9 +727,12 @@ typedef struct magpie_encode_options {
                              at the smallest bit depth that holds them, with a tRNS chunk where a colour
                              is not opaque. */
     magpie_webp_preset webp_preset; /**< WebP: libwebp's preset, cwebp's -preset; default MAGPIE_WEBP_PRESET_DEFAULT. */
+    /* Added with progressive JPEG. */
+    int progressive; /**< JPEG: 1 for progressive scans (libjpeg's simple progression, as cjpeg -progressive),
+                          0 (the default) for baseline; any other value is MAGPIE_EINVAL. */
 } magpie_encode_options;
 
-/** Sets defaults: PNG, level 6, truecolour; JPEG quality 85, 4:2:0, white background; WebP lossy at
+/** Sets defaults: PNG, level 6, truecolour; JPEG quality 85, 4:2:0, baseline, white background; WebP lossy at
  *  quality 85, method 4, the default preset; AVIF at quality 85, speed 8; JPEG XL at quality 85,
  *  effort 7. */
 MAGPIE_API void magpie_encode_options_init(magpie_encode_options *options);

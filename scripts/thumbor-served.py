@@ -178,6 +178,8 @@ def ask(port, host, path, accept):
             row["mode"] = image.mode
             # Whether any pixel is not opaque (Pillow keeps RGBA for an opaque result too).
             row["transparent"] = "A" in image.mode and image.getchannel("A").getextrema()[0] < 255
+            if image.format == "JPEG":
+                row["progressive"] = bool(image.info.get("progressive") or image.info.get("progression"))
     return row
 
 

@@ -73,6 +73,7 @@ int magpie__encode_jpeg(const uint8_t *px, uint32_t w, uint32_t h, size_t stride
                         const magpie_encode_options *opt, uint8_t **out, size_t *n) {
     if (opt->quality < 1 || opt->quality > 100) return MAGPIE_EINVAL;
     if ((unsigned)opt->subsampling > MAGPIE_SUBSAMPLING_444) return MAGPIE_EINVAL;
+    if (opt->progressive != 0 && opt->progressive != 1) return MAGPIE_EINVAL;
     if (w > 65535 || h > 65535) return MAGPIE_EINVAL; /* the JPEG format's own limit */
     const uint8_t *src = px;
     uint8_t *flat = NULL;
@@ -107,7 +108,8 @@ int magpie__encode_jpeg(const uint8_t *px, uint32_t w, uint32_t h, size_t stride
     unsigned long size = 0;
     int sub = opt->subsampling == MAGPIE_SUBSAMPLING_444 ? TJSAMP_444 : TJSAMP_420;
     int rc = MAGPIE_OK;
-    if (tjCompress2(tj, src, (int)w, (int)pitch, (int)h, pf, &jpeg, &size, sub, opt->quality, 0) != 0) {
+    int flags = opt->progressive ? TJFLAG_PROGRESSIVE : 0;
+    if (tjCompress2(tj, src, (int)w, (int)pitch, (int)h, pf, &jpeg, &size, sub, opt->quality, flags) != 0) {
         rc = MAGPIE_EENCODE;
     } else if (opt->icc_profile) {
         if (!(*out = magpie__jpeg_with_icc(jpeg, size, opt->icc_profile, opt->icc_profile_size, n))) rc = MAGPIE_ENOMEM;

@@ -89,6 +89,8 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
             + (s.webpPreset == b.webpPreset ? "" : ",webp-preset:\(s.webpPreset.rawValue)")
             + (s.jxlEffort == b.jxlEffort ? "" : ",jxl-effort\(s.jxlEffort)")
             + (s.pngPaletteColors.map { ",png-colors\($0)" } ?? "")
+            + (s.jpegProgressive == b.jpegProgressive ? "" : ",jpeg-progressive")
+            + (s.pngCompressionLevel == b.pngCompressionLevel ? "" : ",png-level\(s.pngCompressionLevel)")
     }
 
     /// Whether `format` keeps an alpha channel (imgproxy's `SupportsAlpha`: all it writes but JPEG

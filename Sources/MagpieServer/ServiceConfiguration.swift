@@ -96,6 +96,8 @@ public struct ServiceConfiguration: Sendable {
     /// PNG results written with a palette of at most this many colours, 2–256 (imgproxy's
     /// `IMGPROXY_PNG_QUANTIZE` with `IMGPROXY_PNG_QUANTIZATION_COLORS`); nil: truecolour.
     public var pngPaletteColors: Int?
+    /// JPEGs written progressive (imgproxy's `IMGPROXY_JPEG_PROGRESSIVE`; `--jpeg-progressive`).
+    public var jpegProgressive = false
     /// When not empty, a source URL must start with one of these (exact prefix match).
     public var allowedSources: [String] = []
     /// Clients' cookies passed on to http(s) sources (imgproxy's `IMGPROXY_COOKIE_PASSTHROUGH`);
@@ -182,7 +184,7 @@ public struct ServiceConfiguration: Sendable {
             enforcesThumbnail: enforcesThumbnail, keepsCopyright: keepsCopyright,
             encoders: EncoderSettings(
                 avifSpeed: avifSpeed, webpMethod: webpEffort, webpPreset: webpPreset, jxlEffort: jxlEffort,
-                pngPaletteColors: pngPaletteColors),
+                pngPaletteColors: pngPaletteColors, jpegProgressive: jpegProgressive),
             preferredFormats: preferredFormats)
     }
 

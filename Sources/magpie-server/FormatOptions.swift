@@ -5,7 +5,7 @@ import MagpieServer
 /// How a result's format follows the client, and how each format is written, as imgproxy's
 /// variables set them (`IMGPROXY_ENFORCE_WEBP`, `_ENFORCE_AVIF`, `_AUTO_JXL`, `_ENFORCE_JXL`,
 /// `_PREFERRED_FORMATS`, `_ENABLE_CLIENT_HINTS`, `_WEBP_EFFORT`, `_WEBP_PRESET`, `_JXL_EFFORT`,
-/// `_PNG_QUANTIZE`, `_PNG_QUANTIZATION_COLORS`; `--auto-webp` and `--auto-avif` are the server's own).
+/// `_PNG_QUANTIZE`, `_PNG_QUANTIZATION_COLORS`, `_JPEG_PROGRESSIVE`; `--auto-webp` and `--auto-avif` are the server's own).
 struct FormatOptions: ParsableArguments {
     @Flag(name: .long, help: "Serve WebP to clients that accept it even where the URL names a format.")
     var enforceWebp = false
@@ -32,6 +32,8 @@ struct FormatOptions: ParsableArguments {
     var pngQuantize = false
     @Option(name: .long, help: "The most colours of a PNG palette, 2–256 (with --png-quantize).")
     var pngQuantizationColors = 256
+    @Flag(name: .long, help: "Write JPEG results progressive (several scans, coarse to fine).")
+    var jpegProgressive = false
 
     func apply(to configuration: inout ServiceConfiguration) throws {
         if enforceAvif && !ImageFormat.avif.isEncodable {
@@ -76,5 +78,6 @@ struct FormatOptions: ParsableArguments {
         }
         (configuration.webpEffort, configuration.webpPreset, configuration.jxlEffort) = (webpEffort, preset, jxlEffort)
         configuration.pngPaletteColors = pngQuantize ? pngQuantizationColors : nil
+        configuration.jpegProgressive = jpegProgressive
     }
 }

@@ -65,6 +65,7 @@ extension ImgproxyEnvironment {
         read("IMGPROXY_DISABLE_SHRINK_ON_LOAD", ["--no-shrink-on-load"], flag("--no-shrink-on-load")),
         read("IMGPROXY_JXL_EFFORT", ["--jxl-effort"], int("--jxl-effort", 1...9)),
         read("IMGPROXY_PNG_QUANTIZE", ["--png-quantize"], flag("--png-quantize")),
+        read("IMGPROXY_JPEG_PROGRESSIVE", ["--jpeg-progressive"], flag("--jpeg-progressive")),
         read(
             "IMGPROXY_PNG_QUANTIZATION_COLORS", ["--png-quantization-colors"], int("--png-quantization-colors", 2...256)
         ),

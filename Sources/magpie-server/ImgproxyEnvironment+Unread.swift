@@ -5,7 +5,6 @@ extension ImgproxyEnvironment {
         ignored(["IMGPROXY_STRIP_METADATA"], "results carry no metadata but what --keep-copyright keeps")
         + ignored(
             ["IMGPROXY_USE_ETAG", "IMGPROXY_USE_LAST_MODIFIED"], "ETag and Last-Modified are always sent and checked")
-        + ignored(["IMGPROXY_JPEG_PROGRESSIVE"], "JPEGs are written baseline")
         + ignored(["IMGPROXY_PNG_INTERLACED"], "PNGs are written without interlacing")
         + ignored(["IMGPROXY_ALLOW_SECURITY_OPTIONS"], "msr, msfs, maf and mafr may always tighten, never loosen")
         + ignored(["IMGPROXY_DEVELOPMENT_ERRORS_MODE"], "error bodies never echo the request")

@@ -2,7 +2,8 @@ import ArgumentParser
 import Magpie
 
 /// How OUT is written: the quality, and each format's own settings (the library's
-/// ``EncoderSettings``: JPEG XL's effort, WebP's method and preset, AVIF's speed, PNG palettes).
+/// ``EncoderSettings``: JPEG XL's effort, WebP's method and preset, AVIF's speed, PNG palettes,
+/// progressive JPEG).
 /// The format itself follows OUT's extension.
 struct EncoderFlags: ParsableArguments {
     @Option(name: .long, help: "JPEG, WebP, AVIF and JPEG XL quality 1–100 (JPEG XL: 100 is lossless).")
@@ -24,6 +25,9 @@ struct EncoderFlags: ParsableArguments {
         name: .long, help: "Write PNG with a palette of at most N colours, 2–256 (libimagequant), as pngquant does.")
     var pngColors: Int?
 
+    @Flag(name: .long, help: "Write JPEG progressive (several scans, coarse to fine), as cjpeg -progressive.")
+    var progressive = false
+
     func validate() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100") }
         guard (1...9).contains(jxlEffort) else { throw ValidationError("--jxl-effort must be 1–9") }
@@ -44,6 +48,6 @@ struct EncoderFlags: ParsableArguments {
         EncoderSettings(
             avifSpeed: avifSpeed, webpMethod: webpMethod,
             webpPreset: EncodingFormat.WebPPreset(rawValue: webpPreset)
-                ?? .default, jxlEffort: jxlEffort, pngPaletteColors: pngColors)
+                ?? .default, jxlEffort: jxlEffort, pngPaletteColors: pngColors, jpegProgressive: progressive)
     }
 }

@@ -1,6 +1,8 @@
 /* Encoder settings beyond quality: PNG palettes through libimagequant (colour type, bit depth by the
- * colours asked for, tRNS for alpha, a faithful round trip, bad counts refused) and libwebp's
- * presets (each writes a WebP, they differ, stills and animations, a preset out of range refused). */
+ * colours asked for, tRNS for alpha, a faithful round trip, bad counts refused), libwebp's
+ * presets (each writes a WebP, they differ, stills and animations, a preset out of range refused)
+ * and progressive JPEG (SOF2 and several scans against baseline's SOF0 and one, the same pixels
+ * back, other values refused, a caller's older struct baseline). */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,11 +122,60 @@ static void presets(const uint8_t *px, uint32_t w, uint32_t h) {
     CHECK(magpie_animation_encoder_new(w, h, &o, &a, &enc) == MAGPIE_EINVAL && !enc, "animation, preset 9 refused");
 }
 
+/* The JPEG's first start-of-frame marker (0xC0 baseline, 0xC2 progressive) and how many scans. */
+static int jpeg_frame(const uint8_t *d, size_t n, int *scans) {
+    int sof = 0;
+    *scans = 0;
+    for (size_t i = 2; i + 1 < n; i++) {
+        if (d[i] != 0xFF) continue;
+        if (!sof && (d[i + 1] == 0xC0 || d[i + 1] == 0xC2)) sof = d[i + 1];
+        if (d[i + 1] == 0xDA) ++*scans;
+    }
+    return sof;
+}
+
+static void progressive(const uint8_t *px, uint32_t w, uint32_t h) {
+    magpie_encode_options o;
+    magpie_encode_options_init(&o);
+    CHECK(o.progressive == 0, "baseline by default");
+    o.format = MAGPIE_FORMAT_JPEG;
+    uint8_t *base = NULL, *prog = NULL;
+    size_t nb = 0, np = 0;
+    CHECK(magpie_encode(px, w, h, (size_t)w * 4, &o, &base, &nb) == MAGPIE_OK, "baseline");
+    o.progressive = 1;
+    CHECK(magpie_encode(px, w, h, (size_t)w * 4, &o, &prog, &np) == MAGPIE_OK, "progressive");
+    int sb, sp;
+    CHECK(jpeg_frame(base, nb, &sb) == 0xC0 && sb == 1, "baseline: SOF0, one scan (%d)", sb);
+    CHECK(jpeg_frame(prog, np, &sp) == 0xC2 && sp > 1, "progressive: SOF2, several scans (%d)", sp);
+    /* The same coefficients, another order: the pixels decode alike. */
+    magpie_image *a = NULL, *b = NULL;
+    CHECK(magpie_decode(base, nb, NULL, &a) == MAGPIE_OK && magpie_decode(prog, np, NULL, &b) == MAGPIE_OK, "decode");
+    int same = a && b && a->width == b->width && a->height == b->height;
+    for (size_t i = 0; same && i < (size_t)a->width * a->height * 4; i++) same = abs(a->pixels[i] - b->pixels[i]) <= 2;
+    CHECK(same, "progressive decodes to the baseline's pixels");
+    magpie_image_free(a);
+    magpie_image_free(b);
+    magpie_free(base);
+    magpie_free(prog);
+    uint8_t *out = NULL;
+    size_t n = 0;
+    o.progressive = 2;
+    CHECK(magpie_encode(px, w, h, (size_t)w * 4, &o, &out, &n) == MAGPIE_EINVAL && !out, "progressive 2 refused");
+    /* A caller built before the field passes a struct that ends before it: baseline. */
+    o.progressive = 1;
+    o.struct_size = offsetof(magpie_encode_options, progressive);
+    CHECK(magpie_encode(px, w, h, (size_t)w * 4, &o, &out, &n) == MAGPIE_OK, "older struct");
+    int s;
+    CHECK(jpeg_frame(out, n, &s) == 0xC0, "an older struct's JPEG is baseline");
+    magpie_free(out);
+}
+
 int main(void) {
     const uint32_t w = 90, h = 60;
     uint8_t *px = tu_gradient(w, h);
     presets(px, w, h);
     palettes(px, w, h);
+    progressive(px, w, h);
     free(px);
     return tu_finish("encode_options");
 }

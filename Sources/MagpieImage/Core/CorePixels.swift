@@ -10,10 +10,11 @@ extension CoreEncoding {
             o.format = MAGPIE_FORMAT_PNG
             o.compression_level = Int32(clamping: level)
             o.palette_colors = Int32(clamping: colors)
-        case .jpeg(let quality, let fullChroma):
+        case .jpeg(let quality, let fullChroma, let progressive):
             o.format = MAGPIE_FORMAT_JPEG
             o.quality = Int32(clamping: quality)
             o.subsampling = fullChroma ? MAGPIE_SUBSAMPLING_444 : MAGPIE_SUBSAMPLING_420
+            o.progressive = progressive ? 1 : 0
         case .webp(let quality, let method, let preset):
             o.format = MAGPIE_FORMAT_WEBP
             o.quality = Int32(clamping: quality)

@@ -74,7 +74,7 @@ enum CoreProfileOutcome: Sendable {
 /// An encoding and its settings.
 enum CoreEncoding: Sendable {
     case png(compressionLevel: Int, colors: Int)
-    case jpeg(quality: Int, fullChroma: Bool)
+    case jpeg(quality: Int, fullChroma: Bool, progressive: Bool)
     case webp(quality: Int, method: Int, preset: Int)
     case webpLossless(effort: Int, method: Int)
     case avif(quality: Int, speed: Int)

@@ -29,7 +29,9 @@ extension EncodingFormat {
                 format: .png, core: .png(compressionLevel: level, colors: 0), lossy: false, quality: nil,
                 requalified: { _ in self },
                 retuned: { s -> EncodingFormat in
-                    guard let colors = s.pngPaletteColors else { return self }
+                    // A level the encoding was given stands; the default takes the server's.
+                    let level = level == 6 ? s.pngCompressionLevel : level
+                    guard let colors = s.pngPaletteColors else { return .png(compressionLevel: level) }
                     return .pngPalette(colors: colors, compressionLevel: level)
                 })
         case .pngPalette(let colors, let level):
@@ -41,8 +43,14 @@ extension EncodingFormat {
                 })
         case .jpeg(let q, let sub):
             return Row(
-                format: .jpeg, core: .jpeg(quality: q, fullChroma: sub == .yuv444), lossy: true, quality: q,
-                requalified: { .jpeg(quality: $0, chromaSubsampling: sub) }, retuned: { _ in self })
+                format: .jpeg, core: .jpeg(quality: q, fullChroma: sub == .yuv444, progressive: false), lossy: true,
+                quality: q, requalified: { .jpeg(quality: $0, chromaSubsampling: sub) },
+                retuned: { s in s.jpegProgressive ? .jpegProgressive(quality: q, chromaSubsampling: sub) : self })
+        case .jpegProgressive(let q, let sub):
+            return Row(
+                format: .jpeg, core: .jpeg(quality: q, fullChroma: sub == .yuv444, progressive: true), lossy: true,
+                quality: q, requalified: { .jpegProgressive(quality: $0, chromaSubsampling: sub) },
+                retuned: { _ in self })
         case .webp(let q, let method, let preset):
             return Row(
                 format: .webp, core: .webp(quality: q, method: method, preset: preset.coreIndex), lossy: true,
@@ -108,7 +116,7 @@ extension EncodingFormat {
 }
 
 /// What a server sets for every encoding of a kind, as imgproxy's `AVIF_SPEED`, `WEBP_EFFORT`,
-/// `WEBP_PRESET`, `JXL_EFFORT` and `PNG_QUANTIZE` do: ``EncodingFormat/tuned(_:)`` gives each
+/// `WEBP_PRESET`, `JXL_EFFORT`, `PNG_QUANTIZE` and `JPEG_PROGRESSIVE` do: ``EncodingFormat/tuned(_:)`` gives each
 /// encoding the ones for its kind. The defaults leave every encoding as its own defaults make it.
 public struct EncoderSettings: Sendable, Hashable {
     /// AVIF's speed, 0 (slowest, smallest) – 10.
@@ -121,11 +129,17 @@ public struct EncoderSettings: Sendable, Hashable {
     public var jxlEffort = 7
     /// PNG written with a palette of at most this many colours (2–256); nil: truecolour.
     public var pngPaletteColors: Int?
+    /// JPEG written progressive (``EncodingFormat/jpegProgressive(quality:chromaSubsampling:)``).
+    public var jpegProgressive: Bool
+    /// PNG's zlib level, 0–9, for an encoding at the default (6).
+    public var pngCompressionLevel: Int
 
     public init(
         avifSpeed: Int = 8, webpMethod: Int = 4, webpPreset: EncodingFormat.WebPPreset = .default, jxlEffort: Int = 7,
-        pngPaletteColors: Int? = nil
+        pngPaletteColors: Int? = nil, jpegProgressive: Bool = false, pngCompressionLevel: Int = 6
     ) {
+        self.jpegProgressive = jpegProgressive
+        self.pngCompressionLevel = pngCompressionLevel
         self.avifSpeed = avifSpeed
         self.webpMethod = webpMethod
         self.webpPreset = webpPreset

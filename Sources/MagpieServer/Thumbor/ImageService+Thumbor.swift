@@ -64,7 +64,7 @@ extension ImageService {
         let serializer = OutputSerializer(
             format: format, quality: thumbor.quality ?? settings.quality, formatQuality: formatQuality,
             keepsCopyright: configuration.keepsCopyright && !thumbor.stripsExif,
-            encoders: configuration.variantDefaults.encoders,
+            encoders: Self.thumborEncoders(configuration.variantDefaults.encoders, settings),
             preferred: format == "auto" ? ["jpg", "png", "gif", "webp", "avif"] : nil)
         let decode = limits.quality == .fast ? "|fast" : limits.quality == .full ? "|full" : ""
         let tag =

@@ -1,4 +1,5 @@
 import Magpie
+import MagpieImage
 
 extension ImageService {
     /// thumbor's health check (`handlers/healthcheck.py`): `WORKING`, `Cache-Control: no-cache`,
@@ -41,5 +42,16 @@ extension ServiceError {
         case .malformedPath, .notFound, .origin: return 404
         default: return status
         }
+    }
+}
+
+extension ImageService {
+    /// The server's encoder settings with thumbor's own: `PROGRESSIVE_JPEG` (on by default, as
+    /// thumbor writes them) and `PNG_COMPRESSION_LEVEL`.
+    static func thumborEncoders(_ server: EncoderSettings, _ settings: ThumborSettings) -> EncoderSettings {
+        var e = server
+        e.jpegProgressive = settings.progressiveJPEG
+        e.pngCompressionLevel = settings.pngCompressionLevel
+        return e
     }
 }

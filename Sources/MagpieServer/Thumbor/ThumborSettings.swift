@@ -41,6 +41,10 @@ public struct ThumborSettings: Sendable, Equatable {
     public var filters: Set<String> = ThumborFilter.builtIn
     /// `MAX_PIXELS`: a source with more is refused (400, as thumbor's engine refuses it).
     public var maxPixels = 75_000_000
+    /// `PROGRESSIVE_JPEG`: JPEG results progressive (thumbor's default).
+    public var progressiveJPEG = true
+    /// `PNG_COMPRESSION_LEVEL`: zlib's level for PNG results, 0–9.
+    public var pngCompressionLevel = 6
 
     public init() {}
 

@@ -13,6 +13,8 @@ extension ThumborConfig {
             s.maxPixels = Int(min(Double(Int.max / 2), max(1, try number(v))))
         },
         setting("QUALITY") { s, v throws(Failure) in s.quality = try int(v, 1...100) },
+        setting("PROGRESSIVE_JPEG") { s, v throws(Failure) in s.progressiveJPEG = try bool(v) },
+        setting("PNG_COMPRESSION_LEVEL") { s, v throws(Failure) in s.pngCompressionLevel = try int(v, 0...9) },
         setting("WEBP_QUALITY") { s, v throws(Failure) in s.webpQuality = v == .none ? nil : try int(v, 1...100) },
         setting("AVIF_QUALITY") { s, v throws(Failure) in s.avifQuality = v == .none ? nil : try int(v, 1...100) },
         setting("AUTO_WEBP") { s, v throws(Failure) in s.autoWebP = try bool(v) },

@@ -78,5 +78,33 @@ import Testing
             #expect(encoding.tuned(settings) == encoding, "\(encoding)")
         }
         #expect(EncodingFormat.standard(.jxl, quality: 70) == (ImageFormat.jxl.isEncodable ? .jxl(quality: 70) : nil))
+        // Progressive JPEG and PNG's level: a server's setting for the default; one asked stays.
+        let progressive = EncoderSettings(jpegProgressive: true, pngCompressionLevel: 9)
+        #expect(EncodingFormat.jpeg(quality: 70).tuned(progressive) == .jpegProgressive(quality: 70))
+        #expect(EncodingFormat.jpegProgressive(quality: 70).tuned(EncoderSettings()) == .jpegProgressive(quality: 70))
+        #expect(EncodingFormat.jpegProgressive(quality: 70).withQuality(20) == .jpegProgressive(quality: 20))
+        #expect(EncodingFormat.png().tuned(progressive) == .png(compressionLevel: 9))
+        #expect(EncodingFormat.png(compressionLevel: 3).tuned(progressive) == .png(compressionLevel: 3))
+    }
+
+    /// A progressive JPEG is SOF2 with several scans, baseline SOF0 with one; both decode alike.
+    @Test func progressiveJPEGIsWrittenInScans() throws {
+        let image = try Image(decoding: NetFixture.jpeg)
+        let baseline = try image.encoded(as: .jpeg(quality: 80))
+        let progressive = try image.encoded(as: .jpegProgressive(quality: 80))
+        #expect(Self.jpegFrame(baseline) == (0xC0, 1) && Self.jpegFrame(progressive).0 == 0xC2)
+        #expect(Self.jpegFrame(progressive).1 > 1, "several scans")
+        let (a, b) = (try Image(decoding: baseline), try Image(decoding: progressive))
+        #expect(a.width == b.width && zip(a.pixels, b.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 2 })
+    }
+
+    /// The first start-of-frame marker of a JPEG and its count of scans.
+    static func jpegFrame(_ d: [UInt8]) -> (Int, Int) {
+        var (sof, scans) = (0, 0)
+        for i in 2..<(d.count - 1) where d[i] == 0xFF {
+            if sof == 0 && (d[i + 1] == 0xC0 || d[i + 1] == 0xC2) { sof = Int(d[i + 1]) }
+            if d[i + 1] == 0xDA { scans += 1 }
+        }
+        return (sof, scans)
     }
 }

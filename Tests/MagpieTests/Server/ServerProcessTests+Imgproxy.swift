@@ -43,6 +43,7 @@ extension ServerProcessTests {
                 "IMGPROXY_KEY": "6b3379", "IMGPROXY_SALT": "73346c74", "IMGPROXY_SECRET": "t0ken",
                 "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES": "true", "IMGPROXY_PRESETS": "small=rs:fit:16:16/q:50",
                 "IMGPROXY_TTL": "60", "IMGPROXY_MAX_SRC_RESOLUTION": "0.001", "IMGPROXY_JPEG_PROGRESSIVE": "true",
+                "IMGPROXY_PNG_INTERLACED": "true",
                 "IMGPROXY_BIND": ":1",
             ])
         let line = try #require(child.readLine())
@@ -62,6 +63,7 @@ extension ServerProcessTests {
         let small = try await get("pr:small")
         #expect(small.statusCode == 200, "\(String(decoding: small.body, as: UTF8.self))")
         #expect(try Image(decoding: small.body).width == 16)
+        #expect(ImageFormatNamesTests.jpegFrame(small.body).0 == 0xC2, "IMGPROXY_JPEG_PROGRESSIVE: progressive")
         #expect(small.headers.value(for: "Cache-Control") == "public, max-age=60")
         #expect(try await get("pr:small", bearer: nil).statusCode == 403)
         #expect(try await get("pr:small", bearer: "t0kem").statusCode == 403)
@@ -76,7 +78,7 @@ extension ServerProcessTests {
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(text.contains("IMGPROXY_MAX_SRC_RESOLUTION is set but --max-src-pixels is given"), "\(text)")
         #expect(text.contains("IMGPROXY_BIND is set but --bind is given"))
-        #expect(text.contains("IMGPROXY_JPEG_PROGRESSIVE: JPEGs are written baseline; ignored"))
+        #expect(text.contains("IMGPROXY_PNG_INTERLACED: PNGs are written without interlacing; ignored"))
         try await origin.shutdown()
     }
 

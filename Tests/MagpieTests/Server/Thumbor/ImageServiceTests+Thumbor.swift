@@ -21,6 +21,7 @@ extension ImageServiceTests {
             let size: [Int]?
             let mode: String?
             let transparent: Bool?
+            let progressive: Bool?
         }
         let thumbor: String
         let urls: [Row]
@@ -60,6 +61,9 @@ extension ImageServiceTests {
                 let info = try ImageInfo(probing: r.body)
                 #expect([info.width, info.height] == size, "\(what): \(info.width)x\(info.height)")
                 if let t = row.transparent { #expect(try Image(decoding: r.body).hasAlpha == t, "\(what): alpha") }
+                if let p = row.progressive {
+                    #expect(ImageFormatNamesTests.jpegFrame(r.body).0 == (p ? 0xC2 : 0xC0), "\(what): progressive \(p)")
+                }
             }
         }
         try await h.finish()
