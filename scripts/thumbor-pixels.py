@@ -127,6 +127,27 @@ def canvas_cases(src):
     return rows
 
 
+def max_bytes_cases():
+    """thumbor's reload_to_fit_in_kb over an engine whose body at quality q is 100 q bytes: the
+    qualities it asks for and the size it answers."""
+    from thumbor.handlers import BaseHandler
+
+    class Engine:
+        def __init__(self):
+            self.asked = []
+
+        def read(self, extension, quality):
+            self.asked.append(quality)
+            return b"x" * (quality * 100)
+
+    rows = []
+    for quality, limit in [(80, 5000), (80, 100), (95, 9000), (30, 2000), (80, 9000), (12, 1000), (100, 7400)]:
+        engine = Engine()
+        out = BaseHandler.reload_to_fit_in_kb(engine, engine.read(".jpg", quality), ".jpg", quality, limit)
+        rows.append({"quality": quality, "max_bytes": limit, "asked": engine.asked, "size": len(out)})
+    return rows
+
+
 def colormap():
     """Pillow's names and colours, as `#rrggbb` (a name it has read is cached there as a tuple)."""
     out = {}
@@ -148,7 +169,7 @@ def main():
     fill = _fill.apply("RGBA", bytes(bytearray(src)))
     table = {"thumbor": thumbor.__version__, "width": W, "height": H, "source": src.hex(), "cases": rows,
              "opaque_rows": OPAQUE_ROWS, "opaque": opaque,
-             "canvas": canvas_cases(src), "colors": colors,
+             "canvas": canvas_cases(src), "colors": colors, "max_bytes": max_bytes_cases(),
              "fill_auto": "%02x%02x%02x" % tuple(fill)}
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "fixtures", "thumbor", "pixels.json")
     with open(path, "w") as f:

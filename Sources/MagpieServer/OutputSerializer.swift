@@ -10,6 +10,8 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
     /// Quality by output format (file extension), where `q` did not fix one.
     var formatQuality: [String: Int] = [:]
     var maxBytes = 0
+    /// `maxBytes` by thumbor's rule (its `max_bytes` filter, `reload_to_fit_in_kb`) instead of imgproxy's.
+    var fitsAsThumbor = false
     /// `kcr`: the source's copyright and artist written into the result.
     var keepsCopyright = false
     /// The server's settings for every encoding of a kind: AVIF's speed, WebP's method and preset,
@@ -24,7 +26,7 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
         let fq = formatQuality.sorted { $0.key < $1.key }.map { ",\($0.key)\($0.value)" }.joined()
         let speed = Self.settingsName(encoders) + (preferred.map { ",pref:" + $0.joined(separator: ".") } ?? "")
         return
-            "\(format),q\(quality)\(fq)\(maxBytes > 0 ? ",mb\(maxBytes)" : "")\(keepsCopyright ? ",kcr" : "")\(speed)"
+            "\(format),q\(quality)\(fq)\(maxBytes > 0 ? ",mb\(maxBytes)\(fitsAsThumbor ? "th" : "")" : "")\(keepsCopyright ? ",kcr" : "")\(speed)"
     }
     var description: String { "OutputSerializer(\(name))" }
 
@@ -35,7 +37,11 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
         var out: [UInt8]
         // `mb`: a lossy encoding's quality lowered until the body fits (the encoder table says
         // which encodings lose detail); the others are written as they are.
-        if maxBytes > 0, encoding.isLossy, let q = encoding.quality {
+        if maxBytes > 0, fitsAsThumbor, let q = encoding.quality, [.jpeg, .webp].contains(encoding.format) {
+            out = try Self.thumborFitting(maxBytes: maxBytes, quality: q) {
+                try image.encoded(as: encoding.withQuality($0))
+            }
+        } else if maxBytes > 0, !fitsAsThumbor, encoding.isLossy, let q = encoding.quality {
             out = try Self.fitting(maxBytes: maxBytes, quality: q) { try image.encoded(as: encoding.withQuality($0)) }
         } else {
             out = try image.encoded(as: encoding)
@@ -119,5 +125,21 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
             }
         }
         return best
+    }
+
+    /// thumbor's `reload_to_fit_in_kb` (JPEG and WebP only): the body at `quality` if it fits;
+    /// else the quality times 0.75 (Python's `int`) again and again until a body fits, or the
+    /// first body where the quality would fall below 10. (thumbor then tries
+    /// `max(initial, int(q × 1.1))`, which is the initial quality, too large: its answer is the
+    /// last that fitted, and so is this one's, one encode fewer.)
+    static func thumborFitting(maxBytes: Int, quality: Int, encode: (Int) throws -> [UInt8]) rethrows -> [UInt8] {
+        let first = try encode(quality)
+        var (body, q) = (first, quality)
+        while body.count > maxBytes {
+            q = Int(Double(q) * 0.75)
+            if q < 10 { return first }
+            body = try encode(q)
+        }
+        return body
     }
 }

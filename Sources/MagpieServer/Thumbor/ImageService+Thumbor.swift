@@ -61,11 +61,13 @@ extension ImageService {
             if let q = settings.webpQuality { formatQuality["webp"] = q }
             if let q = settings.avifQuality { formatQuality["avif"] = q }
         }
-        let serializer = OutputSerializer(
+        var serializer = OutputSerializer(
             format: format, quality: thumbor.quality ?? settings.quality, formatQuality: formatQuality,
             keepsCopyright: configuration.keepsCopyright && !thumbor.stripsExif,
             encoders: Self.thumborEncoders(configuration.variantDefaults.encoders, settings),
             preferred: format == "auto" ? ["jpg", "png", "gif", "webp", "avif"] : nil)
+        serializer.maxBytes = thumbor.maxBytes ?? 0
+        serializer.fitsAsThumbor = true
         let decode = limits.quality == .fast ? "|fast" : limits.quality == .full ? "|full" : ""
         let tag =
             "\(thumbor.name)\(decode)\(settings.respectsOrientation ? "|ro" : "")\(resize.keepsColorProfile ? "|kcp" : "")|\(serializer.name)"

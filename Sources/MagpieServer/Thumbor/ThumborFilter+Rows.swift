@@ -17,6 +17,8 @@ extension ThumborFilter {
         },
         // max_age.py
         ThumborFilter(name: "max_age", parameters: [.positiveNumber]) { r, a in r.maxAge = a.first?.int },
+        // max_bytes.py: the handler's reload_to_fit_in_kb (OutputSerializer.thumborFitting).
+        ThumborFilter(name: "max_bytes", parameters: [.positiveNumber]) { r, a in r.maxBytes = a.first?.int },
         // strip_icc.py, strip_exif.py
         ThumborFilter(name: "strip_icc", parameters: []) { r, _ in r.stripsICC = true },
         ThumborFilter(name: "strip_exif", parameters: []) { r, _ in r.stripsExif = true },

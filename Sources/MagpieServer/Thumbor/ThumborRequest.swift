@@ -11,6 +11,8 @@ struct ThumborRequest: Sendable {
     var format: String?
     /// `max_age(s)`.
     var maxAge: Int?
+    /// `max_bytes(n)`: a JPEG or WebP re-encoded at lower qualities until it fits.
+    var maxBytes: Int?
     /// `strip_icc()`: the result carries no colour profile.
     var stripsICC = false
     /// `strip_exif()` (results carry no EXIF here unless the server keeps copyright).

@@ -29,6 +29,13 @@ struct ThumborPixelTests {
         }
         let canvas: [Canvas]
         let colors: [String: String]
+        struct MaxBytes: Decodable {
+            let quality: Int
+            let maxBytes: Int
+            let asked: [Int]
+            let size: Int
+        }
+        let maxBytes: [MaxBytes]
     }
 
     /// scripts/thumbor-pixels.py's `source()`: gradients, a flat patch, alpha from opaque to clear.
@@ -132,6 +139,29 @@ struct ThumborPixelTests {
             ThumborRequest(Self.path("fill(red)"), settings: ThumborSettings()).after.first as? ThumborFill)
         huge.box = (90_000, 90_000)
         #expect(throws: ThumborFill.TooLarge.self) { try huge.process(.image(image), firstFrameOnly: true) }
+    }
+
+    /// max_bytes as thumbor's handler fits a body (`reload_to_fit_in_kb`, over an engine whose body
+    /// at quality q is 100 q bytes): the same answer from the same qualities, less thumbor's last
+    /// encode at the first quality, which is known too large.
+    @Test func maxBytesFitsAsThumborsHandler() throws {
+        let table = try #require(ThumborTables.load("pixels.json", as: Table.self))
+        #expect(table.maxBytes.count >= 7)
+        for c in table.maxBytes {
+            var asked: [Int] = []
+            let body = OutputSerializer.thumborFitting(maxBytes: c.maxBytes, quality: c.quality) { q in
+                asked.append(q)
+                return [UInt8](repeating: 0, count: 100 * q)
+            }
+            #expect(body.count == c.size, "q\(c.quality), \(c.maxBytes) bytes: \(body.count)")
+            let theirs = c.asked.count > 1 && c.asked.last == c.quality ? Array(c.asked.dropLast()) : c.asked
+            #expect(asked == theirs, "q\(c.quality), \(c.maxBytes) bytes: \(asked) against \(c.asked)")
+        }
+        // Through the filter: the serializer is told, and its name says so.
+        var path = Self.path("max_bytes(5000):quality(70)")
+        path.width = 10
+        let request = ThumborRequest(path, settings: ThumborSettings())
+        #expect(request.maxBytes == 5000 && request.quality == 70)
     }
 
     static func path(_ filters: String) -> ThumborPath {
