@@ -19,6 +19,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 from PIL import Image
@@ -75,6 +76,15 @@ URLS = [
     ("/unsafe/48x32/filters:blur(2):convolution(1;2;1;2;4;2;1;2;1,3,true):equalize()/HOST/a.jpg", None),
     ("/unsafe/48x32/filters:colorize(10,20,30,ff0000):noise(10,3)/HOST/a.jpg", None),
     ("/unsafe/20x20/filters:background_color(white):format(png)/HOST/a.png", None),
+    ("/unsafe/meta/48x32/HOST/a.jpg", None),
+    ("/unsafe/meta/fit-in/50x50/HOST/a.jpg", None),
+    ("/unsafe/meta/-48x-32/HOST/a.jpg", None),
+    ("/unsafe/meta/10x10:58x42/20x20/HOST/a.jpg", None),
+    ("/unsafe/meta/HOST/a.png", None),
+    ("/unsafe/meta/30x30/smart/HOST/a.jpg", None),
+    ("/unsafe/meta/200x100/left/top/filters:brightness(10):fill(red)/HOST/a.jpg", None),
+    ("/unsafe/meta/full-fit-in/50x50/HOST/a.jpg?callback=fn", None),
+    ("/unsafe/meta/48x32/HOST/missing.jpg", None),
     ("signed:/48x32/HOST/a.jpg", None),
     ("/AAAAAAAAAAAAAAAAAAAAAAAAAAA=/48x32/HOST/a.jpg", None),
     ("/48x32/HOST/a.jpg", None),
@@ -172,6 +182,9 @@ def ask(port, host, path, accept):
         row["type"] = headers.get("Content-Type")
         row["cache_control"] = headers.get("Cache-Control")
         row["vary"] = headers.get("Vary")
+        if not row["type"].startswith("image/"):
+            # The origin's host as the body quotes it, written HOST as in the path.
+            row["body"] = body.decode().replace(urllib.parse.quote(host, safe=""), "HOST")
         if row["type"].startswith("image/"):
             image = Image.open(io.BytesIO(body))
             row["size"] = list(image.size)

@@ -17,6 +17,13 @@ extension ImageService {
         case .success(let r): result = r
         case .failure(let e): return .failure(e)
         }
+        if case .thumborMeta(let meta) = pass {
+            guard let document = try? meta.document(for: result.data) else { return .failure(.notAnImage) }
+            return .success(
+                VariantMemory.Variant(
+                    data: document, format: result.format, etag: "\"" + Digest.hex(Digest.md5(document)) + "\"",
+                    lastModified: nil, freshness: result.freshness, contentType: meta.contentType))
+        }
         if case .skip(let formats, let format) = pass {
             guard formats.contains(result.format.fileExtension),
                 format == "auto" || format == result.format.fileExtension

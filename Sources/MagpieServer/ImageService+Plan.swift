@@ -37,6 +37,8 @@ extension ImageService {
         enum PassThrough: Sendable {
             case raw
             case skip(Set<String>, format: String)
+            /// thumbor's `meta`: the engine calls for the source's size, as JSON (``ThumborMeta``).
+            case thumborMeta(ThumborMeta)
         }
         /// The limits a source is held to (kept for `skp`, which checks them without a decode).
         var sourceLimits: Variant.SourceLimits?

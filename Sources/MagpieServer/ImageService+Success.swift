@@ -8,7 +8,7 @@ extension ImageService {
         let etag =
             configuration.etagBuster.isEmpty
             ? result.etag : "\"" + Digest.hex(Digest.md5(Array((result.etag + configuration.etagBuster).utf8))) + "\""
-        var headers = standardHeaders(id, Self.contentType(result.format))
+        var headers = standardHeaders(id, result.contentType ?? Self.contentType(result.format))
         headers += [
             ("Cache-Control", cacheControl(plan, result.freshness)), ("ETag", etag), ("X-Magpie-Cache", cache),
         ]

@@ -15,6 +15,8 @@ struct VariantMemory: Sendable {
         var lastModified: String?
         /// The origin's freshness for the source (``RetrieveDataResult/freshness``).
         var freshness: EntryFreshness = .unlimited
+        /// The answer's type where it is not the format's (thumbor's `meta`: JSON).
+        var contentType: String?
         var cacheCost: Int { data.count + 256 }
     }
 

@@ -29,9 +29,9 @@ extension ImageService {
         } else {
             guard let key = settings.securityKey, ThumborSignature.isValid(path, key: key) else { throw .badSignature }
         }
-        // `meta` and `trim` are still to come (docs/thumbor.md): refused, not answered otherwise.
+        // `trim` is still to come (docs/thumbor.md): refused, not answered otherwise.
         // `smart` without detectors (thumbor's default DETECTORS is empty) crops as without it.
-        guard !path.meta, path.trim == nil else { throw .badOption }
+        guard path.trim == nil else { throw .badOption }
         let text = try Self.thumborSource(path.image, settings)
         let source = try checkedSource(text)
         let thumbor = ThumborRequest(path, settings: settings)
@@ -78,9 +78,18 @@ extension ImageService {
         o.cache.serializer = serializer
         o.cache.storesOriginal = true
         o.cache.memory.expiration = .expired
+        var meta: ThumborMeta?
+        if path.meta {
+            // META_CALLBACK_NAME, else the URL's `callback` (a name a page can call, or refused).
+            let callback = settings.metaCallback ?? Self.queryArgument("callback", of: request.target)
+            if let callback, !ThumborMeta.isCallback(callback) { throw .badOption }
+            meta = ThumborMeta(geometry: thumbor.geometry, url: path.image, callback: callback)
+            (meta!.noUpscale, meta!.respectsOrientation) = (thumbor.noUpscale, settings.respectsOrientation)
+        }
         var plan = Plan(
-            source: source, options: o, maxAge: thumbor.maxAge ?? settings.maxAge, vary: vary, expires: nil,
-            key: source.absoluteString + "\u{0}" + o.processorIdentifier)
+            source: source, options: o, maxAge: thumbor.maxAge ?? settings.maxAge, vary: meta == nil ? vary : nil,
+            expires: nil, key: source.absoluteString + "\u{0}" + o.processorIdentifier,
+            passThrough: meta.map { .thumborMeta($0) })
         plan.sourceLimits = limits
         plan.thumbor = true
         return plan
@@ -116,5 +125,19 @@ extension ImageService {
         // As thumbor writes it, `^` and `$` around the pattern without a group.
         guard let regex = try? Regex("^" + pattern + "$") else { return false }
         return (try? regex.prefixMatch(in: host)) != nil
+    }
+
+    /// The first value of `name` in the target's query, percent-decoded (`+` a space), as
+    /// tornado's `arguments` holds it; nil where it is not there or blank (tornado drops those).
+    static func queryArgument(_ name: String, of target: String) -> String? {
+        guard let q = target.firstIndex(of: "?") else { return nil }
+        for pair in target[target.index(after: q)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.first.map(String.init) == name else { continue }
+            let value = parts.count > 1 ? String(parts[1]).replacingOccurrences(of: "+", with: " ") : ""
+            let decoded = value.removingPercentEncoding ?? value
+            if !decoded.isEmpty { return decoded }
+        }
+        return nil
     }
 }

@@ -11,6 +11,8 @@ extension ThumborGeometry {
         var crop: (left: Double, top: Double, right: Double, bottom: Double)
         var shouldCrop: Bool
         var target = (w: 0.0, h: 0.0)
+        /// The alignment's focal point in the image after the manual crop (`adjust_focal_points`).
+        var focus = (x: 0.0, y: 0.0)
 
         init(_ g: ThumborGeometry, size: (Double, Double)) {
             self.g = g
@@ -60,9 +62,7 @@ extension ThumborGeometry {
             // The Transformer's image operations.
             try manualCrop()
             try targetDimensions()
-            let focus = (
-                x: size.w * Self.percentage(g.halign), y: size.h * Self.percentage(g.valign)
-            )
+            focus = (x: size.w * Self.percentage(g.halign), y: size.h * Self.percentage(g.valign))
             if g.fitIn {
                 try fitInResize()
             } else {

@@ -65,12 +65,21 @@ struct ThumborGeometry: Sendable, Hashable {
         try plan(sourceWidth: sourceWidth, sourceHeight: sourceHeight).steps
     }
 
-    /// The steps, and the request's sides as the transformer leaves `context.request` for the
-    /// filters after it (0: not given, nil: `orig`): `fill`'s box.
-    func plan(sourceWidth: Int, sourceHeight: Int) throws(Unanswerable) -> (steps: [Step], width: Int?, height: Int?) {
+    /// The steps, the request's sides as the transformer leaves `context.request` for the
+    /// filters after it (0: not given, nil: `orig`: `fill`'s box), and the alignment's focal
+    /// point (`meta`'s `focal_points`).
+    func plan(sourceWidth: Int, sourceHeight: Int) throws(Unanswerable) -> Plan {
         var plan = Planner(self, size: (Double(sourceWidth), Double(sourceHeight)))
         try plan.run()
-        return (plan.steps, plan.width, plan.height)
+        return Plan(steps: plan.steps, width: plan.width, height: plan.height, focus: plan.focus)
+    }
+
+    /// What ``plan(sourceWidth:sourceHeight:)`` gives.
+    struct Plan {
+        var steps: [Step]
+        var width: Int?
+        var height: Int?
+        var focus: (x: Double, y: Double)
     }
 
     /// Python's `round(x)` (and `round(x, 0)`): to the nearest, half to even.

@@ -41,6 +41,12 @@ public struct ThumborSettings: Sendable, Equatable {
     public var filters: Set<String> = ThumborFilter.builtIn
     /// `MAX_PIXELS`: a source with more is refused (400, as thumbor's engine refuses it).
     public var maxPixels = 75_000_000
+    /// `META_CALLBACK_NAME`: `meta` answered as JSONP calling it (``isCallbackName(_:)``).
+    public var metaCallback: String?
+
+    /// Whether `name` is a JSONP callback this server writes: identifiers joined by dots, at most
+    /// 128 characters (a script's text is not taken from a URL).
+    public static func isCallbackName(_ name: String) -> Bool { ThumborMeta.isCallback(name) }
     /// `PROGRESSIVE_JPEG`: JPEG results progressive (thumbor's default).
     public var progressiveJPEG = true
     /// `PNG_COMPRESSION_LEVEL`: zlib's level for PNG results, 0–9.

@@ -13,6 +13,12 @@ extension ThumborConfig {
             s.maxPixels = Int(min(Double(Int.max / 2), max(1, try number(v))))
         },
         setting("QUALITY") { s, v throws(Failure) in s.quality = try int(v, 1...100) },
+        setting("META_CALLBACK_NAME") { s, v throws(Failure) in
+            s.metaCallback = v == .none ? nil : try text(v)
+            if let name = s.metaCallback, !ThumborSettings.isCallbackName(name) {
+                throw Failure(description: "a callback is identifiers joined by dots, at most 128 characters")
+            }
+        },
         setting("PROGRESSIVE_JPEG") { s, v throws(Failure) in s.progressiveJPEG = try bool(v) },
         setting("PNG_COMPRESSION_LEVEL") { s, v throws(Failure) in s.pngCompressionLevel = try int(v, 0...9) },
         setting("WEBP_QUALITY") { s, v throws(Failure) in s.webpQuality = v == .none ? nil : try int(v, 1...100) },

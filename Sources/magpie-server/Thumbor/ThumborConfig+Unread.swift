@@ -9,7 +9,7 @@ extension ThumborConfig {
             [
                 "MIN_WIDTH", "MIN_HEIGHT", "AUTO_PNG_TO_JPG", "AUTO_JPG",
                 "AUTO_PNG", "AUTO_HEIF", "HEIF_QUALITY", "PRESERVE_EXIF_INFO", "PRESERVE_EXIF_COPYRIGHT_INFO",
-                "PRESERVE_IPTC_INFO", "META_CALLBACK_NAME", "ALLOW_ANIMATED_GIFS", "SVG_DPI", "SRGB_PROFILE",
+                "PRESERVE_IPTC_INFO", "ALLOW_ANIMATED_GIFS", "SVG_DPI", "SRGB_PROFILE",
                 "MAX_AGE_TEMP_IMAGE", "AVIF_SPEED", "AVIF_CODEC", "AVIF_CODEC_FALLBACK",
             ],
             "not built yet for thumbor's URLs (docs/thumbor.md, still to come)")

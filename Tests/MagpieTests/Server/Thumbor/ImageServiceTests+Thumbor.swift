@@ -22,6 +22,7 @@ extension ImageServiceTests {
             let mode: String?
             let transparent: Bool?
             let progressive: Bool?
+            let body: String?
         }
         let thumbor: String
         let urls: [Row]
@@ -57,6 +58,18 @@ extension ImageServiceTests {
             #expect(r.header("Content-Type") == row.type, "\(what): \(r.header("Content-Type") ?? "")")
             #expect(r.header("Cache-Control") == row.cacheControl, "\(what): \(r.header("Cache-Control") ?? "")")
             #expect(r.header("Vary") == row.vary, "\(what): \(r.header("Vary") ?? "")")
+            if let body = row.body {
+                // meta: the same document, numbers compared as numbers (thumbor writes some as
+                // 48.0), and thumbor's Python-bytes callback (b'fn') as the name it was given.
+                let quoted = ThumborQuoting.quote(host, safe: "")
+                var theirs = body.replacingOccurrences(of: "HOST", with: quoted)
+                if theirs.hasPrefix("b'"), let end = theirs.firstIndex(of: "(") {
+                    theirs = String(theirs.dropFirst(2).prefix { $0 != "'" }) + theirs[end...]
+                }
+                let mine = String(decoding: r.body, as: UTF8.self)
+                let json = row.type == "application/json" || row.type == "text/javascript"
+                #expect(json ? Self.sameDocument(mine, theirs) : mine == theirs, "\(what): \(mine)")
+            }
             if let size = row.size {
                 let info = try ImageInfo(probing: r.body)
                 #expect([info.width, info.height] == size, "\(what): \(info.width)x\(info.height)")
@@ -154,5 +167,30 @@ extension ImageServiceTests {
         #expect(
             try ImageService.thumborSource("https://example.com/a b.jpg", ThumborSettings())
                 == "https://example.com/a%20b.jpg")
+    }
+
+    /// Whether two JSON (or JSONP `name(…);`) documents say the same: the same callback, and
+    /// the same values, numbers as numbers.
+    static func sameDocument(_ a: String, _ b: String) -> Bool {
+        func split(_ s: String) -> (String, String) {
+            guard !s.hasPrefix("{"), let open = s.firstIndex(of: "("), s.hasSuffix(");") else { return ("", s) }
+            return (String(s[..<open]), String(s[s.index(after: open)..<s.index(s.endIndex, offsetBy: -2)]))
+        }
+        let (ca, ja) = split(a)
+        let (cb, jb) = split(b)
+        guard ca == cb, let x = try? JSONSerialization.jsonObject(with: Data(ja.utf8)),
+            let y = try? JSONSerialization.jsonObject(with: Data(jb.utf8))
+        else { return false }
+        return normalized(x) == normalized(y)
+    }
+
+    static func normalized(_ v: Any) -> String {
+        if let d = v as? [String: Any] {
+            return "{" + d.keys.sorted().map { "\($0):\(normalized(d[$0]!))" }.joined(separator: ",") + "}"
+        }
+        if let a = v as? [Any] { return "[" + a.map(normalized).joined(separator: ",") + "]" }
+        if let s = v as? String { return "\"" + s + "\"" }
+        if let n = v as? NSNumber { return String(n.doubleValue) }
+        return "\(v)"
     }
 }

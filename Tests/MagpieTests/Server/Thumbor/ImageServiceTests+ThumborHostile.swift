@@ -59,4 +59,38 @@ extension ImageServiceTests {
             try await h.finish()
         }
     }
+
+    /// meta's JSONP: a callback from the URL is written into a script, so only a name a page can
+    /// call is taken (thumbor writes any text); META_CALLBACK_NAME wins over the URL's.
+    @Test func thumborsMetaCallbacksAreNamesNeverScript() async throws {
+        for configured in [nil, "site.cb"] {
+            let h = try await Self.harness(Self.images) {
+                var t = Self.servedSettings
+                t.metaCallback = configured
+                $0.thumbor = t
+            }
+            let meta = Self.thumborTarget("/unsafe/meta/48x32/HOST/a.jpg", host: "127.0.0.2:\(h.origin.port)")
+            for hostile in ["alert(1)//", "a;b", "1a", "a..b", "<script>", String(repeating: "a", count: 129)] {
+                let escaped = hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                let r = await h.get(meta + "?callback=" + escaped)
+                if configured == nil {
+                    #expect(r.status == 400, "callback \(hostile.prefix(20)): \(r.status)")
+                } else {
+                    #expect(String(decoding: r.body, as: UTF8.self).hasPrefix("site.cb({"), "the configured name wins")
+                }
+            }
+            let named = await h.get(meta + "?callback=my_app.%24cb2")
+            #expect(named.status == 200 && named.header("Content-Type") == "text/javascript")
+            let body = String(decoding: named.body, as: UTF8.self)
+            #expect(body.hasPrefix((configured ?? "my_app.$cb2") + "({\"thumbor\": ") && body.hasSuffix("});"))
+            // A blank callback is none (tornado keeps no blank argument): JSON.
+            #expect(await h.get(meta + "?callback=").header("Content-Type") == Self.json(configured))
+            let json = await h.get(meta)
+            #expect(json.header("Content-Type") == Self.json(configured))
+            try await h.finish()
+        }
+        #expect(ThumborSettings.isCallbackName("a.b_c.$d9") && !ThumborSettings.isCallbackName("a.9b"))
+    }
+
+    static func json(_ configured: String?) -> String { configured == nil ? "application/json" : "text/javascript" }
 }
