@@ -12,6 +12,8 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
     var maxBytes = 0
     /// `maxBytes` by thumbor's rule (its `max_bytes` filter, `reload_to_fit_in_kb`) instead of imgproxy's.
     var fitsAsThumbor = false
+    /// `auto` writes an opaque result of a PNG source as JPEG (thumbor's `AUTO_PNG_TO_JPG`, `autojpg`).
+    var pngToJPEG = false
     /// `kcr`: the source's copyright and artist written into the result.
     var keepsCopyright = false
     /// The server's settings for every encoding of a kind: AVIF's speed, WebP's method and preset,
@@ -26,7 +28,7 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
         let fq = formatQuality.sorted { $0.key < $1.key }.map { ",\($0.key)\($0.value)" }.joined()
         let speed = Self.settingsName(encoders) + (preferred.map { ",pref:" + $0.joined(separator: ".") } ?? "")
         return
-            "\(format),q\(quality)\(fq)\(maxBytes > 0 ? ",mb\(maxBytes)\(fitsAsThumbor ? "th" : "")" : "")\(keepsCopyright ? ",kcr" : "")\(speed)"
+            "\(format),q\(quality)\(fq)\(maxBytes > 0 ? ",mb\(maxBytes)\(fitsAsThumbor ? "th" : "")" : "")\(keepsCopyright ? ",kcr" : "")\(pngToJPEG ? ",p2j" : "")\(speed)"
     }
     var description: String { "OutputSerializer(\(name))" }
 
@@ -68,6 +70,7 @@ struct OutputSerializer: CacheSerializer, Equatable, CustomStringConvertible {
             return encoding
         }
         let source = original.map { bytes in bytes.withUnsafeBytes { ImageFormat(sniffing: $0) } } ?? .unknown
+        if pngToJPEG, source == .png, !image.hasAlpha { return .jpeg(quality: quality(for: .jpeg)) }
         if let preferred, !preferred.isEmpty {
             let candidates = preferred.compactMap { ImageFormat(fileExtension: $0) }
             let named =

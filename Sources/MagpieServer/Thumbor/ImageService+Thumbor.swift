@@ -68,6 +68,10 @@ extension ImageService {
             preferred: format == "auto" ? ["jpg", "png", "gif", "webp", "avif"] : nil)
         serializer.maxBytes = thumbor.maxBytes ?? 0
         serializer.fitsAsThumbor = true
+        // can_auto_convert_png_to_jpg, to the letter: with AUTO_PNG_TO_JPG only where no autojpg
+        // was given (autojpg(true) too turns it off), without it only with autojpg(true).
+        serializer.pngToJPEG =
+            format == "auto" && (settings.autoPNGToJPG ? thumbor.autoJPG == nil : thumbor.autoJPG == true)
         let decode = limits.quality == .fast ? "|fast" : limits.quality == .full ? "|full" : ""
         let tag =
             "\(thumbor.name)\(decode)\(settings.respectsOrientation ? "|ro" : "")\(resize.keepsColorProfile ? "|kcp" : "")|\(serializer.name)"

@@ -17,6 +17,10 @@ extension ThumborFilter {
         },
         // max_age.py
         ThumborFilter(name: "max_age", parameters: [.positiveNumber]) { r, a in r.maxAge = a.first?.int },
+        // autojpg.py: the request's auto_png_to_jpg, true where the argument is left out.
+        ThumborFilter(name: "autojpg", parameters: [.boolean], optional: 1) { r, a in
+            r.autoJPG = a.first.map { $0 == .bool(true) } ?? true
+        },
         // max_bytes.py: the handler's reload_to_fit_in_kb (OutputSerializer.thumborFitting).
         ThumborFilter(name: "max_bytes", parameters: [.positiveNumber]) { r, a in r.maxBytes = a.first?.int },
         // strip_icc.py, strip_exif.py

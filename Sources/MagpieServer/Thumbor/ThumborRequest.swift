@@ -13,6 +13,8 @@ struct ThumborRequest: Sendable {
     var maxAge: Int?
     /// `max_bytes(n)`: a JPEG or WebP re-encoded at lower qualities until it fits.
     var maxBytes: Int?
+    /// `autojpg(b)`: thumbor's `auto_png_to_jpg` override (nil: none given).
+    var autoJPG: Bool?
     /// `strip_icc()`: the result carries no colour profile.
     var stripsICC = false
     /// `strip_exif()` (results carry no EXIF here unless the server keeps copyright).

@@ -47,6 +47,8 @@ public struct ThumborSettings: Sendable, Equatable {
     /// Whether `name` is a JSONP callback this server writes: identifiers joined by dots, at most
     /// 128 characters (a script's text is not taken from a URL).
     public static func isCallbackName(_ name: String) -> Bool { ThumborMeta.isCallback(name) }
+    /// `AUTO_PNG_TO_JPG`: an opaque result of a PNG written as JPEG (where no format is asked).
+    public var autoPNGToJPG = false
     /// `PROGRESSIVE_JPEG`: JPEG results progressive (thumbor's default).
     public var progressiveJPEG = true
     /// `PNG_COMPRESSION_LEVEL`: zlib's level for PNG results, 0–9.

@@ -19,6 +19,7 @@ extension ThumborConfig {
                 throw Failure(description: "a callback is identifiers joined by dots, at most 128 characters")
             }
         },
+        setting("AUTO_PNG_TO_JPG") { s, v throws(Failure) in s.autoPNGToJPG = try bool(v) },
         setting("PROGRESSIVE_JPEG") { s, v throws(Failure) in s.progressiveJPEG = try bool(v) },
         setting("PNG_COMPRESSION_LEVEL") { s, v throws(Failure) in s.pngCompressionLevel = try int(v, 0...9) },
         setting("WEBP_QUALITY") { s, v throws(Failure) in s.webpQuality = v == .none ? nil : try int(v, 1...100) },

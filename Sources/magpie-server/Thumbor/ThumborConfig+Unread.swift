@@ -7,7 +7,7 @@ extension ThumborConfig {
         refusals
         + ignored(
             [
-                "MIN_WIDTH", "MIN_HEIGHT", "AUTO_PNG_TO_JPG", "AUTO_JPG",
+                "MIN_WIDTH", "MIN_HEIGHT", "AUTO_JPG",
                 "AUTO_PNG", "AUTO_HEIF", "HEIF_QUALITY", "PRESERVE_EXIF_INFO", "PRESERVE_EXIF_COPYRIGHT_INFO",
                 "PRESERVE_IPTC_INFO", "ALLOW_ANIMATED_GIFS", "SVG_DPI", "SRGB_PROFILE",
                 "MAX_AGE_TEMP_IMAGE", "AVIF_SPEED", "AVIF_CODEC", "AVIF_CODEC_FALLBACK",

@@ -33,4 +33,33 @@ extension ImageServiceTests {
         #expect(h.origin.requestCount("/a.jpg") == 1, "one download for every filter's variant")
         try await h.finish()
     }
+
+    /// AUTO_PNG_TO_JPG and autojpg as thumbor's can_auto_convert_png_to_jpg reads them: an opaque
+    /// result of a PNG source is a JPEG; a transparent one stays PNG; with the setting, any
+    /// autojpg turns it off; without it, autojpg() turns it on; a format filter wins.
+    @Test func thumborsPNGsTurnJPEGAsItsSettingsSay() async throws {
+        let cases: [(setting: Bool, filters: String, type: String)] = [
+            (true, "background_color(white)", "image/jpeg"), (true, "", "image/png"),
+            (true, "background_color(white):autojpg()", "image/png"),
+            (false, "background_color(white)", "image/png"),
+            (false, "background_color(white):autojpg()", "image/jpeg"),
+            (false, "background_color(white):autojpg(false)", "image/png"),
+            (true, "background_color(white):format(png)", "image/png"),
+        ]
+        for c in cases {
+            let h = try await Self.harness(Self.images) {
+                var t = Self.servedSettings
+                t.autoWebP = false
+                t.autoPNGToJPG = c.setting
+                t.filters.insert("autojpg")
+                $0.thumbor = t
+            }
+            let path = c.filters.isEmpty ? "/unsafe/HOST/a.png" : "/unsafe/filters:\(c.filters)/HOST/a.png"
+            let r = await h.get(Self.thumborTarget(path, host: "127.0.0.2:\(h.origin.port)"))
+            #expect(
+                r.status == 200 && r.header("Content-Type") == c.type,
+                "\(c.setting) \(c.filters): \(r.header("Content-Type") ?? "")")
+            try await h.finish()
+        }
+    }
 }
