@@ -6,9 +6,13 @@ extension ThumborConfig {
     static let unreadRows: [Row] =
         refusals
         + ignored(
+            ["MIN_WIDTH", "MIN_HEIGHT"],
+            "only thumbor's upload handler reads them (a 412 for an image uploaded too small), and uploads are refused here"
+        )
+        + ignored(
             [
-                "MIN_WIDTH", "MIN_HEIGHT", "AUTO_JPG",
-                "AUTO_PNG", "AUTO_HEIF", "HEIF_QUALITY", "PRESERVE_EXIF_INFO", "PRESERVE_EXIF_COPYRIGHT_INFO",
+                "AUTO_JPG", "AUTO_PNG", "AUTO_HEIF", "HEIF_QUALITY", "PRESERVE_EXIF_INFO",
+                "PRESERVE_EXIF_COPYRIGHT_INFO",
                 "PRESERVE_IPTC_INFO", "ALLOW_ANIMATED_GIFS", "SVG_DPI", "SRGB_PROFILE",
                 "MAX_AGE_TEMP_IMAGE", "AVIF_SPEED", "AVIF_CODEC", "AVIF_CODEC_FALLBACK",
             ],
